@@ -1,0 +1,90 @@
+// Typed, validated run parameters from a YAML deck plus `--set section.key=value` overrides.
+//
+// An app declares its parameters once in a Schema (type, default, allowed values, one line of doc);
+// Config then reads the deck, applies the overrides and validates everything. Unknown keys, wrong
+// types and out-of-range values raise InputError with a message that names the key, the value and
+// what is allowed. The deck text is read on rank 0 and broadcast (load_deck_text), so every rank
+// parses the same bytes and fails, or succeeds, alike.
+#pragma once
+#include <mpi.h>
+
+#include <map>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+namespace proxylab {
+
+enum class ParamType { integer, real, boolean, choice, text };
+
+struct ParamSpec {
+  std::string key;  // "section.name"
+  ParamType type = ParamType::text;
+  std::string doc;
+  std::string default_value;          // as YAML scalar text
+  double min = 0, max = 0;            // integer and real bounds (inclusive)
+  std::vector<std::string> allowed;   // choice
+};
+
+class Schema {
+ public:
+  Schema& integer(const std::string& key, long long def, long long min, long long max, const std::string& doc);
+  Schema& real(const std::string& key, double def, double min, double max, const std::string& doc);
+  Schema& boolean(const std::string& key, bool def, const std::string& doc);
+  Schema& choice(const std::string& key, const std::string& def, const std::vector<std::string>& allowed,
+                 const std::string& doc);
+  Schema& text(const std::string& key, const std::string& def, const std::string& doc);
+
+  const ParamSpec* find(const std::string& key) const;
+  const std::vector<ParamSpec>& params() const { return params_; }
+  std::string help() const;  // one line per parameter: key, type, default, allowed, doc
+
+ private:
+  Schema& add(ParamSpec spec);
+  std::vector<ParamSpec> params_;
+};
+
+class Config {
+ public:
+  // deck_text: YAML (may be empty: all defaults); deck_name: for messages; overrides: "key=value".
+  Config(const Schema& schema, const std::string& deck_text, const std::string& deck_name,
+         const std::vector<std::string>& overrides = {});
+
+  long long integer(const std::string& key) const;
+  double real(const std::string& key) const;
+  bool boolean(const std::string& key) const;
+  const std::string& choice(const std::string& key) const;
+  const std::string& text(const std::string& key) const;
+
+  // Raise InputError naming `key` and its value when an app-level rule (beyond the schema) fails.
+  [[noreturn]] void reject(const std::string& key, const std::string& allowed) const;
+
+  const std::string& deck_name() const { return deck_name_; }
+  nlohmann::json to_json() const;  // effective configuration, nested by section
+  std::string describe() const;    // "key = value" lines
+
+ private:
+  struct Value {
+    ParamType type;
+    long long i = 0;
+    double r = 0;
+    bool b = false;
+    std::string s;
+    std::string origin;  // "default", deck name, or "--set"
+  };
+  const Value& get(const std::string& key, ParamType type) const;
+  void assign(const ParamSpec& spec, const std::string& scalar, const std::string& origin);
+
+  const Schema* schema_;
+  std::string deck_name_;
+  std::map<std::string, Value> values_;
+};
+
+// Reads a deck file on rank 0 and broadcasts its text; a missing or unreadable file is an
+// InputError on every rank. An empty path yields "" (all defaults).
+std::string load_deck_text(const std::string& path, MPI_Comm comm);
+
+// Closest known key by edit distance (for "did you mean" hints); "" if nothing is close.
+std::string closest_key(const std::string& key, const std::vector<std::string>& known);
+
+}  // namespace proxylab

@@ -1,0 +1,252 @@
+// Loop mappings: how an index space is spread over threads and vector lanes, chosen at run time.
+//
+//   flat    one RangePolicy over the linearised index space (the compiler vectorises what it can)
+//   mdrange MDRangePolicy with tiles, last index fastest (matches LayoutRight); 1-D: chunked RangePolicy
+//   team    TeamPolicy over the outermost index, TeamThreadRange over the middle one and
+//           ThreadVectorRange over the contiguous (last) one: the hierarchical form
+//
+// A kernel is written once as a functor or KOKKOS_LAMBDA taking (i), (i,j) or (i,j,k); the last index is
+// the contiguous one. The mapping is a run-time argument, chosen outside the hot loop.
+// for_each_* never changes the arithmetic, so all three mappings give bit-identical results;
+// reduce_* may differ in the last bits (summation order depends on the mapping).
+#pragma once
+#include <Kokkos_Core.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace proxylab {
+
+enum class Mapping { flat, mdrange, team };
+
+inline const std::vector<std::string>& mapping_names() {
+  static const std::vector<std::string> names{"flat", "mdrange", "team"};
+  return names;
+}
+inline const char* to_string(Mapping m) {
+  return m == Mapping::flat ? "flat" : m == Mapping::mdrange ? "mdrange" : "team";
+}
+Mapping parse_mapping(const std::string& name);  // throws InputError naming the allowed values
+
+namespace detail {
+constexpr int range_chunk = 512;  // 1-D "mdrange" tile and 1-D "team" chunk
+constexpr int team_rows = 4;      // 2-D "team": rows of the outer index per team
+template <class Reducer>
+KOKKOS_INLINE_FUNCTION void join_into(typename Reducer::value_type& dest, const typename Reducer::value_type& src) {
+  typename Reducer::value_type scratch;
+  Reducer(scratch).join(dest, src);
+}
+}  // namespace detail
+
+// ---- for_each --------------------------------------------------------------------------------------
+template <class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
+void for_each_1d(const std::string& name, Mapping m, int b, int e, const F& f) {
+  if (e <= b) return;
+  switch (m) {
+    case Mapping::flat: Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(b, e), f); break;
+    case Mapping::mdrange:
+      Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(b, e).set_chunk_size(detail::range_chunk), f);
+      break;
+    case Mapping::team: {
+      const int chunk = detail::range_chunk, league = (e - b + chunk - 1) / chunk;
+      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      Kokkos::parallel_for(
+          name, Kokkos::TeamPolicy<ExecSpace>(league, 1, 8), KOKKOS_LAMBDA(const Member& t) {
+            const int lo = b + t.league_rank() * chunk, hi = lo + chunk < e ? lo + chunk : e;
+            Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, lo, hi), [&](int i) { f(i); });
+          });
+      break;
+    }
+  }
+}
+
+template <class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
+void for_each_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f) {
+  if (e0 <= b0 || e1 <= b1) return;
+  switch (m) {
+    case Mapping::flat: {
+      const int64_t n1 = e1 - b1, n = int64_t(e0 - b0) * n1;
+      Kokkos::parallel_for(
+          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
+            f(b0 + int(idx / n1), b1 + int(idx % n1));
+          });
+      break;
+    }
+    case Mapping::mdrange: {
+      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+      Kokkos::parallel_for(name, Policy({b0, b1}, {e0, e1}), f);
+      break;
+    }
+    case Mapping::team: {
+      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      const int rows = detail::team_rows, league = (e0 - b0 + rows - 1) / rows;
+      Kokkos::parallel_for(
+          name, Kokkos::TeamPolicy<ExecSpace>(league, Kokkos::AUTO, 8), KOKKOS_LAMBDA(const Member& t) {
+            const int lo = b0 + t.league_rank() * rows, hi = lo + rows < e0 ? lo + rows : e0;
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, lo, hi), [&](int i) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, b1, e1), [&](int j) { f(i, j); });
+            });
+          });
+      break;
+    }
+  }
+}
+
+template <class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
+void for_each_3d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, int b2, int e2, const F& f) {
+  if (e0 <= b0 || e1 <= b1 || e2 <= b2) return;
+  switch (m) {
+    case Mapping::flat: {
+      const int64_t n2 = e2 - b2, n12 = int64_t(e1 - b1) * n2, n = int64_t(e0 - b0) * n12;
+      Kokkos::parallel_for(
+          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
+            f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2));
+          });
+      break;
+    }
+    case Mapping::mdrange: {
+      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+      Kokkos::parallel_for(name, Policy({b0, b1, b2}, {e0, e1, e2}), f);
+      break;
+    }
+    case Mapping::team: {
+      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      Kokkos::parallel_for(
+          name, Kokkos::TeamPolicy<ExecSpace>(e0 - b0, Kokkos::AUTO, 8), KOKKOS_LAMBDA(const Member& t) {
+            const int i = b0 + t.league_rank();
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, b1, e1), [&](int j) {
+              Kokkos::parallel_for(Kokkos::ThreadVectorRange(t, b2, e2), [&](int k) { f(i, j, k); });
+            });
+          });
+      break;
+    }
+  }
+}
+
+// ---- reductions (Reducer: Kokkos::Sum<double>, Kokkos::Min<double>, Kokkos::Max<double>, ...) ------
+// f(i, acc) / f(i, j, acc) / f(i, j, k, acc) adds its contribution into acc with the reducer's join.
+template <class Reducer, class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
+typename Reducer::value_type reduce_1d(const std::string& name, Mapping m, int b, int e, const F& f) {
+  using V = typename Reducer::value_type;
+  V result;
+  Reducer(result).init(result);
+  if (e <= b) return result;
+  switch (m) {
+    case Mapping::flat: Kokkos::parallel_reduce(name, Kokkos::RangePolicy<ExecSpace>(b, e), f, Reducer(result)); break;
+    case Mapping::mdrange:
+      Kokkos::parallel_reduce(name, Kokkos::RangePolicy<ExecSpace>(b, e).set_chunk_size(detail::range_chunk), f,
+                              Reducer(result));
+      break;
+    case Mapping::team: {
+      const int chunk = detail::range_chunk, league = (e - b + chunk - 1) / chunk;
+      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      Kokkos::parallel_reduce(
+          name, Kokkos::TeamPolicy<ExecSpace>(league, 1, 8),
+          KOKKOS_LAMBDA(const Member& t, V& acc) {
+            const int lo = b + t.league_rank() * chunk, hi = lo + chunk < e ? lo + chunk : e;
+            V part;
+            Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(t, lo, hi), [&](int i, V& a) { f(i, a); }, Reducer(part));
+            Kokkos::single(Kokkos::PerTeam(t), [&]() { detail::join_into<Reducer>(acc, part); });
+          },
+          Reducer(result));
+      break;
+    }
+  }
+  return result;
+}
+
+template <class Reducer, class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
+typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f) {
+  using V = typename Reducer::value_type;
+  V result;
+  Reducer(result).init(result);
+  if (e0 <= b0 || e1 <= b1) return result;
+  switch (m) {
+    case Mapping::flat: {
+      const int64_t n1 = e1 - b1, n = int64_t(e0 - b0) * n1;
+      Kokkos::parallel_reduce(
+          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+          KOKKOS_LAMBDA(int64_t idx, V& acc) { f(b0 + int(idx / n1), b1 + int(idx % n1), acc); }, Reducer(result));
+      break;
+    }
+    case Mapping::mdrange: {
+      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+      Kokkos::parallel_reduce(name, Policy({b0, b1}, {e0, e1}), f, Reducer(result));
+      break;
+    }
+    case Mapping::team: {
+      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      const int rows = detail::team_rows, league = (e0 - b0 + rows - 1) / rows;
+      Kokkos::parallel_reduce(
+          name, Kokkos::TeamPolicy<ExecSpace>(league, Kokkos::AUTO, 8),
+          KOKKOS_LAMBDA(const Member& t, V& acc) {
+            const int lo = b0 + t.league_rank() * rows, hi = lo + rows < e0 ? lo + rows : e0;
+            V part;
+            Kokkos::parallel_reduce(
+                Kokkos::TeamThreadRange(t, lo, hi),
+                [&](int i, V& ai) {
+                  V row;
+                  Kokkos::parallel_reduce(
+                      Kokkos::ThreadVectorRange(t, b1, e1), [&](int j, V& a) { f(i, j, a); }, Reducer(row));
+                  detail::join_into<Reducer>(ai, row);
+                },
+                Reducer(part));
+            Kokkos::single(Kokkos::PerTeam(t), [&]() { detail::join_into<Reducer>(acc, part); });
+          },
+          Reducer(result));
+      break;
+    }
+  }
+  return result;
+}
+
+template <class Reducer, class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
+typename Reducer::value_type reduce_3d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, int b2,
+                                       int e2, const F& f) {
+  using V = typename Reducer::value_type;
+  V result;
+  Reducer(result).init(result);
+  if (e0 <= b0 || e1 <= b1 || e2 <= b2) return result;
+  switch (m) {
+    case Mapping::flat: {
+      const int64_t n2 = e2 - b2, n12 = int64_t(e1 - b1) * n2, n = int64_t(e0 - b0) * n12;
+      Kokkos::parallel_reduce(
+          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+          KOKKOS_LAMBDA(int64_t idx, V& acc) {
+            f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2), acc);
+          },
+          Reducer(result));
+      break;
+    }
+    case Mapping::mdrange: {
+      using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+      Kokkos::parallel_reduce(name, Policy({b0, b1, b2}, {e0, e1, e2}), f, Reducer(result));
+      break;
+    }
+    case Mapping::team: {
+      using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
+      Kokkos::parallel_reduce(
+          name, Kokkos::TeamPolicy<ExecSpace>(e0 - b0, Kokkos::AUTO, 8),
+          KOKKOS_LAMBDA(const Member& t, V& acc) {
+            const int i = b0 + t.league_rank();
+            V part;
+            Kokkos::parallel_reduce(
+                Kokkos::TeamThreadRange(t, b1, e1),
+                [&](int j, V& aj) {
+                  V row;
+                  Kokkos::parallel_reduce(
+                      Kokkos::ThreadVectorRange(t, b2, e2), [&](int k, V& a) { f(i, j, k, a); }, Reducer(row));
+                  detail::join_into<Reducer>(aj, row);
+                },
+                Reducer(part));
+            Kokkos::single(Kokkos::PerTeam(t), [&]() { detail::join_into<Reducer>(acc, part); });
+          },
+          Reducer(result));
+      break;
+    }
+  }
+  return result;
+}
+
+}  // namespace proxylab

@@ -1,0 +1,229 @@
+// The shared life cycle of every proxy (see app.hpp).
+#include "proxylab/app.hpp"
+
+#include <unistd.h>
+
+#include <CLI/CLI.hpp>
+#include <Kokkos_Core.hpp>
+#include <atomic>
+#include <cmath>
+#include <csignal>
+#include <cstdlib>
+#include <fstream>
+#include <iostream>
+
+#include "proxylab/build_info.hpp"
+
+namespace proxylab {
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+extern "C" void on_signal(int sig) { g_signal = sig; }
+
+struct NullBuffer : std::streambuf {
+  int overflow(int c) override { return c; }
+};
+NullBuffer null_buffer;
+std::ostream null_stream(&null_buffer);
+
+// Ends the run after an error. When every rank failed alike (they all reach this point), rank 0
+// prints the message once and the run exits normally with `code`. When only some ranks failed,
+// the others are stuck elsewhere: after a grace period the failing rank prints and aborts the job.
+int end_with_error(MPI_Comm comm, int code, const std::string& app, const std::string& kind, const std::string& msg) {
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Request req;
+  MPI_Ibarrier(comm, &req);
+  const double t0 = MPI_Wtime(), grace = 10.0;
+  int done = 0;
+  while (!done && MPI_Wtime() - t0 < grace) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (!done) usleep(2000);
+  }
+  if (done) {
+    if (rank == 0) std::cerr << "proxylab " << app << ": " << kind << ": " << msg << std::endl;
+    return code;
+  }
+  std::cerr << "proxylab " << app << ": " << kind << " on rank " << rank << ": " << msg
+            << " (other ranks did not stop within " << grace << " s; aborting the job)" << std::endl;
+  MPI_Abort(comm, code);
+  return code;
+}
+
+void write_json_record(const std::string& path, const nlohmann::json& record) {
+  std::ofstream out(path);
+  out << record.dump(2) << "\n";
+  if (!out) throw RuntimeError("--json '" + path + "': could not write the record");
+}
+
+int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+
+  // ---- flags ----------------------------------------------------------------------------------
+  CLI::App cli{"proxylab " + spec.name + ": " + spec.summary, "proxylab-" + spec.name};
+  std::string deck_path, json_path, trace_path;
+  std::vector<std::string> overrides;
+  bool quiet = false, help_deck = false, no_timers = false;
+  cli.add_option("--deck", deck_path, "YAML input deck (default: built-in defaults)");
+  cli.add_option("--set", overrides, "override a deck key: --set section.key=value (repeatable)");
+  cli.add_option("--json", json_path, "write the full run record (JSON) to this file");
+  cli.add_option("--trace", trace_path, "write a per-rank Chrome trace (JSON) to this file");
+  cli.add_flag("--quiet", quiet, "print only the FOM and VERIFICATION lines");
+  cli.add_flag("--help-deck", help_deck, "list every deck key with its type, default and allowed values");
+  cli.add_flag("--no-timers", no_timers, "switch timer regions off (to measure their perturbation)");
+  cli.footer("Kokkos flags (--kokkos-num-threads=N, ...) are accepted too. Exit codes: 0 verified, "
+             "1 verification failed, 2 bad input, 3 runtime failure, 130 interrupted.");
+  try {
+    cli.parse(argc, argv);
+  } catch (const CLI::CallForHelp& e) {
+    if (rank == 0) std::cout << cli.help();
+    return exit_ok;
+  } catch (const CLI::ParseError& e) {
+    if (rank == 0) std::cerr << "proxylab " << spec.name << ": bad input: " << e.what() << " (see --help)" << std::endl;
+    return exit_bad_input;
+  }
+
+  Schema schema;
+  spec.declare(schema);
+  if (help_deck) {
+    if (rank == 0) std::cout << "Deck keys of proxylab " << spec.name << ":\n" << schema.help();
+    return exit_ok;
+  }
+
+  // ---- input ----------------------------------------------------------------------------------
+  std::unique_ptr<Config> cfg;
+  try {
+    cfg = std::make_unique<Config>(schema, load_deck_text(deck_path, comm), deck_path, overrides);
+    for (const auto& [flag, path] : {std::pair<std::string, std::string>{"--json", json_path}, {"--trace", trace_path}}) {
+      bool ok = true;
+      if (!path.empty() && rank == 0) ok = static_cast<bool>(std::ofstream(path, std::ios::app));
+      collective_check<InputError>(comm, ok, flag + " '" + path + "': cannot create the file (does its folder exist?)");
+    }
+  } catch (const InputError& e) {
+    return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
+  }
+
+  Trace trace(comm, !trace_path.empty());
+  Timers timers(&trace);
+  timers.set_enabled(!no_timers);
+  Report report(spec.name);
+  RunContext ctx(*cfg, comm, timers, trace, report, quiet);
+
+  ctx.out() << "proxylab " << spec.name << " - " << spec.summary << "\n"
+            << "  deck " << cfg->deck_name() << " | ranks x threads " << size << " x " << ctx.threads() << " | Kokkos "
+            << default_backend() << " (" << enabled_backends() << ") | git " << std::string(build_info::git_hash).substr(0, 10)
+            << (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") << "\n"
+            << "  parameters:\n"
+            << cfg->describe() << std::flush;
+
+  // ---- run ------------------------------------------------------------------------------------
+  double t_run = 0;
+  try {
+    const double t0 = MPI_Wtime();
+    spec.run(ctx);
+    t_run = MPI_Wtime() - t0;
+  } catch (const InputError& e) {
+    return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
+  } catch (const std::exception& e) {
+    return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", e.what());
+  }
+
+  // ---- report ---------------------------------------------------------------------------------
+  int code = exit_ok;
+  try {
+    auto stats = timers.reduce(comm);
+    int mine = report.verified() ? 1 : 0, all = 0;
+    MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
+    if (rank == 0) {
+      if (!quiet) {
+        std::cout << "\nTimers (" << size << " ranks; one start/stop pair costs " << timers.overhead_seconds() * 1e9
+                  << " ns):\n"
+                  << format_timer_table(stats) << "\n";
+        if (ctx.interrupted()) std::cout << "INTERRUPTED: results below cover the part that ran\n";
+        std::cout << report.summary_text();
+      } else {
+        std::cout << "FOM: " << report.fom_value() << " " << report.fom_unit() << " (" << report.fom_name() << ")\n"
+                  << "VERIFICATION: " << (all ? "PASSED" : "FAILED") << "\n";
+      }
+      std::cout << std::flush;
+    }
+    if (!json_path.empty()) {
+      nlohmann::json timer_json = nlohmann::json::array();
+      for (const auto& s : stats)
+        timer_json.push_back({{"region", s.path}, {"category", s.category}, {"calls", s.calls}, {"min_s", s.min},
+                              {"avg_s", s.avg}, {"max_s", s.max}, {"imbalance_pct", s.imbalance_pct}});
+      nlohmann::json record = report.to_json();
+      record["status"] = ctx.interrupted() ? "interrupted" : "completed";
+      record["deck"] = cfg->deck_name();
+      record["config"] = cfg->to_json();
+      record["provenance"] = provenance(comm);
+      record["timers"] = timer_json;
+      record["timers_enabled"] = !no_timers;
+      record["timer_overhead_s"] = timers.overhead_seconds();
+      record["run_seconds"] = t_run;
+      bool ok = true;
+      std::string why;
+      if (rank == 0) try {
+          write_json_record(json_path, record);
+        } catch (const std::exception& e) {
+          ok = false, why = e.what();
+        }
+      collective_check(comm, ok, why);
+    }
+    if (trace.enabled()) {
+      size_t n = trace.write(trace_path);
+      ctx.out() << "trace: " << n << " spans written to " << trace_path << " (open in ui.perfetto.dev or ./proxylab gantt)\n";
+    }
+    code = ctx.interrupted() ? exit_interrupted : all ? exit_ok : exit_verification_failed;
+  } catch (const std::exception& e) {
+    return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", e.what());
+  }
+  return code;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------------------------------------------
+RunContext::RunContext(const Config& cfg, MPI_Comm c, Timers& t, Trace& tr, Report& r, bool q)
+    : config(cfg), comm(c), timers(t), trace(tr), report(r), quiet(q) {
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_size(comm, &size);
+}
+
+int RunContext::threads() const { return host_threads(); }
+
+std::ostream& RunContext::out() { return (rank == 0 && !quiet) ? std::cout : null_stream; }
+std::ostream& RunContext::always() { return rank == 0 ? std::cout : null_stream; }
+
+bool RunContext::stop_requested() {
+  int mine = g_signal != 0 ? 1 : 0, any = 0;
+  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
+  if (any) interrupted_ = true;
+  return any != 0;
+}
+
+void RunContext::require_finite(double value, const std::string& what) {
+  collective_check(comm, std::isfinite(value), what + " is not finite (" + std::to_string(value) + ")");
+}
+
+int run_app(int argc, char** argv, const AppSpec& spec) {
+  int provided = 0;
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  std::signal(SIGINT, on_signal);
+  std::signal(SIGTERM, on_signal);
+  // Without explicit binding, Kokkos 3.x warns on every run; unbound is the right default when
+  // several ranks share a node and nobody set placement (the front end passes the user's choice).
+  setenv("OMP_PROC_BIND", "false", 0);
+  int code = exit_ok;
+  {
+    Kokkos::initialize(argc, argv);
+    code = run_body(argc, argv, spec, MPI_COMM_WORLD);
+    Kokkos::finalize();
+  }
+  MPI_Finalize();
+  return code;
+}
+
+}  // namespace proxylab

@@ -1,0 +1,93 @@
+// Process grids (see comm/grid.hpp).
+#include "proxylab/comm/grid.hpp"
+
+#include "proxylab/errors.hpp"
+
+namespace proxylab {
+
+BlockRange split_range(int n, int parts, int index) {
+  const int base = n / parts, extra = n % parts;
+  BlockRange r;
+  r.begin = index * base + (index < extra ? index : extra);
+  r.end = r.begin + base + (index < extra ? 1 : 0);
+  return r;
+}
+
+CommHandle make_comm_handle(MPI_Comm comm) {
+  return CommHandle(new MPI_Comm(comm), [](MPI_Comm* c) {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (!finalized && *c != MPI_COMM_NULL && *c != MPI_COMM_WORLD && *c != MPI_COMM_SELF) MPI_Comm_free(c);
+    delete c;
+  });
+}
+
+ProcessGrid ProcessGrid::make_1d(MPI_Comm comm, bool periodic) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  return make_2d(comm, size, 1, periodic, false);
+}
+
+ProcessGrid ProcessGrid::make_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
+                                 const std::string& key) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  if (px < 0 || py < 0)
+    throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) +
+                     "; allowed: positive process counts, or 0 for automatic");
+  if (px == 0 && py == 0) {
+    int dims[2] = {0, 0};
+    MPI_Dims_create(size, 2, dims);
+    px = dims[0], py = dims[1];
+  } else if (px == 0) {
+    if (size % py != 0)
+      throw InputError("key '" + key + "': py = " + std::to_string(py) + " does not divide the " + std::to_string(size) +
+                       " ranks; allowed: a divisor of the rank count");
+    px = size / py;
+  } else if (py == 0) {
+    if (size % px != 0)
+      throw InputError("key '" + key + "': px = " + std::to_string(px) + " does not divide the " + std::to_string(size) +
+                       " ranks; allowed: a divisor of the rank count");
+    py = size / px;
+  }
+  if (px * py != size)
+    throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) + " = " +
+                     std::to_string(px * py) + " processes, but the run has " + std::to_string(size) +
+                     " ranks; allowed: px*py equal to the rank count (or 0 for automatic)");
+  ProcessGrid g;
+  g.px_ = px, g.py_ = py, g.periodic_x_ = periodic_x, g.periodic_y_ = periodic_y;
+  g.finish_setup(comm);
+  return g;
+}
+
+void ProcessGrid::finish_setup(MPI_Comm parent) {
+  // Cartesian dims are (y, x) so that the row-major cart rank is cy * px + cx.
+  int dims[2] = {py_, px_}, periods[2] = {periodic_y_, periodic_x_};
+  MPI_Comm cart;
+  MPI_Cart_create(parent, 2, dims, periods, 0, &cart);
+  cart_ = make_comm_handle(cart);
+  MPI_Comm_rank(cart, &rank_);
+  int coords[2];
+  MPI_Cart_coords(cart, rank_, 2, coords);
+  cy_ = coords[0], cx_ = coords[1];
+  MPI_Comm row, col, node;
+  MPI_Comm_split(cart, cy_, cx_, &row);
+  MPI_Comm_split(cart, cx_, cy_, &col);
+  MPI_Comm_split_type(cart, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  row_ = make_comm_handle(row), col_ = make_comm_handle(col), node_ = make_comm_handle(node);
+}
+
+int ProcessGrid::neighbor(int dx, int dy) const {
+  int x = cx_ + dx, y = cy_ + dy;
+  if (x < 0 || x >= px_) {
+    if (!periodic_x_) return MPI_PROC_NULL;
+    x = (x + px_) % px_;
+  }
+  if (y < 0 || y >= py_) {
+    if (!periodic_y_) return MPI_PROC_NULL;
+    y = (y + py_) % py_;
+  }
+  return rank_of(x, y);
+}
+
+}  // namespace proxylab

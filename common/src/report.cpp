@@ -1,0 +1,125 @@
+// Run record and provenance (see report.hpp).
+#include "proxylab/report.hpp"
+
+#include <unistd.h>
+
+#include <Kokkos_Core.hpp>
+#include <cstdio>
+#include <ctime>
+#include <sstream>
+
+#include "proxylab/build_info.hpp"
+
+extern char** environ;
+
+namespace proxylab {
+
+void Report::set_fom(const std::string& name, double value, const std::string& unit) {
+  fom_name_ = name, fom_value_ = value, fom_unit_ = unit;
+}
+
+void Report::check(const std::string& name, bool passed, double value, double limit, const std::string& detail) {
+  checks_.push_back({name, passed, value, limit, detail});
+}
+
+bool Report::verified() const {
+  if (checks_.empty()) return false;
+  for (const auto& c : checks_)
+    if (!c.passed) return false;
+  return true;
+}
+
+std::string Report::summary_text() const {
+  std::ostringstream os;
+  char buf[512];
+  for (const auto& c : checks_) {
+    std::snprintf(buf, sizeof buf, "  check %-40s %-6s value %.6e limit %.6e %s\n", c.name.c_str(),
+                  c.passed ? "ok" : "FAILED", c.value, c.limit, c.detail.c_str());
+    os << buf;
+  }
+  std::snprintf(buf, sizeof buf, "FOM: %.6g %s (%s)\n", fom_value_, fom_unit_.c_str(), fom_name_.c_str());
+  os << buf;
+  os << "VERIFICATION: " << (verified() ? "PASSED" : "FAILED") << "\n";
+  return os.str();
+}
+
+nlohmann::json Report::to_json() const {
+  nlohmann::json checks = nlohmann::json::array();
+  for (const auto& c : checks_)
+    checks.push_back({{"name", c.name}, {"passed", c.passed}, {"value", c.value}, {"limit", c.limit}, {"detail", c.detail}});
+  return {{"app", app_},
+          {"fom", {{"name", fom_name_}, {"value", fom_value_}, {"unit", fom_unit_}}},
+          {"verification", {{"passed", verified()}, {"checks", checks}}},
+          {"results", results_}};
+}
+
+std::string enabled_backends() {
+  std::string s;
+  auto add = [&](const char* n) { s += (s.empty() ? "" : ",") + std::string(n); };
+#ifdef KOKKOS_ENABLE_SERIAL
+  add("Serial");
+#endif
+#ifdef KOKKOS_ENABLE_OPENMP
+  add("OpenMP");
+#endif
+#ifdef KOKKOS_ENABLE_THREADS
+  add("Threads");
+#endif
+#ifdef KOKKOS_ENABLE_CUDA
+  add("Cuda");
+#endif
+#ifdef KOKKOS_ENABLE_HIP
+  add("HIP");
+#endif
+#ifdef KOKKOS_ENABLE_SYCL
+  add("SYCL");
+#endif
+  return s;
+}
+
+std::string default_backend() { return Kokkos::DefaultExecutionSpace::name(); }
+
+int host_threads() { return Kokkos::DefaultHostExecutionSpace().concurrency(); }
+
+nlohmann::json provenance(MPI_Comm comm) {
+  int size = 1, version = 0, subversion = 0, len = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Get_version(&version, &subversion);
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  MPI_Get_library_version(lib, &len);
+  std::string library(lib, static_cast<size_t>(len));
+  if (auto nl = library.find('\n'); nl != std::string::npos) library = library.substr(0, nl);
+  char host[256] = {0};
+  gethostname(host, sizeof host - 1);
+  char date[64];
+  std::time_t now = std::time(nullptr);
+  std::strftime(date, sizeof date, "%Y-%m-%dT%H:%M:%S%z", std::localtime(&now));
+  nlohmann::json env = nlohmann::json::object();
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv(*e);
+    auto eq = kv.find('=');
+    std::string k = kv.substr(0, eq);
+    if (k.rfind("OMP_", 0) == 0 || k.rfind("KOKKOS_", 0) == 0 || k.rfind("PROXYLAB_", 0) == 0 ||
+        k.rfind("MPIR_CVAR_", 0) == 0)
+      env[k] = kv.substr(eq + 1);
+  }
+  const int kv = KOKKOS_VERSION;
+  return {{"git_hash", build_info::git_hash},
+          {"git_dirty", build_info::git_dirty},
+          {"compiler", build_info::compiler},
+          {"flags", build_info::flags},
+          {"build_type", build_info::build_type},
+          {"kokkos_version", std::to_string(kv / 10000) + "." + std::to_string(kv / 100 % 100) + "." +
+                                 std::to_string(kv % 100)},
+          {"kokkos_backends", enabled_backends()},
+          {"kokkos_default_space", default_backend()},
+          {"mpi_version", std::to_string(version) + "." + std::to_string(subversion)},
+          {"mpi_library", library},
+          {"ranks", size},
+          {"threads_per_rank", host_threads()},
+          {"host", host},
+          {"date", date},
+          {"environment", env}};
+}
+
+}  // namespace proxylab

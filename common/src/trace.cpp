@@ -1,0 +1,78 @@
+// Chrome-trace writer (see trace.hpp).
+#include "proxylab/trace.hpp"
+
+#include <fstream>
+#include <nlohmann/json.hpp>
+
+#include "proxylab/errors.hpp"
+
+namespace proxylab {
+
+const char* to_string(Category c) {
+  switch (c) {
+    case Category::compute: return "compute";
+    case Category::communication: return "communication";
+    case Category::io: return "io";
+    case Category::other: return "other";
+  }
+  return "other";
+}
+
+Trace::Trace(MPI_Comm comm, bool enabled, size_t max_spans) : comm_(comm), enabled_(enabled), max_spans_(max_spans) {
+  MPI_Barrier(comm_);
+  epoch_ = MPI_Wtime();
+}
+
+void Trace::span(const std::string& name, Category cat, double t_begin, double t_end) {
+  if (!enabled_) return;
+  if (spans_.size() >= max_spans_) {
+    ++dropped_;
+    return;
+  }
+  spans_.push_back({name, cat, t_begin, t_end});
+}
+
+size_t Trace::write(const std::string& path) const {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(comm_, &rank);
+  MPI_Comm_size(comm_, &size);
+  nlohmann::json mine = nlohmann::json::array();
+  for (const auto& s : spans_)
+    mine.push_back({{"name", s.name},
+                    {"cat", to_string(s.cat)},
+                    {"ph", "X"},
+                    {"ts", s.t0 * 1e6},
+                    {"dur", (s.t1 - s.t0) * 1e6},
+                    {"pid", rank},
+                    {"tid", 0}});
+  std::string text = mine.dump();
+  int len = static_cast<int>(text.size());
+  std::vector<int> lens(size), displs(size);
+  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm_);
+  std::vector<char> all;
+  if (rank == 0) {
+    long long total = 0;
+    for (int r = 0; r < size; ++r) displs[r] = static_cast<int>(total), total += lens[r];
+    all.resize(static_cast<size_t>(total));
+  }
+  MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm_);
+  size_t count = 0;
+  int ok = 1;
+  if (rank == 0) {
+    nlohmann::json events = nlohmann::json::array();
+    for (int r = 0; r < size; ++r) {
+      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", r}, {"args", {{"name", "rank " + std::to_string(r)}}}});
+      auto part = nlohmann::json::parse(all.begin() + displs[r], all.begin() + displs[r] + lens[r]);
+      for (auto& e : part) events.push_back(std::move(e)), ++count;
+    }
+    nlohmann::json doc{{"traceEvents", events}, {"displayTimeUnit", "ms"}};
+    std::ofstream out(path);
+    out << doc.dump() << "\n";
+    ok = out.good() ? 1 : 0;
+  }
+  MPI_Bcast(&ok, 1, MPI_INT, 0, comm_);
+  if (!ok) throw RuntimeError("--trace '" + path + "': could not write the file");
+  return count;
+}
+
+}  // namespace proxylab

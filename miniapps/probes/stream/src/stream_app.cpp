@@ -1,0 +1,181 @@
+// STREAM probe driver: runs the five kernels `iterations` times on every rank at once (the seeds'
+// "all processors in the SMP node" experiment), times each kernel between barriers, verifies the
+// arrays against a scalar replay, and reports per-kernel best / min / max / average bandwidth, the
+// aggregate over ranks and the per-rank spread. FOM: aggregate triad GB/s (best iteration).
+#include "stream_app.hpp"
+
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <fstream>
+
+#include "proxylab/progress.hpp"
+#include "stream_kernels.hpp"
+
+namespace proxylab::stream {
+namespace {
+
+struct Kernel {
+  const char* name;
+  double bytes_per_element;
+};
+constexpr Kernel kernels[] = {{"copy", bytes_copy}, {"mul", bytes_mul}, {"add", bytes_add},
+                              {"triad", bytes_triad}, {"dot", bytes_dot}};
+constexpr int nkernels = 5;
+
+// Last-level cache size in bytes (0 if unknown).
+long long last_level_cache_bytes() {
+  long long llc = 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
+#endif
+  if (llc > 0) return llc;
+  for (int index = 4; index >= 0; --index) {
+    std::ifstream f("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
+    std::string s;
+    if (f >> s && !s.empty()) {
+      long long v = std::atoll(s.c_str());
+      if (s.back() == 'K') v *= 1024;
+      if (s.back() == 'M') v *= 1024 * 1024;
+      if (v > 0) return v;
+    }
+  }
+  return 0;
+}
+
+void declare(Schema& s) {
+  s.integer("stream.n", 0, 0, (1LL << 31) - 1,
+            "elements per array per rank; 0 = automatic (each array 4x the last-level cache, at least 2^22)");
+  s.integer("stream.iterations", 20, 2, 100000, "timed repetitions of the five kernels (the first is a warm-up)");
+  s.choice("stream.mapping", "flat", mapping_names(), "loop mapping of the kernels (common/mapping.hpp)");
+  s.real("stream.scalar", 0.4, -1e6, 1e6, "the scalar of mul and triad");
+}
+
+struct Gold {
+  double a = init_a, b = init_b, c = init_c, dot = 0;
+};
+
+// Scalar replay of the kernels (BabelStream's check).
+Gold replay(int iterations, double scalar, int n) {
+  Gold g;
+  for (int it = 0; it < iterations; ++it) {
+    g.c = g.a;
+    g.b = scalar * g.c;
+    g.c = g.a + g.b;
+    g.a = g.b + scalar * g.c;
+  }
+  g.dot = g.a * g.b * n;
+  return g;
+}
+
+void run(RunContext& ctx) {
+  const auto& cfg = ctx.config;
+  const Mapping mapping = parse_mapping(cfg.choice("stream.mapping"));
+  const int iterations = static_cast<int>(cfg.integer("stream.iterations"));
+  const double scalar = cfg.real("stream.scalar");
+  long long n = cfg.integer("stream.n");
+  const long long llc = last_level_cache_bytes();
+  if (n == 0) n = std::max<long long>(1LL << 22, 4 * llc / 8);
+  if (n < 1024) cfg.reject("stream.n", "at least 1024 elements (or 0 for automatic)");
+  ctx.out() << "  arrays: 3 x " << n << " doubles per rank (" << 3.0 * n * 8 / 1048576.0 << " MiB); last-level cache "
+            << llc / 1048576.0 << " MiB; mapping " << to_string(mapping) << "\n";
+
+  Arrays x(static_cast<int>(n));
+  init(x, mapping);
+  Kokkos::fence();
+
+  // times[k][it]: this rank's seconds for kernel k in iteration it
+  std::vector<std::vector<double>> times(nkernels, std::vector<double>(iterations, 0.0));
+  double last_dot = 0;
+  Progress progress(ctx, iterations, "iteration");
+  int done = 0;
+  for (int it = 0; it < iterations; ++it) {
+    for (int k = 0; k < nkernels; ++k) {
+      MPI_Barrier(ctx.comm);
+      auto region = ctx.timers.scope(kernels[k].name);
+      const double t0 = MPI_Wtime();
+      switch (k) {
+        case 0: copy(x, mapping); break;
+        case 1: mul(x, mapping, scalar); break;
+        case 2: add(x, mapping); break;
+        case 3: triad(x, mapping, scalar); break;
+        case 4: last_dot = dot(x, mapping); break;
+      }
+      Kokkos::fence();
+      times[k][it] = MPI_Wtime() - t0;
+    }
+    done = it + 1;
+    if (!progress.update(done)) break;
+  }
+  progress.finish();
+
+  // ---- verification: scalar replay of `done` iterations --------------------------------------------
+  const Gold gold = replay(done, scalar, static_cast<int>(n));
+  auto ha = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.a);
+  auto hb = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.b);
+  auto hc = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), x.c);
+  double err[3] = {0, 0, 0};
+  for (long long i = 0; i < n; ++i) {
+    err[0] += std::fabs(ha(i) - gold.a);
+    err[1] += std::fabs(hb(i) - gold.b);
+    err[2] += std::fabs(hc(i) - gold.c);
+  }
+  double rel[4] = {err[0] / n / std::fabs(gold.a), err[1] / n / std::fabs(gold.b), err[2] / n / std::fabs(gold.c),
+                   std::fabs(last_dot - gold.dot) / std::fabs(gold.dot)};
+  double rel_max[4];
+  MPI_Allreduce(rel, rel_max, 4, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  const double eps = 1e-8;  // BabelStream's bound on the mean relative error
+  ctx.report.check_le("array a vs scalar replay (mean rel. error)", rel_max[0], eps);
+  ctx.report.check_le("array b vs scalar replay (mean rel. error)", rel_max[1], eps);
+  ctx.report.check_le("array c vs scalar replay (mean rel. error)", rel_max[2], eps);
+  ctx.report.check_le("dot vs scalar replay (rel. error)", rel_max[3], eps);
+
+  // ---- statistics -----------------------------------------------------------------------------------
+  // Aggregate: all ranks' bytes over the slowest rank's time, per iteration. Per rank: own bytes / own time.
+  const int first = done > 1 ? 1 : 0;  // iteration 0 is the warm-up
+  nlohmann::json table = nlohmann::json::array();
+  char line[256];
+  ctx.out() << "\n";
+  std::snprintf(line, sizeof line, "%-8s %14s %14s %12s %12s %12s %16s %16s\n", "Function", "GB/s(all best)",
+                "GB/s(all avg)", "Min [s]", "Max [s]", "Avg [s]", "GB/s/rank(min)", "GB/s/rank(max)");
+  ctx.out() << line;
+  double triad_best = 0;
+  for (int k = 0; k < nkernels; ++k) {
+    std::vector<double> tmax(done);
+    MPI_Allreduce(times[k].data(), tmax.data(), done, MPI_DOUBLE, MPI_MAX, ctx.comm);
+    double tmin = 1e300, tworst = 0, tsum = 0;
+    for (int it = first; it < done; ++it) tmin = std::min(tmin, tmax[it]), tworst = std::max(tworst, tmax[it]), tsum += tmax[it];
+    const double tavg = tsum / (done - first);
+    const double bytes_rank = kernels[k].bytes_per_element * double(n);
+    const double best = ctx.size * bytes_rank / tmin * 1e-9, avg = ctx.size * bytes_rank / tavg * 1e-9;
+    double own_best = 1e300;
+    for (int it = first; it < done; ++it) own_best = std::min(own_best, times[k][it]);
+    const double own_bw = bytes_rank / own_best * 1e-9;
+    double rank_min = 0, rank_max = 0;
+    MPI_Allreduce(&own_bw, &rank_min, 1, MPI_DOUBLE, MPI_MIN, ctx.comm);
+    MPI_Allreduce(&own_bw, &rank_max, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+    std::snprintf(line, sizeof line, "%-8s %14.3f %14.3f %12.4e %12.4e %12.4e %16.3f %16.3f\n", kernels[k].name, best,
+                  avg, tmin, tworst, tavg, rank_min, rank_max);
+    ctx.out() << line;
+    table.push_back({{"kernel", kernels[k].name}, {"gbs_best", best}, {"gbs_avg", avg}, {"t_min_s", tmin},
+                     {"t_max_s", tworst}, {"t_avg_s", tavg}, {"gbs_per_rank_min", rank_min},
+                     {"gbs_per_rank_max", rank_max}, {"bytes_per_rank", bytes_rank}});
+    if (k == 3) triad_best = best;
+  }
+  ctx.out() << "\n";
+  ctx.report.results()["kernels"] = table;
+  ctx.report.results()["elements_per_rank"] = n;
+  ctx.report.results()["iterations_done"] = done;
+  ctx.report.results()["last_level_cache_bytes"] = llc;
+  ctx.report.set_fom("triad bandwidth, all ranks, best iteration", triad_best, "GB/s");
+}
+
+}  // namespace
+
+AppSpec app_spec() {
+  return {"stream", "STREAM memory bandwidth probe (copy, mul, add, triad, dot)", declare, run};
+}
+
+}  // namespace proxylab::stream
