@@ -1,0 +1,55 @@
+// Halo (ghost-cell) exchange strategies behind one interface (the seeds' HALO benchmark and POP's
+// boundary updates). Fields are 2-D, stored as View3D<double> fields(nfields, ny + 2w, nx + 2w)
+// (LayoutRight: x contiguous), interior [w, w + ny) x [w, w + nx). Edges and corners are exchanged
+// with the eight neighbours of a ProcessGrid (corners matter for 9-point stencils); off a
+// non-periodic edge the ghosts are left untouched (the app applies its own boundary condition).
+//
+//   packed      pack edges into buffers (Kokkos kernels), MPI_Isend/Irecv all, unpack
+//   sendrecv    MPI_Sendrecv per direction, in two phases (x then y, corners ride along with y)
+//   persistent  MPI_Send_init/Recv_init once, MPI_Startall/Waitall each exchange (packed buffers)
+//   datatype    MPI derived (subarray) types straight from the field, no packing
+//   rma         one-sided MPI_Put of packed edges into the neighbours' windows, MPI_Win_fence
+//               (the SHMEM / Co-Array Fortran analogue)
+#pragma once
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "proxylab/comm/grid.hpp"
+#include "proxylab/layout.hpp"
+
+namespace proxylab {
+
+enum class HaloStrategy { packed, sendrecv, persistent, datatype, rma };
+const std::vector<std::string>& halo_strategy_names();  // {"packed","sendrecv","persistent","datatype","rma"}
+HaloStrategy parse_halo_strategy(const std::string& name);  // InputError naming the allowed values
+const char* to_string(HaloStrategy s);
+
+class HaloExchange {
+ public:
+  // nx, ny: interior size of this rank's block; width: ghost width w (>= 1, <= nx and ny);
+  // nfields: extent(0) of the views passed to exchange(). Collective over grid.comm().
+  static std::unique_ptr<HaloExchange> create(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int width,
+                                              int nfields);
+  virtual ~HaloExchange() = default;
+
+  // Blocking exchange of every field. Collective among neighbours (every rank must call it).
+  virtual void exchange(const View3D<double>& fields) = 0;
+  // One field stored as View2D(ny + 2w, nx + 2w); requires nfields == 1.
+  void exchange(const View2D<double>& field);
+
+  HaloStrategy strategy() const { return strategy_; }
+  int width() const { return w_; }
+  long long bytes_per_exchange() const { return bytes_; }   // sent by this rank
+  int messages_per_exchange() const { return messages_; }   // sent by this rank
+
+ protected:
+  HaloExchange(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nfields);
+  HaloStrategy strategy_;
+  const ProcessGrid& grid_;
+  int nx_, ny_, w_, nfields_;
+  long long bytes_ = 0;
+  int messages_ = 0;
+};
+
+}  // namespace proxylab
