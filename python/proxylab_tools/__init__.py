@@ -1,0 +1,1 @@
+"""proxylab front end: set-up, build, run, demo, test, and the experiment harness."""

@@ -1,0 +1,206 @@
+"""./proxylab: the command-line front end (standard library only).
+
+    setup   install/find dependencies (idempotent; ci/setup-deps.sh)
+    build   configure and build a CMake preset (default: openmp)
+    run     run one proxy: ./proxylab run pop --deck inputs/pop/x1.yaml --ranks 4 --threads 1 --set solver.kind=pcsi
+    demo    every proxy at its small deck on 2 ranks, verified, one summary table
+    test    set up, build and run the whole ctest suite
+    compare, sweep, gantt, perturbation: the experiment harness (python/proxylab_tools/harness_*.py)
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import os
+import shutil
+import subprocess
+import sys
+import time
+
+from . import runner
+from .runner import ROOT
+
+
+def log(msg: str) -> None:
+    print(f"[proxylab] {msg}", flush=True)
+
+
+def sh(cmd: list[str], **kw) -> int:
+    return subprocess.call(cmd, cwd=ROOT, **kw)
+
+
+# ---- setup and build ------------------------------------------------------------------------------
+def cmd_setup(args) -> int:
+    flags = []
+    if getattr(args, "no_system", False) or (hasattr(os, "geteuid") and os.geteuid() != 0):
+        flags.append("--no-system")
+    return sh(["bash", str(ROOT / "ci" / "setup-deps.sh"), *flags])
+
+
+def configured(preset: str) -> bool:
+    return (runner.build_dir(preset) / "CMakeCache.txt").exists()
+
+
+def cmd_build(args) -> int:
+    preset = args.preset
+    if not configured(preset) or args.reconfigure:
+        log(f"configuring preset '{preset}'")
+        extra = []
+        kokkos_root = os.environ.get("Kokkos_ROOT")
+        if kokkos_root:
+            extra.append(f"-DKokkos_ROOT={kokkos_root}")
+        rc = sh(["cmake", "--preset", preset, *extra])
+        if rc:
+            return rc
+    jobs = str(args.jobs or os.cpu_count() or 2)
+    log(f"building preset '{preset}' with {jobs} jobs")
+    return sh(["cmake", "--build", str(runner.build_dir(preset)), "-j", jobs])
+
+
+def ensure_built(args) -> int:
+    rc = cmd_setup(args)
+    if rc:
+        log("set-up failed")
+        return rc
+    return cmd_build(args)
+
+
+# ---- run ------------------------------------------------------------------------------------------
+def cmd_run(args) -> int:
+    if not runner.binary(args.app, args.preset).exists():
+        rc = ensure_built(args)
+        if rc:
+            return rc
+    deck = args.deck or runner.default_deck(args.app)
+    res = runner.run_app(args.app, args.ranks, args.threads, deck, args.set or [], args.json, args.trace, args.quiet,
+                         args.extra, capture=False, preset=args.preset)
+    return res.returncode
+
+
+# ---- demo -----------------------------------------------------------------------------------------
+def format_table(rows: list[list[str]], header: list[str]) -> str:
+    widths = [max(len(str(r[i])) for r in [header, *rows]) for i in range(len(header))]
+    line = lambda r: "  ".join(str(c).ljust(w) for c, w in zip(r, widths)).rstrip()
+    return "\n".join([line(header), line(["-" * w for w in widths]), *map(line, rows)])
+
+
+def cmd_demo(args) -> int:
+    rc = ensure_built(args)
+    if rc:
+        return rc
+    apps = [a for a in runner.built_apps(args.preset) if runner.default_deck(a)]
+    proxies = [a for a in apps if a not in ("stream", "comm")]
+    # Until the proxies exist the demo is the STREAM probe; with them, STREAM runs too (the ceiling).
+    order = proxies + ["stream"] if "stream" in apps else proxies
+    rows, failed = [], 0
+    log(f"demo: {', '.join(order)} at their small decks on {args.ranks} MPI ranks x {args.threads} threads")
+    for app in order:
+        deck = runner.default_deck(app)
+        res = runner.run_app(app, args.ranks, args.threads, deck, quiet=False, preset=args.preset, timeout=600)
+        value, unit, name = res.fom
+        fom = f"{value:.4g} {unit}" if isinstance(value, (int, float)) else "-"
+        status = "PASSED" if res.verified else f"FAILED (exit {res.returncode})"
+        failed += not res.verified
+        rows.append([app, str(deck.relative_to(ROOT)), f"{args.ranks} x {args.threads}", fom, name, status,
+                     f"{res.seconds:.1f} s"])
+        log(f"{app}: {status} in {res.seconds:.1f} s")
+        if not res.verified:
+            sys.stdout.write(res.stdout[-3000:] + res.stderr[-2000:])
+    print()
+    print(format_table(rows, ["proxy", "deck", "ranks x threads", "FOM", "figure of merit", "verification", "time"]))
+    print()
+    print("Each proxy verified itself (see miniapps/<proxy>/README.md for what it checks).",
+          "Run one yourself: ./proxylab run <proxy> --deck <deck> --ranks N --threads T")
+    return 1 if failed else 0
+
+
+# ---- test -----------------------------------------------------------------------------------------
+def cmd_test(args) -> int:
+    t0 = time.perf_counter()
+    rc = ensure_built(args)
+    if rc:
+        return rc
+    log(f"set-up and build took {time.perf_counter() - t0:.0f} s; running ctest")
+    ctest = ["ctest", "--test-dir", str(runner.build_dir(args.preset)), "--output-on-failure", "-j",
+             str(args.jobs or os.cpu_count() or 2)]
+    if args.label:
+        ctest += ["-L", args.label]
+    if args.regex:
+        ctest += ["-R", args.regex]
+    rc = sh(ctest)
+    log(f"total {time.perf_counter() - t0:.0f} s")
+    return rc
+
+
+# ---- argument parsing -----------------------------------------------------------------------------
+HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness_perturbation"]
+
+
+def build_parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="proxylab", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp, jobs=True):
+        sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="CMake preset (openmp, serial, debug, sanitize)")
+        sp.add_argument("--no-system", action="store_true", help="install no system packages (cluster without root)")
+        sp.add_argument("--reconfigure", action="store_true", help="re-run CMake configure")
+        if jobs:
+            sp.add_argument("-j", "--jobs", type=int, default=None, help="parallel build/test jobs (default: cores)")
+
+    sp = sub.add_parser("setup", help="install or find dependencies (idempotent)")
+    sp.add_argument("--no-system", action="store_true", help="install no system packages (cluster without root)")
+    sp.set_defaults(func=cmd_setup)
+
+    sp = sub.add_parser("build", help="configure and build")
+    common(sp)
+    sp.set_defaults(func=cmd_build)
+
+    sp = sub.add_parser("run", help="run one proxy")
+    common(sp)
+    sp.add_argument("app", help=f"one of {', '.join(runner.APPS)}")
+    sp.add_argument("--deck", help="YAML deck (default: the app's small deck)")
+    sp.add_argument("--ranks", type=int, default=1, help="MPI ranks (default 1)")
+    sp.add_argument("--threads", type=int, default=1, help="threads per rank (OMP_NUM_THREADS, default 1)")
+    sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a deck key (repeatable)")
+    sp.add_argument("--json", help="write the JSON run record here")
+    sp.add_argument("--trace", help="write a Chrome trace here (view with ./proxylab gantt)")
+    sp.add_argument("--quiet", action="store_true", help="print only the FOM and VERIFICATION lines")
+    sp.add_argument("extra", nargs=argparse.REMAINDER, help="further flags passed to the binary after --")
+    sp.set_defaults(func=cmd_run)
+
+    sp = sub.add_parser("demo", help="every proxy at its small deck, verified, one summary table")
+    common(sp)
+    sp.add_argument("--ranks", type=int, default=2, help="MPI ranks (default 2)")
+    sp.add_argument("--threads", type=int, default=1, help="threads per rank (default 1)")
+    sp.set_defaults(func=cmd_demo)
+
+    sp = sub.add_parser("test", help="set up, build and run the ctest suite")
+    common(sp)
+    sp.add_argument("-L", "--label", help="only tests with this ctest label (unit, mpi, regression)")
+    sp.add_argument("-R", "--regex", help="only tests whose name matches")
+    sp.set_defaults(func=cmd_test)
+
+    for name in HARNESS_MODULES:
+        try:
+            mod = importlib.import_module(f"proxylab_tools.{name}")
+        except ModuleNotFoundError as e:
+            if e.name != f"proxylab_tools.{name}":
+                raise
+            continue
+        mod.register(sub)
+    return p
+
+
+def main(argv: list[str] | None = None) -> int:
+    args = build_parser().parse_args(argv)
+    if getattr(args, "extra", None) and args.extra[:1] == ["--"]:
+        args.extra = args.extra[1:]
+    try:
+        return int(args.func(args) or 0)
+    except KeyboardInterrupt:
+        log("interrupted")
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

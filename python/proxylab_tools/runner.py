@@ -1,0 +1,139 @@
+"""Running proxylab binaries: where they are, how MPI and threads are set, what a run returns.
+
+Standard library only. Every command of the front end (run, demo, compare, sweep, perturbation) goes
+through run_app(), so the launch line, the environment and the JSON record are handled in one place.
+"""
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+DEFAULT_PRESET = "openmp"
+# Display order of the apps (those whose binary exists are used).
+APPS = ["pop", "pstswm", "evh1", "fft3d", "stream", "comm"]
+
+
+def build_dir(preset: str = DEFAULT_PRESET) -> Path:
+    return ROOT / "build" / preset
+
+
+def binary(app: str, preset: str = DEFAULT_PRESET) -> Path:
+    return build_dir(preset) / "bin" / f"proxylab-{app}"
+
+
+def built_apps(preset: str = DEFAULT_PRESET) -> list[str]:
+    return [a for a in APPS if binary(a, preset).exists()]
+
+
+def default_deck(app: str) -> Path | None:
+    """The small deck the demo uses: inputs/<app>/demo.yaml, else small.yaml."""
+    for name in ("demo.yaml", "small.yaml"):
+        p = ROOT / "inputs" / app / name
+        if p.exists():
+            return p
+    return None
+
+
+def mpiexec() -> str:
+    """MPICH's launcher explicitly (PROXYLAB_MPIEXEC overrides), not whatever MPI is first on PATH."""
+    if os.environ.get("PROXYLAB_MPIEXEC"):
+        return os.environ["PROXYLAB_MPIEXEC"]
+    for cand in ("/usr/bin/mpiexec.mpich", "/usr/bin/mpiexec.hydra"):
+        if os.path.exists(cand):
+            return cand
+    found = shutil.which("mpiexec") or shutil.which("mpirun")
+    if not found:
+        raise SystemExit("proxylab: no mpiexec found (install mpich, or set PROXYLAB_MPIEXEC)")
+    return found
+
+
+def run_env(threads: int) -> dict[str, str]:
+    env = dict(os.environ)
+    env["OMP_NUM_THREADS"] = str(threads)
+    env.setdefault("OMP_PROC_BIND", "false")
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")  # BLAS inside ranks: no hidden oversubscription
+    return env
+
+
+@dataclass
+class RunResult:
+    app: str
+    ranks: int
+    threads: int
+    deck: str
+    sets: list[str]
+    returncode: int
+    seconds: float
+    stdout: str = ""
+    stderr: str = ""
+    record: dict | None = None
+    command: list[str] = field(default_factory=list)
+
+    @property
+    def verified(self) -> bool:
+        return self.returncode == 0 and "VERIFICATION: PASSED" in self.stdout
+
+    @property
+    def fom(self) -> tuple[float | None, str, str]:
+        """(value, unit, name) from the JSON record."""
+        if not self.record:
+            return None, "", ""
+        f = self.record.get("fom", {})
+        return f.get("value"), f.get("unit", ""), f.get("name", "")
+
+
+def app_command(app: str, ranks: int, deck: str | Path | None = None, sets=(), json_path=None, trace=None,
+                quiet=False, extra=(), preset: str = DEFAULT_PRESET) -> list[str]:
+    exe = binary(app, preset)
+    if not exe.exists():
+        raise SystemExit(f"proxylab: {exe} not built (run ./proxylab build); built apps: {', '.join(built_apps(preset)) or 'none'}")
+    cmd = [mpiexec(), "-n", str(ranks), str(exe)]
+    if deck:
+        cmd += ["--deck", str(deck)]
+    for s in sets:
+        cmd += ["--set", s]
+    if json_path:
+        cmd += ["--json", str(json_path)]
+    if trace:
+        cmd += ["--trace", str(trace)]
+    if quiet:
+        cmd.append("--quiet")
+    return cmd + list(extra)
+
+
+def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json_path=None, trace=None, quiet=False,
+            extra=(), capture: bool = True, preset: str = DEFAULT_PRESET, timeout: float | None = None) -> RunResult:
+    """Runs one proxy; with capture the output is returned (and the JSON record parsed)."""
+    tmp = None
+    if json_path is None:
+        tmp = tempfile.NamedTemporaryFile(prefix=f"proxylab-{app}-", suffix=".json", delete=False)
+        tmp.close()
+        json_path = tmp.name
+    cmd = app_command(app, ranks, deck, sets, json_path, trace, quiet, extra, preset)
+    t0 = time.perf_counter()
+    try:
+        if capture:
+            p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), capture_output=True, text=True, timeout=timeout)
+            out, err, rc = p.stdout, p.stderr, p.returncode
+        else:
+            p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), timeout=timeout)
+            out, err, rc = "", "", p.returncode
+    except subprocess.TimeoutExpired as e:
+        out, err, rc = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), "timeout", 124
+    seconds = time.perf_counter() - t0
+    record = None
+    try:
+        text = Path(json_path).read_text()
+        record = json.loads(text) if text.strip() else None
+    except (OSError, json.JSONDecodeError):
+        record = None
+    if tmp is not None:
+        os.unlink(tmp.name)
+    return RunResult(app, ranks, threads, str(deck or ""), list(sets), rc, seconds, out, err, record, cmd)
