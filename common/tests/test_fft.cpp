@@ -1,0 +1,113 @@
+// Batched FFTW plans (common/fft.hpp): c2c against a direct DFT, strided batches, r2c/c2r round
+// trips, in-place plans, the plan cache, and thread slicing of the batch (same bits as one thread).
+#include "proxylab/fft.hpp"
+
+#include <cmath>
+#include <complex>
+#include <vector>
+
+#include "proxylab/errors.hpp"
+#include "proxylab/testing.hpp"
+
+using proxylab::FFTKind;
+using cplx = std::complex<double>;
+
+namespace {
+
+// O(n^2) DFT with FFTW's sign convention (forward: exp(-2 pi i jk/n)).
+std::vector<cplx> direct_dft(const std::vector<cplx>& x, int sign) {
+  const int n = int(x.size());
+  std::vector<cplx> y(n);
+  for (int k = 0; k < n; ++k) {
+    cplx s = 0;
+    for (int j = 0; j < n; ++j) s += x[j] * std::polar(1.0, sign * 2 * M_PI * double(long(j) * k % n) / n);
+    y[k] = s;
+  }
+  return y;
+}
+
+cplx test_value(int j, int b) { return {std::sin(0.37 * j + b), std::cos(1.3 * j - 0.5 * b)}; }
+
+}  // namespace
+
+TEST_CASE("fft: batched c2c equals a direct DFT for power-of-two and odd lengths", "[fft]") {
+  for (int n : {1, 2, 8, 12, 15, 17, 100}) {
+    const int howmany = 5;
+    std::vector<cplx> in(n * howmany), out(n * howmany);
+    for (int b = 0; b < howmany; ++b)
+      for (int j = 0; j < n; ++j) in[b * n + j] = test_value(j, b);
+    for (int sign : {-1, +1}) {
+      auto kind = sign < 0 ? FFTKind::c2c_forward : FFTKind::c2c_backward;
+      const auto& plan = proxylab::fft_plan(kind, n, howmany, 1, n, 1, n);
+      CHECK(plan.n() == n);
+      CHECK(plan.howmany() == howmany);
+      plan.execute(in.data(), out.data());
+      for (int b = 0; b < howmany; ++b) {
+        std::vector<cplx> x(in.begin() + b * n, in.begin() + (b + 1) * n);
+        auto y = direct_dft(x, sign);
+        for (int k = 0; k < n; ++k) CHECK(std::abs(out[b * n + k] - y[k]) <= 1e-12 * n * 4);
+      }
+    }
+  }
+}
+
+TEST_CASE("fft: strided batch (stride = howmany, dist = 1) matches contiguous transforms", "[fft]") {
+  const int n = 24, howmany = 7;
+  std::vector<cplx> contig(n * howmany), strided(n * howmany), out_c(n * howmany), out_s(n * howmany);
+  for (int b = 0; b < howmany; ++b)
+    for (int j = 0; j < n; ++j) contig[b * n + j] = strided[j * howmany + b] = test_value(j, b);
+  proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, 1, n, 1, n).execute(contig.data(), out_c.data());
+  proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, howmany, 1, howmany, 1).execute(strided.data(), out_s.data());
+  for (int b = 0; b < howmany; ++b)
+    for (int k = 0; k < n; ++k) CHECK(out_s[k * howmany + b] == out_c[b * n + k]);  // same FFTW codelets: same bits
+}
+
+TEST_CASE("fft: in-place forward + backward returns n times the input", "[fft]") {
+  for (int n : {16, 18, 35}) {
+    const int howmany = 3;
+    std::vector<cplx> x(n * howmany), orig;
+    for (int i = 0; i < n * howmany; ++i) x[i] = test_value(i % n, i / n);
+    orig = x;
+    proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, 1, n, 1, n, true).execute(x.data(), x.data());
+    proxylab::fft_plan(FFTKind::c2c_backward, n, howmany, 1, n, 1, n, true).execute(x.data(), x.data());
+    for (int i = 0; i < n * howmany; ++i) CHECK(std::abs(x[i] / double(n) - orig[i]) <= 1e-14 * 10);
+  }
+}
+
+TEST_CASE("fft: r2c / c2r round trip and Hermitian output", "[fft]") {
+  for (int n : {16, 15}) {
+    const int howmany = 4, nc = n / 2 + 1;
+    std::vector<double> r(n * howmany), back(n * howmany);
+    for (int i = 0; i < n * howmany; ++i) r[i] = std::sin(0.1 * i) + 0.01 * (i % 7);
+    std::vector<cplx> c(nc * howmany);
+    proxylab::fft_plan(FFTKind::r2c, n, howmany, 1, n, 1, nc).execute(r.data(), c.data());
+    // Bin 0 of a real signal is real and equals the sum.
+    double sum0 = 0;
+    for (int j = 0; j < n; ++j) sum0 += r[j];
+    CHECK(std::abs(c[0].imag()) <= 1e-12);
+    CHECK(std::abs(c[0].real() - sum0) <= 1e-12 * n);
+    proxylab::fft_plan(FFTKind::c2r, n, howmany, 1, nc, 1, n).execute(c.data(), back.data());
+    for (int i = 0; i < n * howmany; ++i) CHECK(std::abs(back[i] / n - r[i]) <= 1e-14 * 10);
+    CHECK(proxylab::fft_plan(FFTKind::r2c, n, howmany, 1, n, 1, nc).flops() ==
+          Approx(0.5 * 5.0 * n * std::log2(double(n)) * howmany));
+  }
+}
+
+TEST_CASE("fft: plans are cached by shape; measure planning gives the same transform", "[fft]") {
+  const auto& a = proxylab::fft_plan(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32);
+  const auto& b = proxylab::fft_plan(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32);
+  CHECK(&a == &b);
+  const auto& m = proxylab::fft_plan(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32, false, proxylab::FFTPlanning::measure);
+  CHECK(&m != &a);
+  std::vector<cplx> in(128), o1(128), o2(128);
+  for (int i = 0; i < 128; ++i) in[i] = test_value(i % 32, i / 32);
+  a.execute(in.data(), o1.data());
+  m.execute(in.data(), o2.data());
+  for (int i = 0; i < 128; ++i) CHECK(std::abs(o1[i] - o2[i]) <= 1e-12);
+  proxylab::fft_clear_plans();
+}
+
+TEST_CASE("fft: impossible sizes are input errors", "[fft]") {
+  CHECK_THROWS_AS(proxylab::fft_plan(FFTKind::c2c_forward, 0, 1, 1, 1, 1, 1), proxylab::InputError);
+  CHECK_THROWS_AS(proxylab::fft_plan(FFTKind::c2c_forward, 8, 0, 1, 8, 1, 8), proxylab::InputError);
+}
