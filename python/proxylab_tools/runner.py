@@ -21,6 +21,9 @@ APPS = ["pop", "pstswm", "evh1", "fft3d", "stream", "comm"]
 
 
 def build_dir(preset: str = DEFAULT_PRESET) -> Path:
+    """build/<preset>, or PROXYLAB_BUILD_DIR when set (ctest points it at its own build tree)."""
+    if os.environ.get("PROXYLAB_BUILD_DIR"):
+        return Path(os.environ["PROXYLAB_BUILD_DIR"]).resolve()
     return ROOT / "build" / preset
 
 

@@ -1,0 +1,229 @@
+"""What compare, sweep and perturbation share: common options, the machine description, the run loop
+(progress line, Ctrl-C keeps what was gathered, bad input stops at once), the results file and the plot.
+
+Standard library only; plots are drawn by proxylab_tools.plots in a subprocess (see plots.run_plot).
+"""
+from __future__ import annotations
+
+import datetime
+import json
+import os
+import platform
+import shlex
+import socket
+import sys
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from . import runner
+from .runner import ROOT
+
+EXIT_BAD_INPUT = 2  # the binaries' exit code for a bad deck or option (every run would fail alike)
+
+
+def log(tool: str, msg: str) -> None:
+    print(f"[{tool}] {msg}", flush=True)
+
+
+# ---- options ----------------------------------------------------------------------------------------
+def int_list(text: str) -> list[int]:
+    """'1,2,4' -> [1, 2, 4] (argparse type); positive integers only."""
+    try:
+        values = [int(t) for t in text.split(",") if t.strip()]
+    except ValueError:
+        values = []
+    if not values or min(values) < 1:
+        import argparse
+        raise argparse.ArgumentTypeError(f"'{text}': expected positive integers separated by commas, e.g. 1,2,4")
+    return values
+
+
+def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
+    """Options every measuring command takes."""
+    sp.add_argument("app", help=f"proxy to run ({', '.join(runner.APPS)})")
+    sp.add_argument("--deck", help="YAML deck (default: the app's small deck)")
+    sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
+                    help="deck override applied to every run (repeatable)")
+    sp.add_argument("--ranks", type=int_list, default=int_list(ranks_default), metavar="N[,N...]",
+                    help=f"MPI rank counts (default {ranks_default})")
+    sp.add_argument("--threads", type=int_list, default=[1], metavar="T[,T...]",
+                    help="threads per rank, OMP_NUM_THREADS (default 1)")
+    sp.add_argument("--repeat", type=int, default=repeat, help=f"runs of each variant (default {repeat}); median, min, max")
+    sp.add_argument("--out", help="folder for the records (JSON) and the chart (PNG) (default results/<command>-<app>-<time>)")
+    sp.add_argument("--timeout", type=float, default=900, help="seconds after which one run is stopped (default 900)")
+    sp.add_argument("--quiet", action="store_true", help="no progress line")
+    sp.add_argument("--no-plot", action="store_true", help="write no PNG")
+    sp.add_argument("--preset", default=runner.DEFAULT_PRESET,
+                    help="build preset whose binaries run (default openmp; PROXYLAB_BUILD_DIR overrides the folder)")
+
+
+def resolve_deck(args) -> Path | None:
+    deck = Path(args.deck) if args.deck else runner.default_deck(args.app)
+    if deck is not None and not deck.is_absolute() and not deck.exists():
+        deck = ROOT / deck  # decks are given relative to the repository root (runs start there)
+    return deck
+
+
+def check_runnable(tool: str, args) -> str | None:
+    """A message when the app cannot be run (no binary, no deck), else None."""
+    if args.repeat < 1:
+        return "--repeat must be at least 1"
+    if not runner.binary(args.app, args.preset).exists():
+        built = ", ".join(runner.built_apps(args.preset)) or "none"
+        return (f"{runner.binary(args.app, args.preset)} is not built (built apps: {built}); "
+                f"run ./proxylab build --preset {args.preset}")
+    deck = resolve_deck(args)
+    if deck is None or not deck.exists():
+        return f"deck '{args.deck}' not found (decks live in inputs/{args.app}/)"
+    return None
+
+
+def out_dir(tool: str, args) -> Path:
+    if args.out:
+        d = Path(args.out)
+    else:
+        stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
+        d = ROOT / "results" / f"{tool}-{args.app}-{stamp}"
+    d.mkdir(parents=True, exist_ok=True)
+    return d
+
+
+# ---- machine and command ----------------------------------------------------------------------------
+def cpu_model() -> str:
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                return line.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine()
+
+
+def machine() -> dict:
+    """Where the numbers were measured: printed under tables and in every plot title."""
+    return {"host": socket.gethostname(), "cores": os.cpu_count() or 1, "cpu": cpu_model(),
+            "system": f"{platform.system()} {platform.release()}"}
+
+
+def machine_line(m: dict) -> str:
+    return f"{m['host']} ({m['cores']} cores, {m['cpu']})"
+
+
+def command_line() -> str:
+    """The command as the user typed it (./proxylab ...)."""
+    return "./proxylab " + shlex.join(sys.argv[1:])
+
+
+# ---- the run loop -----------------------------------------------------------------------------------
+@dataclass
+class Planned:
+    """One run to do: a variant (label + deck overrides + extra flags) at a rank and thread count."""
+    variant: str
+    sets: list[str]
+    ranks: int
+    threads: int
+    repeat: int
+    extra: list[str] = field(default_factory=list)
+    tags: dict = field(default_factory=dict)
+
+
+def failure_text(res: runner.RunResult) -> str:
+    """Why a run did not verify: the failed checks from its record, else the end of its output."""
+    rec = res.record or {}
+    failed = [c for c in rec.get("verification", {}).get("checks", []) if not c.get("passed")]
+    if failed:
+        return "; ".join(f"check '{c.get('name')}' failed: value {c.get('value')} limit {c.get('limit')}" for c in failed)
+    if rec.get("status") == "interrupted":
+        return "interrupted"
+    tail = (res.stdout + res.stderr).strip().splitlines()[-6:]
+    return f"exit {res.returncode}: " + " | ".join(tail)
+
+
+class ProgressLine:
+    """'[compare] 3/8 runs, 5 left, elapsed 12 s, about 20 s left: next ...' on stderr."""
+
+    def __init__(self, tool: str, total: int, quiet: bool):
+        self.tool, self.total, self.quiet = tool, total, quiet
+        self.t0 = time.perf_counter()
+        self.tty = sys.stderr.isatty()
+
+    def show(self, done: int, next_label: str = "") -> None:
+        if self.quiet:
+            return
+        elapsed = time.perf_counter() - self.t0
+        left = self.total - done
+        eta = f", about {elapsed / done * left:.0f} s left" if done and left else ""
+        text = f"[{self.tool}] {done}/{self.total} runs, {left} left, elapsed {elapsed:.0f} s{eta}"
+        if next_label and left:
+            text += f"; running {next_label}"
+        if self.tty:
+            sys.stderr.write("\r\033[K" + text + ("\n" if not left else ""))
+        else:
+            sys.stderr.write(text + "\n")
+        sys.stderr.flush()
+
+    def end(self) -> None:
+        if self.tty and not self.quiet:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+
+def run_plan(tool: str, args, plan: list[Planned]) -> tuple[list[dict], str]:
+    """Runs the plan in order. Returns (one entry per finished run, status) with status 'completed',
+    'interrupted' (Ctrl-C: the runs so far are kept) or 'bad input' (a run exited 2: the rest would too)."""
+    deck = resolve_deck(args)
+    progress = ProgressLine(tool, len(plan), args.quiet)
+    runs: list[dict] = []
+    status = "completed"
+    try:
+        for i, p in enumerate(plan):
+            progress.show(i, f"{p.variant} at {p.ranks}x{p.threads}")
+            res = runner.run_app(args.app, p.ranks, p.threads, deck, [*args.set, *p.sets], extra=p.extra,
+                                 preset=args.preset, timeout=args.timeout)
+            value, unit, name = res.fom
+            runs.append({"variant": p.variant, "sets": p.sets, "extra": p.extra, "ranks": p.ranks, "threads": p.threads,
+                         "repeat": p.repeat, **p.tags, "returncode": res.returncode, "seconds": res.seconds,
+                         "verified": res.verified, "fom": value, "fom_unit": unit, "fom_name": name,
+                         "failure": "" if res.verified else failure_text(res), "command": shlex.join(res.command),
+                         "record": res.record})
+            if res.returncode == EXIT_BAD_INPUT:
+                progress.end()
+                log(tool, f"{p.variant}: bad input, stopping (every run would fail alike):")
+                sys.stdout.write((res.stdout + res.stderr)[-2000:] + "\n")
+                return runs, "bad input"
+            if res.returncode == 130 or (res.record or {}).get("status") == "interrupted":
+                raise KeyboardInterrupt
+        progress.show(len(plan))
+    except KeyboardInterrupt:
+        progress.end()
+        status = "interrupted"
+        log(tool, f"interrupted after {len(runs)} of {len(plan)} runs; keeping the records gathered so far")
+    return runs, status
+
+
+def verification_lines(runs: list[dict]) -> tuple[list[str], int]:
+    """One line per failed run and the count of failures."""
+    bad = [r for r in runs if not r["verified"]]
+    lines = [f"  FAILED: {r['variant']} at {r['ranks']}x{r['threads']} (repeat {r['repeat']}): {r['failure']}"
+             for r in bad]
+    return lines, len(bad)
+
+
+def write_results(path: Path, tool: str, args, runs: list[dict], status: str, summary: dict) -> dict:
+    doc = {"tool": tool, "command": command_line(), "machine": machine(), "app": args.app,
+           "deck": str(resolve_deck(args)), "sets": args.set, "status": status,
+           "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
+           "summary": summary, "runs": runs}
+    path.write_text(json.dumps(doc, indent=1) + "\n")
+    return doc
+
+
+def finish_plot(tool: str, args, results_json: Path, png: Path) -> bool:
+    """Draws the PNG of a results file (prints where it is, or why there is none)."""
+    if args.no_plot:
+        return False
+    from . import plots
+    ok, msg = plots.run_plot(tool, results_json, png)
+    log(tool, msg)
+    return ok

@@ -1,0 +1,175 @@
+"""./proxylab gantt TRACE.json: the seeds' task Gantt chart and busy / communicate / idle utilization.
+
+    ./proxylab run pop --ranks 4 --trace pop.trace.json && ./proxylab gantt pop.trace.json
+
+The trace is the Chrome trace JSON an app writes with --trace: complete events {"ph": "X", "name",
+"cat": compute|communication|io|other, "ts", "dur" (microseconds), "pid": rank}. Timer regions nest
+(a halo exchange inside a solver step), so their spans overlap on one rank; every instant is given to the
+innermost span open at that instant (the leaf region), which makes the shares of one rank add up to 100 %.
+Time inside no timer region at all (between regions, in untimed code, waiting at an untimed barrier) is
+"idle / untimed". The window is the same for all ranks: first span start to last span end over all ranks.
+"""
+from __future__ import annotations
+
+import argparse
+import heapq
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .cli import format_table
+
+TOOL = "gantt"
+CATEGORIES = ["compute", "communication", "io", "other"]
+
+
+@dataclass(frozen=True)
+class Span:
+    name: str
+    cat: str
+    t0: float  # seconds since the trace epoch
+    t1: float
+
+
+def load_trace(path: str | Path) -> dict[int, list[Span]]:
+    """Spans per rank (pid) from a Chrome trace (object with traceEvents, or a bare event list)."""
+    doc = json.loads(Path(path).read_text())
+    events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    ranks: dict[int, list[Span]] = {}
+    for e in events:
+        if e.get("ph") != "X":
+            continue
+        cat = e.get("cat", "other")
+        t0 = float(e["ts"]) * 1e-6
+        ranks.setdefault(int(e.get("pid", 0)), []).append(
+            Span(str(e.get("name", "")), cat if cat in CATEGORIES else "other", t0, t0 + float(e.get("dur", 0)) * 1e-6))
+    return dict(sorted(ranks.items()))
+
+
+def leaf_segments(spans: list[Span]) -> list[Span]:
+    """Disjoint segments, each given to the innermost span open there (latest start; on a tie the shorter)."""
+    order = sorted(spans, key=lambda s: (s.t0, -s.t1))
+    bounds = sorted({t for s in spans for t in (s.t0, s.t1)})
+    active: list[tuple[float, float, int]] = []  # heap of (-t0, t1, index): top = innermost open span
+    out: list[Span] = []
+    nxt = 0
+    for b0, b1 in zip(bounds, bounds[1:]):
+        while nxt < len(order) and order[nxt].t0 <= b0:
+            heapq.heappush(active, (-order[nxt].t0, order[nxt].t1, nxt))
+            nxt += 1
+        while active and active[0][1] <= b0:
+            heapq.heappop(active)
+        if not active:
+            continue
+        s = order[active[0][2]]
+        if out and out[-1].t1 == b0 and out[-1].name == s.name and out[-1].cat == s.cat:
+            out[-1] = Span(s.name, s.cat, out[-1].t0, b1)
+        else:
+            out.append(Span(s.name, s.cat, b0, b1))
+    return out
+
+
+def window(ranks: dict[int, list[Span]]) -> tuple[float, float]:
+    starts = [s.t0 for spans in ranks.values() for s in spans]
+    ends = [s.t1 for spans in ranks.values() for s in spans]
+    return (min(starts), max(ends)) if starts else (0.0, 0.0)
+
+
+def utilization(leaves: list[Span], t_begin: float, t_end: float) -> dict[str, float]:
+    """Seconds per category plus 'idle' (the part of the window in no region) and 'window'."""
+    sec = {c: 0.0 for c in CATEGORIES}
+    for s in leaves:
+        sec[s.cat] += max(0.0, min(s.t1, t_end) - max(s.t0, t_begin))
+    sec["idle"] = max(0.0, (t_end - t_begin) - sum(sec[c] for c in CATEGORIES))
+    sec["window"] = t_end - t_begin
+    return sec
+
+
+def analyse(path: str | Path) -> dict:
+    """Everything the table and the chart need: window, leaf segments and utilization per rank."""
+    ranks = load_trace(path)
+    t0, t1 = window(ranks)
+    leaves = {r: leaf_segments(spans) for r, spans in ranks.items()}
+    return {"window": (t0, t1), "leaves": leaves,
+            "utilization": {r: utilization(seg, t0, t1) for r, seg in leaves.items()},
+            "spans": sum(len(s) for s in ranks.values())}
+
+
+def region_table(leaves: dict[int, list[Span]], top: int = 8) -> list[list[str]]:
+    """The leaf regions with the most time: per-rank min and max (which rank), the imbalance the seeds look for."""
+    per: dict[tuple[str, str], dict[int, float]] = {}
+    for r, segs in leaves.items():
+        for s in segs:
+            d = per.setdefault((s.name, s.cat), {})
+            d[r] = d.get(r, 0.0) + (s.t1 - s.t0)
+    rows = []
+    for (name, cat), d in sorted(per.items(), key=lambda kv: -sum(kv[1].values()))[:top]:
+        full = {r: d.get(r, 0.0) for r in leaves}
+        rmin, rmax = min(full, key=full.get), max(full, key=full.get)
+        rows.append([name, cat, f"{sum(full.values()) / len(full) * 1e3:.3f}", f"{full[rmin] * 1e3:.3f} (rank {rmin})",
+                     f"{full[rmax] * 1e3:.3f} (rank {rmax})"])
+    return rows
+
+
+def pct(part: float, whole: float) -> str:
+    return f"{100.0 * part / whole:.1f}" if whole > 0 else "-"
+
+
+def format_report(a: dict) -> str:
+    t0, t1 = a["window"]
+    rows = []
+    for r, u in a["utilization"].items():
+        w = u["window"]
+        rows.append([str(r), pct(u["compute"], w), pct(u["communication"], w), pct(u["io"] + u["other"], w),
+                     pct(u["idle"], w), f"{(w - u['idle']) * 1e3:.3f}"])
+    lines = [f"window {(t1 - t0) * 1e3:.3f} ms, {len(rows)} rank(s), {a['spans']} spans",
+             format_table(rows, ["rank", "busy % (compute)", "communicate %", "io/other %", "idle/untimed %",
+                                 "in regions [ms]"])]
+    util = a["utilization"]
+    if len(util) > 1:
+        comm = {r: u["communication"] / u["window"] if u["window"] else 0.0 for r, u in util.items()}
+        busy = {r: u["compute"] for r, u in util.items()}
+        worst = max(comm, key=comm.get)
+        slow = max(busy, key=busy.get)
+        mean_busy = sum(busy.values()) / len(busy)
+        lines.append(f"most communication: rank {worst} ({100 * comm[worst]:.1f} %, mean "
+                     f"{100 * sum(comm.values()) / len(comm):.1f} %); most compute: rank {slow} "
+                     f"({busy[slow] * 1e3:.3f} ms vs mean {mean_busy * 1e3:.3f} ms: "
+                     f"load imbalance {100 * (busy[slow] - mean_busy) / busy[slow] if busy[slow] else 0:.1f} %)")
+    lines += ["", "leaf regions (time per rank):",
+              format_table(region_table(a["leaves"]), ["region", "category", "mean [ms]", "min [ms]", "max [ms]"])]
+    return "\n".join(lines)
+
+
+# ---- command ----------------------------------------------------------------------------------------
+def register(subparsers) -> None:
+    sp = subparsers.add_parser("gantt", help="per-rank timeline (compute vs communication) and utilization of a --trace file",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("trace", help="Chrome trace JSON written by an app's --trace")
+    sp.add_argument("--out", help="PNG to write (default: the trace's name with .png)")
+    sp.add_argument("--no-plot", action="store_true", help="print the utilization table only")
+    sp.set_defaults(func=main)
+
+
+def main(args) -> int:
+    from . import harness_common as hc
+    path = Path(args.trace)
+    try:
+        a = analyse(path)
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        hc.log(TOOL, f"cannot read trace '{path}': {e} (expected the Chrome trace JSON of an app's --trace)")
+        return 2
+    if not a["spans"]:
+        hc.log(TOOL, f"trace '{path}' has no spans (was the run made with --trace and timers on?)")
+        return 2
+    print(f"{path}: busy / communicate / idle per rank (innermost timer region at each instant)")
+    print(format_report(a))
+    print(f"\nInteractive view: open {path} in https://ui.perfetto.dev (Open trace file), one track per rank.")
+    if not args.no_plot:
+        from . import plots
+        png = Path(args.out) if args.out else path.with_suffix(".png")
+        ok, msg = plots.run_plot(TOOL, path, png, command=hc.command_line())
+        hc.log(TOOL, msg)
+        if not ok:
+            return 1
+    return 0

@@ -1,0 +1,224 @@
+"""PNG charts of the harness (matplotlib, Agg backend), run in a subprocess by the standard-library core:
+
+    .deps/venv/bin/python -m proxylab_tools.plots KIND INPUT PNG [--command CMD]
+
+KIND compare | sweep | perturbation: INPUT is the results JSON the command wrote; gantt: INPUT is the trace.
+Every chart has axis labels with units and a title naming the machine (host, cores) and the command.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib.util
+import json
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+VENV_PYTHON = ROOT / ".deps" / "venv" / "bin" / "python"
+COLOURS = {"compute": "#2ca02c", "communication": "#d62728", "io": "#1f77b4", "other": "#9467bd", "idle": "#e8e8e8"}
+
+
+# ---- launching (standard library) -------------------------------------------------------------------
+def plot_python() -> str | None:
+    """A Python with matplotlib: this one if it has it, else the pinned venv made by ./proxylab setup."""
+    if importlib.util.find_spec("matplotlib") is not None:
+        return sys.executable
+    return str(VENV_PYTHON) if VENV_PYTHON.exists() else None
+
+
+def run_plot(kind: str, source: str | Path, png: str | Path, command: str | None = None) -> tuple[bool, str]:
+    """Draws one chart in a subprocess. Returns (ok, message for the user)."""
+    py = plot_python()
+    if py is None:
+        return False, (f"no PNG: matplotlib not found; create the pinned venv {VENV_PYTHON.parent.parent} with "
+                       f"./proxylab setup (it installs ci/requirements.txt)")
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(ROOT / "python") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
+    env["MPLBACKEND"] = "Agg"
+    cmd = [py, "-m", "proxylab_tools.plots", kind, str(source), str(png)]
+    if command:
+        cmd += ["--command", command]
+    p = subprocess.run(cmd, env=env, capture_output=True, text=True)
+    if p.returncode != 0 or not Path(png).exists():
+        return False, f"no PNG: the plot failed ({' '.join(cmd)}):\n{p.stderr[-2000:]}"
+    return True, f"chart: {png}"
+
+
+# ---- drawing (matplotlib; imported only here) --------------------------------------------------------
+def _plt():
+    import matplotlib
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+    return plt
+
+
+def title_text(what: str, machine: dict, command: str) -> str:
+    host = f"{machine.get('host', '?')}, {machine.get('cores', '?')} cores"
+    if machine.get("cpu"):
+        host += f" ({machine['cpu']})"
+    return "\n".join([what, host, *textwrap.wrap(command, 150, break_on_hyphens=False)[:3]])
+
+
+def save(fig, png: str | Path) -> None:
+    fig.tight_layout()
+    fig.savefig(png, dpi=110)
+
+
+def plot_compare(doc: dict, png: str | Path) -> None:
+    """FOM per rank x thread count (median bars, min-max whiskers) and timer regions at the largest count."""
+    plt = _plt()
+    labels, configs = doc["summary"]["labels"], doc["summary"]["configs"]
+    keys = list(configs)
+    fom_metric = next((m["metric"] for c in configs.values() for m in c["metrics"] if m["metric"].startswith("FOM")), None)
+    last = configs[keys[-1]] if keys else {"metrics": []}
+    regions = [m for m in last["metrics"] if m["metric"].startswith("region ")]
+    fig, axes = plt.subplots(1, 2 if regions else 1, figsize=(13 if regions else 8, 5.5), squeeze=False)
+    width = 0.8 / max(1, len(labels))
+    ax = axes[0][0]
+    for i, lab in enumerate(labels):
+        med, lo, hi = [], [], []
+        for k in keys:
+            m = next((m for m in configs[k]["metrics"] if m["metric"] == fom_metric), None)
+            v = (m or {}).get("variants", {}).get(lab)
+            med.append(v["median"] if v else float("nan"))
+            lo.append(v["median"] - v["min"] if v else 0)
+            hi.append(v["max"] - v["median"] if v else 0)
+        xs = [j + (i - (len(labels) - 1) / 2) * width for j in range(len(keys))]
+        ax.bar(xs, med, width, yerr=[lo, hi], capsize=3, label=lab)
+    ax.set_xticks(range(len(keys)))
+    ax.set_xticklabels([f"{configs[k]['ranks']} x {configs[k]['threads']}" for k in keys])
+    ax.set_xlabel("MPI ranks x threads per rank")
+    unit = (fom_metric or "FOM []").partition(" [")[2].rstrip("]")
+    ax.set_ylabel(f"{doc['summary'].get('fom_name') or 'figure of merit'} [{unit}]", fontsize=9)
+    ax.set_title(f"figure of merit: median of {doc['summary']['repeat']}, bars min..max", fontsize=9)
+    ax.legend(fontsize=8)
+    if regions:
+        ax = axes[0][1]
+        for i, lab in enumerate(labels):
+            med = [m["variants"].get(lab, {}).get("median", float("nan")) * 1e3 for m in regions]
+            ax.bar([j + (i - (len(labels) - 1) / 2) * width for j in range(len(regions))], med, width, label=lab)
+        ax.set_xticks(range(len(regions)))
+        ax.set_xticklabels([m["metric"].split(" [")[0].removeprefix("region ") for m in regions], rotation=30,
+                           ha="right", fontsize=8)
+        ax.set_xlabel("timer region")
+        ax.set_ylabel("time of the slowest rank [ms] (median)")
+        ax.set_title(f"timer regions at {last['ranks']} ranks x {last['threads']} threads", fontsize=9)
+        ax.legend(fontsize=8)
+    fig.suptitle(title_text(f"proxylab compare: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
+    save(fig, png)
+
+
+def plot_sweep(doc: dict, png: str | Path) -> None:
+    """Time against ranks (log-log, with the ideal) and parallel efficiency against ranks, one line per size."""
+    plt = _plt()
+    s = doc["summary"]
+    fig, (ax_t, ax_e) = plt.subplots(1, 2, figsize=(12, 5.5))
+    for curve in s["curves"]:
+        pts = [p for p in curve["points"] if p.get("time") is not None]
+        if not pts:
+            continue
+        ranks = [p["ranks"] for p in pts]
+        ax_t.plot(ranks, [p["time"] for p in pts], "o-", label=curve["label"])
+        r0, t0 = ranks[0], pts[0]["time"]
+        ideal = [t0 * r0 / r if s["mode"] == "strong" else t0 for r in ranks]
+        ax_t.plot(ranks, ideal, ":", color="grey")
+        ax_e.plot(ranks, [100 * p["efficiency"] for p in pts], "o-", label=curve["label"])
+    ax_t.set_xscale("log", base=2)
+    ax_t.set_yscale("log")
+    ax_t.set_xlabel("MPI ranks")
+    ax_t.set_ylabel(f"{s['metric']} [s] (median of {s['repeat']})")
+    ax_t.set_title(f"{s['mode']} scaling (dotted: ideal)", fontsize=9)
+    ax_e.set_xscale("log", base=2)
+    ax_e.axhline(100, color="grey", ls=":")
+    ax_e.set_ylim(0, max(110, ax_e.get_ylim()[1]))
+    ax_e.set_xlabel("MPI ranks")
+    ax_e.set_ylabel("parallel efficiency [%]")
+    ax_e.set_title("strong: T1 p1 / (Tp p); weak: T1 / Tp" if s["mode"] == "strong" else "weak: T1 / Tp", fontsize=9)
+    for ax in (ax_t, ax_e):
+        ax.legend(fontsize=8)
+        ax.grid(alpha=0.3)
+    fig.suptitle(title_text(f"proxylab sweep: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
+    save(fig, png)
+
+
+def plot_perturbation(doc: dict, png: str | Path) -> None:
+    """FOM of each instrumentation setting (median bar, min-max whiskers, every run as a dot)."""
+    plt = _plt()
+    s = doc["summary"]
+    fig, ax = plt.subplots(figsize=(8, 5.5))
+    for i, v in enumerate(s["settings"]):
+        vals = [r["fom"] for r in doc["runs"] if r["variant"] == v["label"] and r["verified"]]
+        if v.get("median") is not None:
+            ax.bar(i, v["median"], 0.6, yerr=[[v["median"] - v["min"]], [v["max"] - v["median"]]], capsize=4,
+                   color="#1f77b4" if i == 0 else "#ff7f0e")
+        ax.plot([i] * len(vals), vals, "k.", alpha=0.6)
+    ax.set_xticks(range(len(s["settings"])))
+    ax.set_xticklabels([f"{v['label']}\n{v['change']}" for v in s["settings"]], fontsize=8)
+    ax.set_xlabel("instrumentation")
+    ax.set_ylabel(f"{s['fom_name']} [{s['fom_unit']}]")
+    ax.set_title(f"{s['ranks']} ranks x {s['threads']} threads; median of {s['repeat']}, bars min..max, dots: runs",
+                 fontsize=9)
+    fig.suptitle(title_text(f"proxylab perturbation: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
+    save(fig, png)
+
+
+def plot_gantt(trace: str | Path, png: str | Path, command: str) -> None:
+    """Per-rank timeline coloured by category of the innermost region, and the utilization bars beside it."""
+    from .harness_common import machine
+    from .harness_gantt import CATEGORIES, analyse
+    plt = _plt()
+    a = analyse(trace)
+    t0, t1 = a["window"]
+    ranks = list(a["leaves"])
+    scale, unit = (1e3, "ms") if t1 - t0 < 10 else (1.0, "s")
+    fig, (ax, ax_u) = plt.subplots(1, 2, figsize=(14, 1.8 + 0.45 * len(ranks)), sharey=True,
+                                   gridspec_kw={"width_ratios": [4, 1]})
+    for y, r in enumerate(ranks):
+        ax.broken_barh([(0, (t1 - t0) * scale)], (y - 0.4, 0.8), color=COLOURS["idle"])
+        for cat in CATEGORIES:
+            bars = [((s.t0 - t0) * scale, (s.t1 - s.t0) * scale) for s in a["leaves"][r] if s.cat == cat]
+            if bars:
+                ax.broken_barh(bars, (y - 0.4, 0.8), color=COLOURS[cat])
+        u = a["utilization"][r]
+        left = 0.0
+        for cat in [*CATEGORIES, "idle"]:
+            share = 100 * u[cat] / u["window"] if u["window"] else 0
+            ax_u.barh(y, share, left=left, color=COLOURS[cat], edgecolor="white" if cat == "idle" else None)
+            left += share
+    ax.set_yticks(range(len(ranks)))
+    ax.set_yticklabels([str(r) for r in ranks])
+    ax.set_ylabel("MPI rank")
+    ax.set_xlabel(f"time since the first span [{unit}]")
+    ax.invert_yaxis()
+    ax.set_title("task Gantt chart (innermost timer region at each instant)", fontsize=9)
+    handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[c]) for c in [*CATEGORIES, "idle"]]
+    ax.legend(handles, ["compute (busy)", "communication", "io", "other", "idle / untimed"], fontsize=8,
+              loc="upper right", ncol=5)
+    ax_u.set_xlim(0, 100)
+    ax_u.set_xlabel("share of the window [%]")
+    ax_u.set_title("utilization", fontsize=9)
+    fig.suptitle(title_text(f"proxylab gantt: {Path(trace).name} (plotted on this machine)", machine(), command),
+                 fontsize=9)
+    save(fig, png)
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(prog="python -m proxylab_tools.plots", description=__doc__)
+    p.add_argument("kind", choices=["compare", "sweep", "perturbation", "gantt"])
+    p.add_argument("source")
+    p.add_argument("png")
+    p.add_argument("--command", default="")
+    a = p.parse_args(argv)
+    if a.kind == "gantt":
+        plot_gantt(a.source, a.png, a.command or f"./proxylab gantt {a.source}")
+        return 0
+    doc = json.loads(Path(a.source).read_text())
+    {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_perturbation}[a.kind](doc, a.png)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
