@@ -6,6 +6,7 @@
 //
 // Unnormalised in both directions (as FFTW and NAS FT). Execution is thread-parallel over the batch
 // when the host execution space has several threads (each thread runs FFTW on a slice of the batch).
+// Arrays of any alignment are accepted (a less aligned one runs an FFTW_UNALIGNED twin plan).
 #pragma once
 #include <complex>
 
