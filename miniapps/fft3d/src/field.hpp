@@ -1,0 +1,16 @@
+// Complex grid data of the fft3d proxy: flat host views (FFTW runs on the host), indexed through a
+// Pencil's memory order.
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <string>
+
+namespace proxylab::fft3d {
+
+using Complex = Kokkos::complex<double>;
+using HostExec = Kokkos::DefaultHostExecutionSpace;
+using Field = Kokkos::View<Complex*, Kokkos::HostSpace>;
+using RealField = Kokkos::View<double*, Kokkos::HostSpace>;
+
+inline Field make_field(const char* name, long long n) { return Field(std::string(name), size_t(n > 0 ? n : 1)); }
+
+}  // namespace proxylab::fft3d

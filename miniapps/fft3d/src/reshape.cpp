@@ -1,0 +1,119 @@
+#include "reshape.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "proxylab/errors.hpp"
+
+namespace proxylab::fft3d {
+namespace {
+
+struct Box {
+  int lo[3], n[3];
+  long long size() const { return (long long)n[0] * n[1] * n[2]; }
+};
+
+Box intersect(const Pencil& a, const Pencil& b) {
+  Box r;
+  for (int ax = 0; ax < 3; ++ax) {
+    const int lo = std::max(a.lo[ax], b.lo[ax]), hi = std::min(a.lo[ax] + a.n[ax], b.lo[ax] + b.n[ax]);
+    r.lo[ax] = lo, r.n[ax] = std::max(0, hi - lo);
+  }
+  return r;
+}
+
+// Element stride of each global axis in a pencil's memory layout.
+void axis_strides(const Pencil& p, long long stride[3]) {
+  stride[p.order[2]] = 1;
+  stride[p.order[1]] = p.n[p.order[2]];
+  stride[p.order[0]] = (long long)p.n[p.order[2]] * p.n[p.order[1]];
+}
+
+long long offset_of(const Pencil& p, const Box& b) {
+  long long s[3];
+  axis_strides(p, s);
+  return (b.lo[0] - p.lo[0]) * s[0] + (b.lo[1] - p.lo[1]) * s[1] + (b.lo[2] - p.lo[2]) * s[2];
+}
+
+// Copy between `array` (laid out as pencil `p`) and a contiguous block of box `b` stored in memory order `order`.
+BoxCopy block_copy(const Pencil& p, const Box& b, const int order[3], long long block_offset, bool to_block) {
+  long long s[3];
+  axis_strides(p, s);
+  BoxCopy c;
+  long long array_stride[3], block_stride[3];
+  for (int k = 0; k < 3; ++k) c.n[k] = b.n[order[k]], array_stride[k] = s[order[k]];
+  block_stride[2] = 1, block_stride[1] = c.n[2], block_stride[0] = (long long)c.n[1] * c.n[2];
+  const long long array_offset = offset_of(p, b);
+  for (int k = 0; k < 3; ++k) {
+    c.sa[k] = to_block ? array_stride[k] : block_stride[k];
+    c.da[k] = to_block ? block_stride[k] : array_stride[k];
+  }
+  c.src0 = to_block ? array_offset : block_offset;
+  c.dst0 = to_block ? block_offset : array_offset;
+  return c;
+}
+
+int as_int(long long v) {
+  if (v > std::numeric_limits<int>::max())
+    throw InputError("a transpose block of " + std::to_string(v) +
+                     " doubles exceeds MPI's int counts; allowed: more ranks or a smaller grid");
+  return int(v);
+}
+
+}  // namespace
+
+// fft3d: the pack/unpack loops of CASTEP's / 2DECOMP's transposes, one strided 3-D copy.
+void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const Complex* src, Complex* dst) {
+  const long long s0 = c.src0, d0 = c.dst0;
+  const long long sa0 = c.sa[0], sa1 = c.sa[1], sa2 = c.sa[2], da0 = c.da[0], da1 = c.da[1], da2 = c.da[2];
+  for_each_3d<HostExec>(kernel_name, mapping, 0, c.n[0], 0, c.n[1], 0, c.n[2], [=](int i, int j, int k) {
+    dst[d0 + i * da0 + j * da1 + k * da2] = src[s0 + i * sa0 + j * sa1 + k * sa2];
+  });
+}
+
+Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy,
+                 Mapping mapping)
+    : in_(std::move(in)), out_(std::move(out)), mapping_(mapping) {
+  int size = 1;
+  MPI_Comm_rank(comm, &me_);
+  MPI_Comm_size(comm, &size);
+  if (int(in_.size()) != size || int(out_.size()) != size)
+    throw RuntimeError("fft3d reshape: pieces do not match the communicator size");
+  if (size > 1) transpose_ = Transpose::create(strategy, comm);
+  const Pencil& mine_in = in_[me_];
+  const Pencil& mine_out = out_[me_];
+  for (int q = 0; q < size; ++q) {
+    const Box s = intersect(mine_in, out_[q]), r = intersect(in_[q], mine_out);
+    pack_.push_back(block_copy(mine_in, s, mine_in.order, send_total_, true));
+    unpack_.push_back(block_copy(mine_out, r, in_[q].order, recv_total_, false));
+    scounts_.push_back(as_int(2 * s.size())), sdispls_.push_back(as_int(2 * send_total_));
+    rcounts_.push_back(as_int(2 * r.size())), rdispls_.push_back(as_int(2 * recv_total_));
+    send_total_ += s.size(), recv_total_ += r.size();
+  }
+}
+
+void Reshape::apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const {
+  auto scope = [&](const char* name, Category cat) {
+    return timers ? std::make_unique<Timers::Scope>(timers->scope(name, cat)) : nullptr;
+  };
+  const int size = ranks();
+  {
+    auto t = scope("pack", Category::compute);
+    for (int q = 0; q < size; ++q) copy_box("fft3d::pack", mapping_, pack_[q], in, send);
+    Kokkos::fence();
+  }
+  const Complex* received = send;  // one rank: the packed block is already the received one
+  if (transpose_) {
+    auto t = scope("transpose", Category::communication);
+    transpose_->exchange(reinterpret_cast<const double*>(send), scounts_, sdispls_, reinterpret_cast<double*>(recv),
+                         rcounts_, rdispls_);
+    received = recv;
+  }
+  {
+    auto t = scope("unpack", Category::compute);
+    for (int q = 0; q < size; ++q) copy_box("fft3d::unpack", mapping_, unpack_[q], received, out);
+    Kokkos::fence();
+  }
+}
+
+}  // namespace proxylab::fft3d

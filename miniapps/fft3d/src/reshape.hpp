@@ -1,0 +1,50 @@
+// One transpose of a distributed FFT: every rank's piece in the input stage is cut into the blocks
+// the ranks of `comm` own in the output stage (box intersections, as heFFTe's reshapes), packed
+// contiguously, exchanged through common's Transpose strategy and unpacked into the output layout.
+//   send block to q   = in[me] ∩ out[q]      recv block from q = in[q] ∩ out[me]
+// Blocks travel in the input memory order; pack and unpack are one strided 3-D copy kernel.
+#pragma once
+#include <mpi.h>
+
+#include <memory>
+#include <vector>
+
+#include "decomposition.hpp"
+#include "field.hpp"
+#include "proxylab/comm/transpose.hpp"
+#include "proxylab/mapping.hpp"
+#include "proxylab/timers.hpp"
+
+namespace proxylab::fft3d {
+
+// dst[dst0 + i*da[0] + j*da[1] + k*da[2]] = src[src0 + i*sa[0] + j*sa[1] + k*sa[2]] over n[0] x n[1] x n[2].
+struct BoxCopy {
+  long long src0 = 0, dst0 = 0;
+  long long sa[3] = {0, 0, 0}, da[3] = {0, 0, 0};
+  int n[3] = {0, 0, 0};
+};
+void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const Complex* src, Complex* dst);
+
+class Reshape {
+ public:
+  // in[q], out[q]: the pieces of rank q of comm in the input and output stage.
+  Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy, Mapping mapping);
+  // in: input-stage data of this rank; out: output-stage data; send/recv: scratch of at least
+  // send_size() / recv_size() values. Timers (optional) get pack, transpose, unpack.
+  void apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const;
+  long long send_size() const { return send_total_; }
+  long long recv_size() const { return recv_total_; }
+  const Transpose* transpose() const { return transpose_.get(); }
+  int ranks() const { return int(in_.size()); }
+
+ private:
+  std::vector<Pencil> in_, out_;
+  int me_ = 0;
+  Mapping mapping_;
+  std::unique_ptr<Transpose> transpose_;
+  std::vector<BoxCopy> pack_, unpack_;                   // one per peer
+  std::vector<int> scounts_, sdispls_, rcounts_, rdispls_;  // in doubles, for Transpose
+  long long send_total_ = 0, recv_total_ = 0;
+};
+
+}  // namespace proxylab::fft3d
