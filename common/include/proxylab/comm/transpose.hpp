@@ -20,7 +20,8 @@
 namespace proxylab {
 
 enum class TransposeStrategy { alltoall, alltoallv, pairwise, nonblocking, node_aware };
-const std::vector<std::string>& transpose_strategy_names();  // {"alltoall","alltoallv","pairwise","nonblocking","node_aware"}
+const std::vector<std::string>&
+transpose_strategy_names();  // {"alltoall","alltoallv","pairwise","nonblocking","node_aware"}
 TransposeStrategy parse_transpose_strategy(const std::string& name);  // InputError naming the allowed values
 const char* to_string(TransposeStrategy s);
 
@@ -28,6 +29,9 @@ class Transpose {
  public:
   // Collective over comm (node_aware builds its node and leader communicators here).
   static std::unique_ptr<Transpose> create(TransposeStrategy s, MPI_Comm comm);
+  // node_aware with "nodes" emulated as blocks of `ranks_per_node` consecutive ranks of comm (tests of
+  // the multi-leader path on one machine, studies of the leader count); 0 = the real shared-memory nodes.
+  static std::unique_ptr<Transpose> create_node_aware(MPI_Comm comm, int ranks_per_node);
   virtual ~Transpose() = default;
 
   // Collective: rank r receives sendcounts[r] doubles from send + sdispls[r] of every rank, stored
