@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import datetime
 import json
+import math
 import os
 import platform
 import shlex
@@ -215,8 +216,19 @@ def write_results(path: Path, tool: str, args, runs: list[dict], status: str, su
            "deck": str(resolve_deck(args)), "sets": args.set, "status": status,
            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
            "summary": summary, "runs": runs}
-    path.write_text(json.dumps(doc, indent=1) + "\n")
+    path.write_text(json.dumps(no_nan(doc), indent=1, allow_nan=False) + "\n")
     return doc
+
+
+def no_nan(x):
+    """NaN (a missing ratio) as JSON null, so the file is strict JSON."""
+    if isinstance(x, float) and math.isnan(x):
+        return None
+    if isinstance(x, dict):
+        return {k: no_nan(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [no_nan(v) for v in x]
+    return x
 
 
 def finish_plot(tool: str, args, results_json: Path, png: Path) -> bool:
@@ -227,3 +239,8 @@ def finish_plot(tool: str, args, results_json: Path, png: Path) -> bool:
     ok, msg = plots.run_plot(tool, results_json, png)
     log(tool, msg)
     return ok
+
+
+def exit_code(status: str, failed: int) -> int:
+    """130 after Ctrl-C, 2 after bad input, 1 when a run failed verification, else 0."""
+    return {"interrupted": 130, "bad input": 2}.get(status, 1 if failed else 0)

@@ -175,8 +175,4 @@ def main(args) -> int:
         print("\n".join(lines))
     hc.log(TOOL, f"records: {results}")
     hc.finish_plot(TOOL, args, results, folder / "compare.png")
-    if status == "interrupted":
-        return 130
-    if status == "bad input":
-        return 2
-    return 1 if failed else 0
+    return hc.exit_code(status, failed)

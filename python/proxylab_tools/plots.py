@@ -64,11 +64,12 @@ def title_text(what: str, machine: dict, command: str) -> str:
 
 def save(fig, png: str | Path) -> None:
     fig.tight_layout()
-    fig.savefig(png, dpi=110)
+    fig.savefig(png, dpi=110, bbox_inches="tight")
 
 
 def plot_compare(doc: dict, png: str | Path) -> None:
-    """FOM per rank x thread count (median bars, min-max whiskers) and timer regions at the largest count."""
+    """FOM per rank x thread count (median bars, min-max whiskers) and timer regions at the largest count.
+    Also draws perturbation results (their variants are the timer settings)."""
     plt = _plt()
     labels, configs = doc["summary"]["labels"], doc["summary"]["configs"]
     keys = list(configs)
@@ -107,7 +108,7 @@ def plot_compare(doc: dict, png: str | Path) -> None:
         ax.set_ylabel("time of the slowest rank [ms] (median)")
         ax.set_title(f"timer regions at {last['ranks']} ranks x {last['threads']} threads", fontsize=9)
         ax.legend(fontsize=8)
-    fig.suptitle(title_text(f"proxylab compare: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
+    fig.suptitle(title_text(f"proxylab {doc['tool']}: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)
 
 
@@ -125,7 +126,8 @@ def plot_sweep(doc: dict, png: str | Path) -> None:
         r0, t0 = ranks[0], pts[0]["time"]
         ideal = [t0 * r0 / r if s["mode"] == "strong" else t0 for r in ranks]
         ax_t.plot(ranks, ideal, ":", color="grey")
-        ax_e.plot(ranks, [100 * p["efficiency"] for p in pts], "o-", label=curve["label"])
+        ax_e.plot(ranks, [100 * p["efficiency"] if p.get("efficiency") is not None else float("nan") for p in pts],
+                  "o-", label=curve["label"])
     ax_t.set_xscale("log", base=2)
     ax_t.set_yscale("log")
     ax_t.set_xlabel("MPI ranks")
@@ -136,32 +138,15 @@ def plot_sweep(doc: dict, png: str | Path) -> None:
     ax_e.set_ylim(0, max(110, ax_e.get_ylim()[1]))
     ax_e.set_xlabel("MPI ranks")
     ax_e.set_ylabel("parallel efficiency [%]")
-    ax_e.set_title("strong: T1 p1 / (Tp p); weak: T1 / Tp" if s["mode"] == "strong" else "weak: T1 / Tp", fontsize=9)
+    ax_e.set_title("E = T(p0) p0 / (T(p) p)" if s["mode"] == "strong" else "E = T(p0) / T(p)", fontsize=9)
+    counts = sorted({p["ranks"] for c in s["curves"] for p in c["points"]})
     for ax in (ax_t, ax_e):
+        ax.set_xticks(counts)
+        ax.set_xticklabels([str(r) for r in counts])
+        ax.xaxis.set_minor_locator(plt.NullLocator())
         ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
     fig.suptitle(title_text(f"proxylab sweep: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
-    save(fig, png)
-
-
-def plot_perturbation(doc: dict, png: str | Path) -> None:
-    """FOM of each instrumentation setting (median bar, min-max whiskers, every run as a dot)."""
-    plt = _plt()
-    s = doc["summary"]
-    fig, ax = plt.subplots(figsize=(8, 5.5))
-    for i, v in enumerate(s["settings"]):
-        vals = [r["fom"] for r in doc["runs"] if r["variant"] == v["label"] and r["verified"]]
-        if v.get("median") is not None:
-            ax.bar(i, v["median"], 0.6, yerr=[[v["median"] - v["min"]], [v["max"] - v["median"]]], capsize=4,
-                   color="#1f77b4" if i == 0 else "#ff7f0e")
-        ax.plot([i] * len(vals), vals, "k.", alpha=0.6)
-    ax.set_xticks(range(len(s["settings"])))
-    ax.set_xticklabels([f"{v['label']}\n{v['change']}" for v in s["settings"]], fontsize=8)
-    ax.set_xlabel("instrumentation")
-    ax.set_ylabel(f"{s['fom_name']} [{s['fom_unit']}]")
-    ax.set_title(f"{s['ranks']} ranks x {s['threads']} threads; median of {s['repeat']}, bars min..max, dots: runs",
-                 fontsize=9)
-    fig.suptitle(title_text(f"proxylab perturbation: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)
 
 
@@ -174,7 +159,7 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str) -> None:
     t0, t1 = a["window"]
     ranks = list(a["leaves"])
     scale, unit = (1e3, "ms") if t1 - t0 < 10 else (1.0, "s")
-    fig, (ax, ax_u) = plt.subplots(1, 2, figsize=(14, 1.8 + 0.45 * len(ranks)), sharey=True,
+    fig, (ax, ax_u) = plt.subplots(1, 2, figsize=(14, max(3.5, 1.8 + 0.45 * len(ranks))), sharey=True,
                                    gridspec_kw={"width_ratios": [4, 1]})
     for y, r in enumerate(ranks):
         ax.broken_barh([(0, (t1 - t0) * scale)], (y - 0.4, 0.8), color=COLOURS["idle"])
@@ -195,8 +180,8 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str) -> None:
     ax.invert_yaxis()
     ax.set_title("task Gantt chart (innermost timer region at each instant)", fontsize=9)
     handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[c]) for c in [*CATEGORIES, "idle"]]
-    ax.legend(handles, ["compute (busy)", "communication", "io", "other", "idle / untimed"], fontsize=8,
-              loc="upper right", ncol=5)
+    ax_u.legend(handles, ["compute (busy)", "communication", "io", "other", "idle / untimed"], fontsize=8,
+                loc="upper left", bbox_to_anchor=(1.03, 1.0))
     ax_u.set_xlim(0, 100)
     ax_u.set_xlabel("share of the window [%]")
     ax_u.set_title("utilization", fontsize=9)
@@ -216,7 +201,7 @@ def main(argv: list[str] | None = None) -> int:
         plot_gantt(a.source, a.png, a.command or f"./proxylab gantt {a.source}")
         return 0
     doc = json.loads(Path(a.source).read_text())
-    {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_perturbation}[a.kind](doc, a.png)
+    {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_compare}[a.kind](doc, a.png)
     return 0
 
 

@@ -1,0 +1,93 @@
+"""./proxylab perturbation: what the measurement itself costs (the seeds' "Measurement Gotchas": run with
+timers both enabled and disabled, to determine perturbation).
+
+    ./proxylab perturbation pop --deck inputs/pop/small.yaml --ranks 2 --repeat 5
+
+Three settings run interleaved: timers off (--no-timers: no regions, no fences, the reference), timers on
+(the default: every region fences and reads the clock) and timers on with a trace (--trace: every region
+also stores a span). The figure of merit and the run time of each are compared with the reference as the
+median of back-to-back pairs; perturbation = (setting / reference - 1) in percent.
+"""
+from __future__ import annotations
+
+import argparse
+import math
+
+from . import harness_common as hc
+from . import stats
+from .cli import format_table
+from .harness_compare import summarize
+
+TOOL = "perturbation"
+SETTINGS = [("timers off", "--no-timers"), ("timers on", "default"), ("timers + trace", "--trace")]
+
+
+def plan(ranks: list[int], threads: list[int], repeat: int, folder) -> list[hc.Planned]:
+    todo = []
+    for p in ranks:
+        for t in threads:
+            for r in range(repeat):
+                trace = folder / f"trace-{p}x{t}.json"  # each repeat overwrites: the last one is kept for gantt
+                extras = [["--no-timers"], [], ["--trace", str(trace)]]
+                todo += [hc.Planned(label, [], p, t, r, extra) for (label, _), extra in zip(SETTINGS, extras)]
+    return todo
+
+
+def perturbation_rows(summary: dict) -> list[list[str]]:
+    """One row per configuration, setting and metric (FOM and run time): median, spread, perturbation %."""
+    rows = []
+    for key, c in summary.items():
+        for m in c["metrics"]:
+            if not (m["metric"].startswith("FOM") or m["metric"].startswith("run time")):
+                continue
+            for label, flag in SETTINGS:
+                v = m["variants"].get(label)
+                if v is None:
+                    continue
+                pert = 100.0 * (v["ratio"] - 1.0) if not math.isnan(v["ratio"]) else math.nan
+                rows.append([f"{c['ranks']} x {c['threads']}", m["metric"], f"{label} ({flag})", str(v["n"]),
+                             stats.fmt(v["median"]), stats.fmt(v["min"]), stats.fmt(v["max"]),
+                             "reference" if label == SETTINGS[0][0] else f"{pert:+.2f}"])
+    return rows
+
+
+def register(subparsers) -> None:
+    sp = subparsers.add_parser("perturbation", help="timers and trace on vs off: what the measurement costs",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    hc.add_common_arguments(sp, repeat=5)
+    sp.set_defaults(func=main)
+
+
+def main(args) -> int:
+    problem = hc.check_runnable(TOOL, args)
+    if problem:
+        hc.log(TOOL, problem)
+        return 2
+    folder = hc.out_dir(TOOL, args)
+    labels = [label for label, _ in SETTINGS]
+    todo = plan(args.ranks, args.threads, args.repeat, folder)
+    hc.log(TOOL, f"{args.app}: timers off / on / on + trace x {args.repeat} repeat(s) = {len(todo)} runs on "
+                 f"{hc.machine_line(hc.machine())}")
+    runs, status = hc.run_plan(TOOL, args, todo)
+    summary = summarize(runs, labels)
+    fom_name = next((r["fom_name"] for r in runs if r["fom_name"]), "")
+    results = folder / "records.json"
+    hc.write_results(results, TOOL, args, runs, status,
+                     {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
+    print()
+    print(f"{args.app} {hc.resolve_deck(args).name}: perturbation by the measurement ({status})")
+    print(format_table(perturbation_rows(summary), ["ranks x threads", "metric", "setting", "n", "median", "min", "max",
+                                                    "perturbation %"]))
+    overheads = [r["record"].get("timer_overhead_s") for r in runs if r.get("record")]
+    overhead = stats.median(overheads)
+    if not math.isnan(overhead):
+        print(f"one timer start/stop pair costs {overhead * 1e9:.0f} ns (measured by the binary); FOM: {fom_name}")
+    print("perturbation = median over repeats of (setting / timers off) - 1, runs made back to back; within the\n"
+          "min..max spread of the reference it is noise, not cost.")
+    lines, failed = hc.verification_lines(runs)
+    if failed:
+        print(f"\nVERIFICATION FAILED in {failed} of {len(runs)} run(s):")
+        print("\n".join(lines))
+    hc.log(TOOL, f"records: {results}; last trace of each rank count: {folder}/trace-*.json")
+    hc.finish_plot(TOOL, args, results, folder / "perturbation.png")
+    return hc.exit_code(status, failed)

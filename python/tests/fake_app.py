@@ -1,0 +1,57 @@
+#!/usr/bin/env python3
+"""A stand-in for a proxylab binary with known answers, so the harness's arithmetic and failure paths can be
+checked exactly: it takes the binaries' flags and writes a run record whose numbers come from --set values.
+
+    fake.fom=<GB/s>      figure of merit (default 10)
+    fake.seconds=<s>     run time and time of region "step" (default 1); "step/halo" gets a quarter of it
+    fake.fail=1          verification fails (exit 1)
+    fake.bad=1           bad input (exit 2)
+    fake.sleep=<s>       sleep this long first (for the Ctrl-C test)
+--no-timers drops the timer regions; with it the FOM is multiplied by fake.untimed_factor (default 1).
+"""
+import argparse
+import json
+import sys
+import time
+
+
+def main() -> int:
+    p = argparse.ArgumentParser()
+    p.add_argument("--deck")
+    p.add_argument("--set", action="append", default=[])
+    p.add_argument("--json")
+    p.add_argument("--trace")
+    p.add_argument("--quiet", action="store_true")
+    p.add_argument("--no-timers", action="store_true")
+    a = p.parse_args()
+    cfg = dict(s.split("=", 1) for s in a.set)
+    if cfg.get("fake.bad") == "1":
+        print("ERROR: bad input: fake.bad = 1: allowed 0", file=sys.stderr)
+        return 2
+    time.sleep(float(cfg.get("fake.sleep", 0)))
+    fom = float(cfg.get("fake.fom", 10)) * (float(cfg.get("fake.untimed_factor", 1)) if a.no_timers else 1.0)
+    seconds = float(cfg.get("fake.seconds", 1))
+    passed = cfg.get("fake.fail") != "1"
+    timers = [] if a.no_timers else [
+        {"region": "step", "category": "compute", "calls": 1, "min_s": seconds, "avg_s": seconds, "max_s": seconds,
+         "imbalance_pct": 0.0},
+        {"region": "step/halo", "category": "communication", "calls": 4, "min_s": seconds / 8, "avg_s": seconds / 6,
+         "max_s": seconds / 4, "imbalance_pct": 33.3}]
+    record = {"app": "fake", "fom": {"name": "fake rate", "value": fom, "unit": "GB/s"},
+              "verification": {"passed": passed, "checks": [{"name": "fake check", "passed": passed,
+                                                             "value": 0.0 if passed else 1.0, "limit": 0.5}]},
+              "status": "completed", "timers": timers, "timers_enabled": not a.no_timers, "timer_overhead_s": 1e-7,
+              "run_seconds": seconds}
+    if a.json:
+        with open(a.json, "w") as f:
+            json.dump(record, f)
+    if a.trace:
+        with open(a.trace, "w") as f:
+            json.dump({"traceEvents": []}, f)
+    print(f"FOM: {fom} GB/s (fake rate)")
+    print(f"VERIFICATION: {'PASSED' if passed else 'FAILED'}")
+    return 0 if passed else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())

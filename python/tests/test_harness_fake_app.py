@@ -1,0 +1,115 @@
+"""End-to-end tests of compare / sweep / perturbation through the command line, with a fake binary whose numbers
+are known (fake_app.py behind mpiexec), so the printed ratios and efficiencies can be checked exactly, and the
+failure paths (failed verification, bad input, Ctrl-C) can be provoked."""
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+import unittest
+from pathlib import Path
+
+from harness_testing import ROOT, assert_png, cli, fake_build_dir
+
+
+class FakeApp(unittest.TestCase):
+    @classmethod
+    def setUpClass(cls):
+        cls.build = fake_build_dir()
+        cls.deck = str(Path(cls.build.name) / "deck.yaml")
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.build.cleanup()
+
+    def out(self, name):
+        return Path(self.build.name) / name
+
+    def test_compare_ratio_json_png(self):
+        out = self.out("cmp")
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "fake.fom=10,25", "--vary", "fake.seconds=2,1",
+                 "--repeat", "2", "--out", str(out), "--quiet"], self.build.name)
+        text = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 0, text)
+        self.assertIn("1 rank(s) x 1 thread(s)", text)
+        lines = [ln for ln in p.stdout.splitlines() if "fom=25,seconds=1" in ln]
+        self.assertTrue(any(ln.split()[-1] == "2.500" for ln in lines), text)   # FOM ratio
+        self.assertTrue(any(ln.split()[-1] == "0.500" for ln in lines), text)   # run time and region ratio
+        doc = json.loads((out / "records.json").read_text())
+        self.assertEqual(doc["status"], "completed")
+        self.assertEqual(len(doc["runs"]), 4 * 2)
+        first = [r["variant"] for r in doc["runs"][:8]]
+        self.assertEqual(first[:4], ["fom=10,seconds=2", "fom=10,seconds=1", "fom=25,seconds=2", "fom=25,seconds=1"])
+        self.assertEqual(first[4:8], first[:4])  # interleaved: every variant once before any repeats
+        self.assertEqual(doc["summary"]["configs"]["1x1"]["verification"]["fom=25,seconds=1"], [2, 2])
+        self.assertIn("record", doc["runs"][0])
+        self.assertEqual(doc["runs"][0]["record"]["timers"][1]["region"], "step/halo")
+        assert_png(self, text, out / "compare.png")
+
+    def test_failed_verification_fails_the_comparison(self):
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "fake.fail=0,1", "--repeat", "2", "--out",
+                 str(self.out("fail")), "--quiet", "--no-plot"], self.build.name)
+        self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
+        self.assertIn("VERIFICATION FAILED in 2 of 4 run(s)", p.stdout)
+        self.assertIn("check 'fake check' failed: value 1.0 limit 0.5", p.stdout)
+        self.assertIn("fail=1 0/2", p.stdout)
+
+    def test_bad_input_stops_at_once(self):
+        out = self.out("bad")
+        p = cli(["compare", "fake", "--deck", self.deck, "--set", "fake.bad=1", "--vary", "fake.fom=1,2", "--out",
+                 str(out), "--quiet", "--no-plot"], self.build.name)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("fake.bad = 1: allowed 0", p.stdout)
+        self.assertEqual(len(json.loads((out / "records.json").read_text())["runs"]), 1)
+
+    def test_bad_options(self):
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "fake.fom"], self.build.name)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("expected KEY=v1,v2", p.stdout)
+        p = cli(["compare", "nosuchapp", "--vary", "a=1"], self.build.name)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("not built", p.stdout)
+
+    def test_sweep_efficiency(self):
+        out = self.out("sweep")
+        p = cli(["sweep", "fake", "--deck", self.deck, "--ranks", "1,2", "--repeat", "1", "--size-key",
+                 "fake.seconds", "--sizes", "4,8", "--out", str(out), "--quiet", "--no-plot"], self.build.name)
+        text = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 0, text)
+        rows = [ln.split() for ln in p.stdout.splitlines() if ln.startswith("fake.seconds=")]
+        self.assertEqual(len(rows), 4)
+        self.assertEqual([r[8] for r in rows], ["100.0", "50.0", "100.0", "50.0"])  # same time on 2 ranks: E = 50 %
+        self.assertEqual(json.loads((out / "records.json").read_text())["summary"]["curves"][1]["points"][1]["time"], 8)
+
+    def test_perturbation(self):
+        out = self.out("pert")
+        p = cli(["perturbation", "fake", "--deck", self.deck, "--set", "fake.untimed_factor=1.25", "--repeat", "2",
+                 "--out", str(out), "--quiet", "--no-plot"], self.build.name)
+        text = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 0, text)
+        fom = [ln.split()[-1] for ln in p.stdout.splitlines() if "FOM [GB/s]" in ln]
+        self.assertEqual(fom, ["reference", "-20.00", "-20.00"], text)  # 10 with timers vs 12.5 without
+        runs = json.loads((out / "records.json").read_text())["runs"]
+        self.assertEqual([r["extra"][:1] for r in runs[:3]], [["--no-timers"], [], ["--trace"]])
+
+    def test_ctrl_c_keeps_the_records(self):
+        out = self.out("interrupt")
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), PROXYLAB_BUILD_DIR=self.build.name)
+        proc = subprocess.Popen([sys.executable, "-m", "proxylab_tools.cli", "compare", "fake", "--deck", self.deck,
+                                 "--set", "fake.sleep=0.4", "--vary", "fake.fom=1,2", "--repeat", "20", "--out", str(out),
+                                 "--no-plot"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, start_new_session=True)
+        time.sleep(2.5)
+        os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole foreground group
+        text, _ = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, text)
+        self.assertIn("interrupted after", text)
+        doc = json.loads((out / "records.json").read_text())
+        self.assertEqual(doc["status"], "interrupted")
+        self.assertGreaterEqual(len(doc["runs"]), 1)
+        self.assertLess(len(doc["runs"]), 40)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,206 @@
+"""Unit tests of the harness logic without running anything: variants, interleaving, comparison statistics and
+ratios, scaling curves, Gantt leaf attribution and utilization, exit codes."""
+import json
+import math
+import tempfile
+import unittest
+from pathlib import Path
+
+import harness_testing  # noqa: F401  (puts python/ on the path)
+from proxylab_tools import harness_common as hc
+from proxylab_tools import harness_compare as compare
+from proxylab_tools import harness_gantt as gantt
+from proxylab_tools import harness_perturbation as perturbation
+from proxylab_tools import harness_sweep as sweep
+
+
+def record(fom, seconds, regions=None, passed=True):
+    return {"fom": {"name": "rate", "value": fom, "unit": "GB/s"}, "run_seconds": seconds,
+            "verification": {"passed": passed, "checks": []},
+            "timers": [{"region": k, "max_s": v} for k, v in (regions or {}).items()]}
+
+
+def run(variant, repeat, fom, seconds=1.0, ranks=1, verified=True, regions=None, **tags):
+    return {"variant": variant, "repeat": repeat, "ranks": ranks, "threads": 1, "verified": verified, "fom": fom,
+            "record": record(fom, seconds, regions, verified), **tags}
+
+
+class Variants(unittest.TestCase):
+    def test_parse_vary(self):
+        self.assertEqual(compare.parse_vary(["stream.mapping=flat,team", "a.b = 1, 2"]),
+                         [("stream.mapping", ["flat", "team"]), ("a.b", ["1", "2"])])
+        for bad in ["stream.mapping", "=flat", "stream.mapping=", "k=,"]:
+            with self.assertRaises(ValueError, msg=bad):
+                compare.parse_vary([bad])
+        with self.assertRaises(ValueError):
+            compare.parse_vary(["k=1", "k=2"])
+
+    def test_all_combinations_first_is_reference(self):
+        v = compare.variants([("halo.strategy", ["packed", "persistent"]), ("solver.kind", ["pcg", "pcsi"])])
+        self.assertEqual([lab for lab, _ in v], ["strategy=packed,kind=pcg", "strategy=packed,kind=pcsi",
+                                                 "strategy=persistent,kind=pcg", "strategy=persistent,kind=pcsi"])
+        self.assertEqual(v[3][1], ["halo.strategy=persistent", "solver.kind=pcsi"])
+
+    def test_short_labels_stay_unambiguous(self):
+        v = compare.variants([("a.n", ["1"]), ("b.n", ["2"])])
+        self.assertEqual(v[0][0], "a.n=1,b.n=2")
+
+    def test_plan_is_interleaved(self):
+        v = compare.variants([("k", ["A", "B"])])
+        p = compare.plan(v, [1, 2], [1], 3)
+        self.assertEqual([(x.ranks, x.variant[-1], x.repeat) for x in p[:6]],
+                         [(1, "A", 0), (1, "B", 0), (1, "A", 1), (1, "B", 1), (1, "A", 2), (1, "B", 2)])
+        self.assertEqual(len(p), 12)
+        self.assertEqual(p[6].ranks, 2)
+
+
+class CompareStatistics(unittest.TestCase):
+    def test_median_min_max_and_paired_ratio(self):
+        # Drift: the third pair ran while the machine was slow. Ratio of medians would say 1.5; the pairs say 1.1.
+        runs = [run("A", 0, 1.0), run("B", 0, 3.0), run("A", 1, 2.0), run("B", 1, 2.2), run("A", 2, 3.0),
+                run("B", 2, 3.3)]
+        s = compare.summarize(runs, ["A", "B"])["1x1"]
+        fom = next(m for m in s["metrics"] if m["metric"] == "FOM [GB/s]")
+        self.assertTrue(fom["higher_is_better"])
+        self.assertEqual(fom["variants"]["A"], {"n": 3, "median": 2.0, "min": 1.0, "max": 3.0, "ratio": 1.0})
+        self.assertAlmostEqual(fom["variants"]["B"]["median"], 3.0)
+        self.assertAlmostEqual(fom["variants"]["B"]["ratio"], 1.1)
+
+    def test_timer_regions_and_run_time(self):
+        runs = [run("A", 0, 1.0, 2.0, regions={"step": 1.0, "step/halo": 0.5}),
+                run("B", 0, 1.0, 1.0, regions={"step": 0.5, "step/halo": 0.1})]
+        s = compare.summarize(runs, ["A", "B"])["1x1"]
+        by = {m["metric"]: m for m in s["metrics"]}
+        self.assertFalse(by["run time [s]"]["higher_is_better"])
+        self.assertAlmostEqual(by["run time [s]"]["variants"]["B"]["ratio"], 0.5)
+        self.assertAlmostEqual(by["region step/halo [s]"]["variants"]["B"]["ratio"], 0.2)
+
+    def test_failed_runs_are_counted_and_excluded(self):
+        runs = [run("A", 0, 1.0), run("B", 0, 99.0, verified=False), run("A", 1, 1.0), run("B", 1, 2.0)]
+        s = compare.summarize(runs, ["A", "B"])["1x1"]
+        self.assertEqual(s["verification"], {"A": [2, 2], "B": [1, 2]})
+        fom = next(m for m in s["metrics"] if m["metric"].startswith("FOM"))
+        self.assertEqual(fom["variants"]["B"]["n"], 1)
+        self.assertEqual(fom["variants"]["B"]["max"], 2.0)
+        self.assertAlmostEqual(fom["variants"]["B"]["ratio"], 2.0)  # only the pair of repeat 1
+        lines, failed = hc.verification_lines([dict(r, failure="check x failed") for r in runs if not r["verified"]])
+        self.assertEqual(failed, 1)
+        self.assertIn("check x failed", lines[0])
+
+    def test_one_table_per_rank_count(self):
+        runs = [run("A", 0, 1.0, ranks=1), run("A", 0, 1.9, ranks=2)]
+        s = compare.summarize(runs, ["A"])
+        self.assertEqual(list(s), ["1x1", "2x1"])
+        text = compare.format_summary(s, ["A"], 1)
+        self.assertIn("1 rank(s) x 1 thread(s)", text)
+        self.assertIn("2 rank(s) x 1 thread(s)", text)
+        self.assertIn("FOM [GB/s] (higher is better)", text)
+
+    def test_fom_in_seconds_is_lower_is_better(self):
+        self.assertFalse(compare.higher_better("FOM [s]"))
+        self.assertTrue(compare.higher_better("FOM [cells/s]"))
+
+    def test_perturbation_rows(self):
+        runs = [run("timers off", 0, 10.0), run("timers on", 0, 9.0), run("timers + trace", 0, 8.0)]
+        labels = [lab for lab, _ in perturbation.SETTINGS]
+        rows = perturbation.perturbation_rows(compare.summarize(runs, labels))
+        fom = {r[2].split(" (")[0]: r[-1] for r in rows if r[1].startswith("FOM")}
+        self.assertEqual(fom, {"timers off": "reference", "timers on": "-10.00", "timers + trace": "-20.00"})
+
+
+class Sweep(unittest.TestCase):
+    def test_curves(self):
+        self.assertEqual(sweep.curves("strong", [1, 2], None, []), [("deck size", [(1, []), (2, [])])])
+        self.assertEqual(sweep.curves("weak", [1, 4], "g.n", ["10", "20"]),
+                         [("g.n grows with ranks", [(1, ["g.n=10"]), (4, ["g.n=20"])])])
+        self.assertEqual(len(sweep.curves("strong", [1, 2, 4], "g.n", ["10", "20"])), 2)
+        with self.assertRaises(ValueError):
+            sweep.curves("weak", [1, 2, 4], "g.n", ["10", "20"])
+        with self.assertRaises(ValueError):
+            sweep.curves("strong", [1, 2], None, ["10"])
+
+    def test_strong_summary(self):
+        cs = sweep.curves("strong", [1, 2, 4], None, [])
+        runs = [run("x", r, 1.0, t, ranks=p, curve="deck size") for p, ts in [(1, [8.0, 9.0, 8.2]), (2, [4.4, 4.5, 4.4]),
+                                                                             (4, [2.5, 2.4, 9.9])]
+                for r, t in enumerate(ts)]
+        pts = sweep.summarize(runs, cs, "strong", None)[0]["points"]
+        self.assertEqual([p["time"] for p in pts], [8.2, 4.4, 2.5])
+        self.assertAlmostEqual(pts[1]["efficiency"], 8.2 / 8.8)
+        self.assertAlmostEqual(pts[2]["efficiency"], 8.2 / 10.0)
+        self.assertAlmostEqual(pts[2]["speedup"], 8.2 / 2.5)
+
+    def test_region_time_and_weak_summary(self):
+        cs = sweep.curves("weak", [1, 2], None, [])
+        runs = [run("x", 0, 1.0, 5.0, ranks=1, curve=cs[0][0], regions={"solve": 1.0}),
+                run("x", 0, 1.0, 5.0, ranks=2, curve=cs[0][0], regions={"solve": 1.25})]
+        pts = sweep.summarize(runs, cs, "weak", "solve")[0]["points"]
+        self.assertAlmostEqual(pts[1]["efficiency"], 0.8)
+        self.assertIsNone(sweep.run_time(record(1, 1), "no such region"))
+
+
+def span(name, cat, t0, t1):
+    return gantt.Span(name, cat, t0, t1)
+
+
+class Gantt(unittest.TestCase):
+    # rank 0: step [0,10] compute; step/halo [2,5] comm; step/halo/pack [3,4] compute; step/sum [6,7] comm
+    NESTED = [span("step", "compute", 0, 10), span("step/halo", "communication", 2, 5),
+              span("step/halo/pack", "compute", 3, 4), span("step/sum", "communication", 6, 7)]
+
+    def test_innermost_span_owns_each_instant(self):
+        leaves = gantt.leaf_segments(self.NESTED)
+        self.assertEqual([(s.name, s.t0, s.t1) for s in leaves],
+                         [("step", 0, 2), ("step/halo", 2, 3), ("step/halo/pack", 3, 4), ("step/halo", 4, 5),
+                          ("step", 5, 6), ("step/sum", 6, 7), ("step", 7, 10)])
+        u = gantt.utilization(leaves, 0, 12)
+        self.assertAlmostEqual(u["compute"], 7.0)
+        self.assertAlmostEqual(u["communication"], 3.0)
+        self.assertAlmostEqual(u["idle"], 2.0)
+        self.assertAlmostEqual(sum(u[c] for c in [*gantt.CATEGORIES, "idle"]), u["window"])
+
+    def test_same_start_goes_to_the_shorter_span_and_gaps_are_idle(self):
+        leaves = gantt.leaf_segments([span("a", "compute", 0, 4), span("a/b", "communication", 0, 1),
+                                      span("c", "io", 6, 8)])
+        self.assertEqual([(s.name, s.t0, s.t1) for s in leaves], [("a/b", 0, 1), ("a", 1, 4), ("c", 6, 8)])
+        u = gantt.utilization(leaves, 0, 8)
+        self.assertEqual((u["compute"], u["communication"], u["io"], u["idle"]), (3, 1, 2, 2))
+
+    def test_trace_file_in_microseconds_and_report(self):
+        events = [{"name": "process_name", "ph": "M", "pid": 0, "args": {"name": "rank 0"}}]
+        for rank, shift in [(0, 0.0), (1, 2.0)]:
+            for s in self.NESTED:
+                events.append({"name": s.name, "cat": s.cat, "ph": "X", "ts": (s.t0 + shift) * 1e6,
+                               "dur": (s.t1 - s.t0) * 1e6, "pid": rank, "tid": 0})
+        with tempfile.TemporaryDirectory() as d:
+            path = Path(d) / "t.json"
+            path.write_text(json.dumps({"traceEvents": events}))
+            a = gantt.analyse(path)
+        self.assertEqual(a["window"], (0.0, 12.0))
+        self.assertEqual(a["spans"], 8)
+        self.assertAlmostEqual(a["utilization"][1]["idle"], 2.0)  # rank 1 starts 2 s late
+        text = gantt.format_report(a)
+        self.assertIn("58.3", text)  # compute share 7 / 12
+        self.assertIn("25.0", text)  # communication share 3 / 12
+        self.assertIn("step/halo", text)
+
+
+class Common(unittest.TestCase):
+    def test_exit_codes(self):
+        self.assertEqual(hc.exit_code("completed", 0), 0)
+        self.assertEqual(hc.exit_code("completed", 2), 1)
+        self.assertEqual(hc.exit_code("interrupted", 0), 130)
+        self.assertEqual(hc.exit_code("bad input", 0), 2)
+
+    def test_results_are_strict_json(self):
+        self.assertEqual(hc.no_nan({"a": [1.0, math.nan], "b": {"c": math.nan}}), {"a": [1.0, None], "b": {"c": None}})
+
+    def test_int_list(self):
+        self.assertEqual(hc.int_list("1,2,4"), [1, 2, 4])
+        for bad in ["", "0,1", "a", "-1"]:
+            with self.assertRaises(Exception, msg=bad):
+                hc.int_list(bad)
+
+
+if __name__ == "__main__":
+    unittest.main()

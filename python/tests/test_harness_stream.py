@@ -1,0 +1,79 @@
+"""End-to-end: ./proxylab compare on the real STREAM probe (needs the build: PROXYLAB_BUILD_DIR, set by ctest),
+and ./proxylab gantt on the committed trace of a real 2-rank STREAM run."""
+import json
+import os
+import re
+import tempfile
+import unittest
+from pathlib import Path
+
+from harness_testing import HERE, assert_png, cli
+
+FIXTURE = HERE / "fixtures" / "trace_small.json"
+
+
+class CompareStream(unittest.TestCase):
+    def test_mapping_flat_vs_team_at_1_and_2_ranks(self):
+        build = os.environ.get("PROXYLAB_BUILD_DIR")
+        self.assertTrue(build and (Path(build) / "bin" / "proxylab-stream").exists(),
+                        "set PROXYLAB_BUILD_DIR to a build folder with bin/proxylab-stream (ctest does)")
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / "cmp"
+            p = cli(["compare", "stream", "--deck", "inputs/stream/small.yaml", "--set", "stream.n=65536",
+                     "--vary", "stream.mapping=flat,team", "--ranks", "1,2", "--repeat", "2", "--out", str(out)], build)
+            text = p.stdout + p.stderr
+            self.assertEqual(p.returncode, 0, text)
+            for ranks in (1, 2):
+                self.assertIn(f"{ranks} rank(s) x 1 thread(s); 2 repeat(s) interleaved; verified: mapping=flat 2/2, "
+                              "mapping=team 2/2", text)
+            self.assertRegex(text, r"FOM \[GB/s\] \(higher is better\)\s+mapping=flat\s+2\s+\S+\s+\S+\s+\S+\s+1\.000")
+            self.assertRegex(text, r"\n\s+mapping=team\s+2\s+[\d.e+-]+\s+[\d.e+-]+\s+[\d.e+-]+\s+\d+\.\d{3}\n")
+            for region in ("copy", "mul", "add", "triad", "dot"):
+                self.assertIn(f"region {region} [s]", text)
+            self.assertIn("[compare] 8/8 runs, 0 left, elapsed", text)  # the progress line
+            doc = json.loads((out / "records.json").read_text())
+            self.assertEqual(doc["app"], "stream")
+            self.assertEqual(len(doc["runs"]), 8)
+            self.assertTrue(all(r["verified"] and r["record"]["verification"]["passed"] for r in doc["runs"]))
+            self.assertEqual([r["record"]["config"]["stream"]["mapping"] for r in doc["runs"][:4]],
+                             ["flat", "team", "flat", "team"])
+            self.assertEqual({r["record"]["provenance"]["ranks"] for r in doc["runs"]}, {1, 2})
+            fom = doc["summary"]["configs"]["2x1"]["metrics"][0]
+            self.assertEqual(fom["metric"], "FOM [GB/s]")
+            v = fom["variants"]["mapping=team"]
+            self.assertLessEqual(v["min"], v["median"])
+            self.assertLessEqual(v["median"], v["max"])
+            assert_png(self, text, out / "compare.png")
+
+
+class GanttFixture(unittest.TestCase):
+    def test_utilization_of_a_recorded_trace(self):
+        with tempfile.TemporaryDirectory() as d:
+            png = Path(d) / "g.png"
+            p = cli(["gantt", str(FIXTURE), "--out", str(png)])
+            text = p.stdout + p.stderr
+            self.assertEqual(p.returncode, 0, text)
+            self.assertIn("ui.perfetto.dev", text)
+            self.assertIn("2 rank(s), 50 spans", text)
+            rows = [ln.split() for ln in text.splitlines() if re.match(r"^[01]\s+\d", ln)]
+            self.assertEqual(len(rows), 2, text)
+            for row in rows:
+                busy, comm, other, idle = map(float, row[1:5])
+                self.assertAlmostEqual(busy + comm + other + idle, 100.0, delta=0.2)
+                self.assertGreater(busy, 0.0)
+                self.assertEqual(comm, 0.0)  # STREAM has no communication regions
+            for region in ("copy", "mul", "add", "triad", "dot"):
+                self.assertRegex(text, rf"\n{region}\s+compute")
+            assert_png(self, text, png)
+
+    def test_not_a_trace(self):
+        with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
+            f.write("{not json")
+            f.flush()
+            p = cli(["gantt", f.name])
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("cannot read trace", p.stdout)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,77 @@
+"""The charts (run by the venv's Python, which has matplotlib): every kind is drawn from known data, and each
+has axis labels with units and a title naming the machine and the command."""
+import json
+import tempfile
+import unittest
+from pathlib import Path
+
+from harness_testing import HERE
+from proxylab_tools import harness_compare as compare
+from proxylab_tools import harness_common as hc
+from proxylab_tools import harness_sweep as sweep
+from proxylab_tools import plots
+from test_harness_logic import run
+
+MACHINE = {"host": "testhost", "cores": 7, "cpu": "Test CPU"}
+
+
+class Charts(unittest.TestCase):
+    def setUp(self):
+        self.plt = plots._plt()
+        self.plt.close("all")
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def check_figure(self, png: Path, command: str, host: str = "testhost"):
+        self.assertEqual(png.read_bytes()[:4], b"\x89PNG")
+        fig = self.plt.gcf()
+        title = fig._suptitle.get_text()
+        self.assertIn(host, title)
+        self.assertIn("cores", title)
+        self.assertIn(command[:60], title.replace("\n", " "))
+        for ax in fig.axes:
+            for label in (ax.get_xlabel(), ax.get_ylabel()):
+                if label and label not in ("MPI rank", "timer region", "instrumentation"):
+                    self.assertRegex(label, r"\[.+\]|ranks", f"axis label without a unit: {label!r}")
+
+    def test_compare_chart(self):
+        runs = [run(v, r, f, 1.0, ranks=p, regions={"step": 0.5, "step/halo": 0.1})
+                for p in (1, 2) for r in range(2) for v, f in (("A", 10.0 * p), ("B", 12.0 * p))]
+        doc = {"tool": "compare", "app": "demo", "machine": MACHINE, "command": "./proxylab compare demo --vary k=A,B",
+               "summary": {"labels": ["A", "B"], "repeat": 2, "fom_name": "rate",
+                           "configs": compare.summarize(runs, ["A", "B"])}}
+        png = self.dir / "c.png"
+        plots.plot_compare(json.loads(json.dumps(hc.no_nan(doc))), png)
+        self.check_figure(png, doc["command"])
+        self.assertEqual(len(self.plt.gcf().axes), 2)
+        self.assertEqual(self.plt.gcf().axes[0].get_ylabel(), "rate [GB/s]")
+
+    def test_sweep_chart(self):
+        cs = sweep.curves("strong", [1, 2, 4], None, [])
+        runs = [run("x", 0, 1.0, 8.0 / p, ranks=p, curve=cs[0][0]) for p in (1, 2, 4)]
+        doc = {"tool": "sweep", "app": "demo", "machine": MACHINE, "command": "./proxylab sweep demo --ranks 1,2,4",
+               "summary": {"mode": "strong", "metric": "run time", "repeat": 1, "threads": 1, "fom_unit": "GB/s",
+                           "curves": sweep.summarize(runs, cs, "strong", None)}}
+        png = self.dir / "s.png"
+        plots.plot_sweep(json.loads(json.dumps(hc.no_nan(doc))), png)
+        self.check_figure(png, doc["command"])
+        self.assertEqual(self.plt.gcf().axes[1].get_ylabel(), "parallel efficiency [%]")
+
+    def test_gantt_chart_of_the_fixture(self):
+        png = self.dir / "g.png"
+        plots.plot_gantt(HERE / "fixtures" / "trace_small.json", png, "./proxylab gantt trace_small.json")
+        self.check_figure(png, "./proxylab gantt trace_small.json", host=hc.machine()["host"])
+        self.assertEqual(len(self.plt.gcf().axes[0].get_yticks()), 2)  # two ranks
+
+    def test_subprocess_entry_point(self):
+        png = self.dir / "e.png"
+        ok, msg = plots.run_plot("gantt", HERE / "fixtures" / "trace_small.json", png, command="./proxylab gantt x")
+        self.assertTrue(ok, msg)
+        self.assertTrue(png.exists())
+
+
+if __name__ == "__main__":
+    unittest.main()
