@@ -66,6 +66,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   std::string deck_path, json_path, trace_path;
   std::vector<std::string> overrides;
   bool quiet = false, help_deck = false, no_timers = false;
+  int fail_on_rank = -1;
   cli.add_option("--deck", deck_path, "YAML input deck (default: built-in defaults)");
   cli.add_option("--set", overrides, "override a deck key: --set section.key=value (repeatable)");
   cli.add_option("--json", json_path, "write the full run record (JSON) to this file");
@@ -73,6 +74,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   cli.add_flag("--quiet", quiet, "print only the FOM and VERIFICATION lines");
   cli.add_flag("--help-deck", help_deck, "list every deck key with its type, default and allowed values");
   cli.add_flag("--no-timers", no_timers, "switch timer regions off (to measure their perturbation)");
+  cli.add_option("--fail-on-rank", fail_on_rank,
+                 "testing: raise a runtime error on this rank only, after set-up (the job must end, not hang)");
   cli.footer("Kokkos flags (--kokkos-num-threads=N, ...) are accepted too. Exit codes: 0 verified, "
              "1 verification failed, 2 bad input, 3 runtime failure, 130 interrupted.");
   try {
@@ -122,6 +125,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   double t_run = 0;
   try {
     const double t0 = MPI_Wtime();
+    if (rank == fail_on_rank) throw RuntimeError("failure injected by --fail-on-rank " + std::to_string(rank));
     spec.run(ctx);
     t_run = MPI_Wtime() - t0;
   } catch (const InputError& e) {

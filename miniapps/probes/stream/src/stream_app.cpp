@@ -107,6 +107,7 @@ void run(RunContext& ctx) {
       times[k][it] = MPI_Wtime() - t0;
     }
     done = it + 1;
+    ctx.require_finite(last_dot, "the dot product (array state) in iteration " + std::to_string(done));
     if (!progress.update(done)) break;
   }
   progress.finish();
