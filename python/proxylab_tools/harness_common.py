@@ -194,6 +194,7 @@ def run_plan(tool: str, args, plan: list[Planned]) -> tuple[list[dict], str]:
                 sys.stdout.write((res.stdout + res.stderr)[-2000:] + "\n")
                 return runs, "bad input"
             if res.returncode == 130 or (res.record or {}).get("status") == "interrupted":
+                runs.pop()  # a run cut short is no measurement
                 raise KeyboardInterrupt
         progress.show(len(plan))
     except KeyboardInterrupt:
@@ -239,6 +240,17 @@ def finish_plot(tool: str, args, results_json: Path, png: Path) -> bool:
     ok, msg = plots.run_plot(tool, results_json, png)
     log(tool, msg)
     return ok
+
+
+def finish(tool: str, args, runs: list[dict], status: str, results: Path, png: Path) -> int:
+    """The common end of compare, sweep and perturbation: failed runs, where the files are, the chart, the exit code."""
+    lines, failed = verification_lines(runs)
+    if failed:
+        print(f"\nVERIFICATION FAILED in {failed} of {len(runs)} run(s) (excluded from the statistics):")
+        print("\n".join(lines))
+    log(tool, f"records: {results}")
+    finish_plot(tool, args, results, png)
+    return exit_code(status, failed)
 
 
 def exit_code(status: str, failed: int) -> int:

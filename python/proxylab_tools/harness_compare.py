@@ -169,10 +169,4 @@ def main(args) -> int:
     print(format_summary(summary, labels, args.repeat))
     print(f"FOM: {fom_name}; region X: time in timer region X of the slowest rank; ratio: median over repeats of\n"
           f"(variant / {labels[0]}) for runs made back to back.")
-    lines, failed = hc.verification_lines(runs)
-    if failed:
-        print(f"\nVERIFICATION FAILED in {failed} of {len(runs)} run(s) (excluded from the statistics):")
-        print("\n".join(lines))
-    hc.log(TOOL, f"records: {results}")
-    hc.finish_plot(TOOL, args, results, folder / "compare.png")
-    return hc.exit_code(status, failed)
+    return hc.finish(TOOL, args, runs, status, results, folder / "compare.png")

@@ -84,10 +84,5 @@ def main(args) -> int:
         print(f"one timer start/stop pair costs {overhead * 1e9:.0f} ns (measured by the binary); FOM: {fom_name}")
     print("perturbation = median over repeats of (setting / timers off) - 1, runs made back to back; within the\n"
           "min..max spread of the reference it is noise, not cost.")
-    lines, failed = hc.verification_lines(runs)
-    if failed:
-        print(f"\nVERIFICATION FAILED in {failed} of {len(runs)} run(s):")
-        print("\n".join(lines))
-    hc.log(TOOL, f"records: {results}; last trace of each rank count: {folder}/trace-*.json")
-    hc.finish_plot(TOOL, args, results, folder / "perturbation.png")
-    return hc.exit_code(status, failed)
+    hc.log(TOOL, f"last trace of each rank count (for ./proxylab gantt): {folder}/trace-*.json")
+    return hc.finish(TOOL, args, runs, status, results, folder / "perturbation.png")

@@ -131,10 +131,4 @@ def main(args) -> int:
           f"({status}; {hc.machine_line(m)})")
     print(format_curves(summary, fom_unit))
     print("strong: efficiency = T(p0) p0 / (T(p) p); weak: T(p0) / T(p); p0 = the smallest rank count of the curve")
-    lines, failed = hc.verification_lines(runs)
-    if failed:
-        print(f"\nVERIFICATION FAILED in {failed} of {len(runs)} run(s) (excluded from the statistics):")
-        print("\n".join(lines))
-    hc.log(TOOL, f"records: {results}")
-    hc.finish_plot(TOOL, args, results, folder / "sweep.png")
-    return hc.exit_code(status, failed)
+    return hc.finish(TOOL, args, runs, status, results, folder / "sweep.png")

@@ -66,12 +66,6 @@ class Charts(unittest.TestCase):
         self.check_figure(png, "./proxylab gantt trace_small.json", host=hc.machine()["host"])
         self.assertEqual(len(self.plt.gcf().axes[0].get_yticks()), 2)  # two ranks
 
-    def test_subprocess_entry_point(self):
-        png = self.dir / "e.png"
-        ok, msg = plots.run_plot("gantt", HERE / "fixtures" / "trace_small.json", png, command="./proxylab gantt x")
-        self.assertTrue(ok, msg)
-        self.assertTrue(png.exists())
-
 
 if __name__ == "__main__":
     unittest.main()
