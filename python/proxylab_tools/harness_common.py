@@ -5,6 +5,7 @@ Standard library only; plots are drawn by proxylab_tools.plots in a subprocess (
 """
 from __future__ import annotations
 
+import argparse
 import datetime
 import json
 import math
@@ -35,7 +36,6 @@ def int_list(text: str) -> list[int]:
     except ValueError:
         values = []
     if not values or min(values) < 1:
-        import argparse
         raise argparse.ArgumentTypeError(f"'{text}': expected positive integers separated by commas, e.g. 1,2,4")
     return values
 
@@ -60,13 +60,20 @@ def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
 
 
 def resolve_deck(args) -> Path | None:
+    """The deck as the binaries see it (they run in the repository root): a path relative to the current folder
+    or to the repository root, shown relative to the root when it lies inside it."""
     deck = Path(args.deck) if args.deck else runner.default_deck(args.app)
-    if deck is not None and not deck.is_absolute() and not deck.exists():
-        deck = ROOT / deck  # decks are given relative to the repository root (runs start there)
-    return deck
+    if deck is None:
+        return None
+    if not deck.is_absolute():
+        deck = deck.resolve() if deck.exists() else ROOT / deck
+    try:
+        return deck.relative_to(ROOT)
+    except ValueError:
+        return deck
 
 
-def check_runnable(tool: str, args) -> str | None:
+def check_runnable(args) -> str | None:
     """A message when the app cannot be run (no binary, no deck), else None."""
     if args.repeat < 1:
         return "--repeat must be at least 1"
@@ -75,8 +82,9 @@ def check_runnable(tool: str, args) -> str | None:
         return (f"{runner.binary(args.app, args.preset)} is not built (built apps: {built}); "
                 f"run ./proxylab build --preset {args.preset}")
     deck = resolve_deck(args)
-    if deck is None or not deck.exists():
-        return f"deck '{args.deck}' not found (decks live in inputs/{args.app}/)"
+    if deck is None or not (ROOT / deck).exists():
+        return (f"deck '{args.deck}' not found" if args.deck else f"no --deck and no inputs/{args.app}/small.yaml") + \
+            f" (decks live in inputs/{args.app}/)"
     return None
 
 

@@ -148,7 +148,7 @@ def main(args) -> int:
     except ValueError as e:
         hc.log(TOOL, str(e))
         return 2
-    problem = hc.check_runnable(TOOL, args)
+    problem = hc.check_runnable(args)
     if problem:
         hc.log(TOOL, problem)
         return 2

@@ -59,7 +59,7 @@ def register(subparsers) -> None:
 
 
 def main(args) -> int:
-    problem = hc.check_runnable(TOOL, args)
+    problem = hc.check_runnable(args)
     if problem:
         hc.log(TOOL, problem)
         return 2

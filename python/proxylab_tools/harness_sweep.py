@@ -106,7 +106,7 @@ def main(args) -> int:
     if len(args.threads) != 1:
         hc.log(TOOL, "sweep scales rank counts at one thread count: give a single --threads value")
         return 2
-    problem = hc.check_runnable(TOOL, args)
+    problem = hc.check_runnable(args)
     if problem:
         hc.log(TOOL, problem)
         return 2
