@@ -1,0 +1,46 @@
+// The Legendre transform over latitude, per zonal wavenumber m, on even/odd-split data
+// (ectrans ledir/leinv; STSWM fltsum / fltinv):
+//   forward  S(n, c) = Σ_k P̄_n^m(μ_k) E_m(k, c)   for n - m even,  O_m(k, c) for n - m odd
+//   inverse  E_m(k, c) = Σ_{n-m even} P̄_n^m(μ_k) S(n, c),  O_m(k, c) = Σ_{n-m odd} ...
+// where k runs over north/south latitude pairs, E = symmetric part (north + south, already weighted)
+// and O = antisymmetric part, c over columns (field, level, real/imaginary).
+// Layouts (flat doubles): E, O [m_i][k][c]; S [row][c] with rows of the extended SpectralLayout.
+// Variants: `gemm` (two DGEMMs per m through common/blas.hpp) and `loop` (Kokkos kernels; the level
+// count either a run-time value or a compile-time constant: 1, 18 or 96, the seed's "compile-time
+// specification of number of vertical levels"). The loop variants give the same bits for either.
+#pragma once
+#include <string>
+#include <vector>
+
+#include "proxylab/layout.hpp"
+#include "truncation.hpp"
+
+namespace proxylab::pstswm {
+
+enum class LTVariant { loop, gemm };
+
+class LegendreTransform {
+ public:
+  // mu_pairs: northern sines of latitude of the pairs this transform sums over.
+  LegendreTransform(SpectralLayout layout, const std::vector<double>& mu_pairs, LTVariant variant, int levels,
+                    bool fixed_levels);
+
+  // nfields fields of `levels` complex columns each: ncol = nfields * 2 * levels.
+  void forward(const View1D<double>& E, const View1D<double>& O, int nfields, const View1D<double>& S) const;
+  void inverse(const View1D<double>& S, int nfields, const View1D<double>& E, const View1D<double>& O) const;
+
+  const SpectralLayout& layout() const { return layout_; }
+  int pairs() const { return pairs_; }
+  double flops(int nfields) const { return 2.0 * layout_.rows * pairs_ * nfields * 2.0 * levels_; }
+  static bool level_count_compiled(int levels) { return levels == 1 || levels == 18 || levels == 96; }
+
+ private:
+  SpectralLayout layout_;
+  int pairs_, levels_;
+  LTVariant variant_;
+  bool fixed_;
+  View1D<double> table_;
+  View1D<int> row_m_, row_r_, m_offset_;  // row -> (wavenumber index, n - m); index -> first row
+};
+
+}  // namespace proxylab::pstswm

@@ -1,0 +1,220 @@
+// PSTSWM driver: reads the deck, builds the Gaussian grid, the spectral transform (LT variant, level
+// binding, parallel algorithm) and the shallow water model, runs the time steps with progress, then
+// verifies (case 2: height error norms against the exact steady solution; case 6: mass and energy
+// conservation, drift speed of the Rossby–Haurwitz wave) and reports the time split (FFT, Legendre
+// transform, grid-point work, communication), FFT and LT GFLOP/s and communication volume.
+#include "pstswm_app.hpp"
+
+#include <cmath>
+#include <cstdio>
+
+#include "proxylab/blas.hpp"
+#include "proxylab/progress.hpp"
+#include "shallow_water.hpp"
+#include "williamson.hpp"
+
+namespace proxylab::pstswm {
+namespace {
+
+void declare(Schema& s) {
+  s.integer("model.truncation", 42, 1, 4000, "triangular truncation N (TN); the seed's table: 5 10 21 42 85 170 340 680");
+  s.integer("model.levels", 18, 1, 96, "independent vertical levels L (the vectorisable dimension)");
+  s.choice("model.case", "case2", {"case2", "case6"},
+           "Williamson test case: case2 steady zonal flow (exact), case6 Rossby-Haurwitz wave");
+  s.real("model.alpha", 0.0, -4.0, 4.0, "case 2 rotation angle alpha [rad] (0, 0.05, pi/2-0.05, pi/2 in Williamson)");
+  s.real("model.asselin", 0.01, 0.0, 0.5, "Robert-Asselin filter coefficient");
+  s.integer("grid.nlat", 0, 0, 100000, "Gaussian latitudes (even); 0 = the seed's table / 3N+1 rule");
+  s.integer("grid.nlon", 0, 0, 200000, "longitudes; 0 = the seed's table / 3N+1 rule");
+  s.real("time.dt", 0.0, 0.0, 1e5, "time step [s]; 0 = automatic (60% of the explicit gravity-wave limit)");
+  s.real("time.days", 5.0, 0.0, 1e4, "simulated days (used when time.steps = 0)");
+  s.integer("time.steps", 0, 0, 100000000, "time steps; 0 = time.days / time.dt");
+  s.choice("transform.lt", "gemm", {"gemm", "loop"},
+           "Legendre transform: gemm (DGEMM on even/odd-split fields, as ectrans) or loop (Kokkos kernels)");
+  s.boolean("transform.fixed_levels", false,
+            "loop LT with the level count fixed at compile time (levels 1, 18 or 96 only)");
+  s.choice("parallel.algorithm", "transpose", {"transpose", "distributed"},
+           "parallel Legendre transform: transpose (alltoallv to wavenumbers) or distributed (partial sums)");
+  s.choice("parallel.combine", "allreduce", {"allreduce", "reduce_scatter"},
+           "distributed: combine partial sums by allreduce (inverse needs no communication) or reduce_scatter "
+           "(+ allgather before the inverse)");
+  s.choice("parallel.transpose", "alltoallv", transpose_strategy_names(), "transpose: all-to-all strategy (common/comm)");
+  s.real("verify.case2_tolerance", 1e-10, 0.0, 1.0, "case 2: largest allowed normalized l1, l2, linf height error");
+  s.real("verify.energy_tolerance", 1e-4, 0.0, 1.0, "case 6: largest allowed relative change of total energy");
+  s.real("verify.drift_tolerance", 0.1, 0.0, 10.0,
+         "case 6: largest allowed relative difference of the wave's drift speed from the analytic nu");
+  s.boolean("perf.measure_dgemm", false, "measure the DGEMM rate (1024^3) in the same run for the LT gemm fraction");
+}
+
+struct Setup {
+  TransformOptions tr;
+  ModelOptions model;
+  long long steps = 0;
+};
+
+Setup read_setup(const Config& cfg) {
+  Setup s;
+  auto& t = s.tr;
+  t.ntrunc = int(cfg.integer("model.truncation"));
+  t.levels = int(cfg.integer("model.levels"));
+  const GridSize g = default_grid(t.ntrunc);
+  t.nlat = cfg.integer("grid.nlat") ? int(cfg.integer("grid.nlat")) : g.nlat;
+  t.nlon = cfg.integer("grid.nlon") ? int(cfg.integer("grid.nlon")) : g.nlon;
+  if (t.nlon < 3 * t.ntrunc + 1)
+    cfg.reject("grid.nlon", "at least 3N+1 = " + std::to_string(3 * t.ntrunc + 1) + " (alias-free quadratic terms)");
+  if (t.nlat % 2 != 0 || 2 * t.nlat < 3 * t.ntrunc + 1)
+    cfg.reject("grid.nlat", "an even number >= (3N+1)/2 = " + std::to_string((3 * t.ntrunc + 2) / 2));
+  t.lt = cfg.choice("transform.lt") == "loop" ? LTVariant::loop : LTVariant::gemm;
+  t.fixed_levels = cfg.boolean("transform.fixed_levels");
+  if (t.fixed_levels && !LegendreTransform::level_count_compiled(t.levels))
+    cfg.reject("transform.fixed_levels", "true only with model.levels 1, 18 or 96 (the compiled level counts)");
+  if (t.fixed_levels && t.lt != LTVariant::loop)
+    cfg.reject("transform.fixed_levels", "true only with transform.lt = loop");
+  t.algorithm = parse_algorithm(cfg.choice("parallel.algorithm"));
+  t.combine = parse_combine(cfg.choice("parallel.combine"));
+  t.strategy = parse_transpose_strategy(cfg.choice("parallel.transpose"));
+  auto& m = s.model;
+  m.test_case = cfg.choice("model.case") == "case6" ? 6 : 2;
+  m.alpha = cfg.real("model.alpha");
+  m.asselin = cfg.real("model.asselin");
+  m.dt = cfg.real("time.dt");
+  if (m.dt == 0.0) {  // explicit limit: (c + |u|) sqrt(N(N+1)) dt / a < 1
+    const double speed = m.test_case == 2 ? std::sqrt(2.94e4 * 1.96) + 40.0 : std::sqrt(gravity * 8000 * 1.96) + 110.0;
+    const double limit = earth_radius / (speed * std::sqrt(double(t.ntrunc) * (t.ntrunc + 1)));
+    m.dt = 3600.0 / std::ceil(3600.0 / (0.6 * limit));  // a divisor of one hour
+  }
+  s.steps = cfg.integer("time.steps");
+  if (s.steps == 0) s.steps = (long long)std::llround(cfg.real("time.days") * 86400.0 / m.dt);
+  if (s.steps < 1) cfg.reject("time.days", "a run of at least one time step (time.days * 86400 >= time.dt)");
+  return s;
+}
+
+
+void run(RunContext& ctx) {
+  const Setup s = read_setup(ctx.config);
+  const auto& t = s.tr;
+  ctx.out() << "  T" << t.ntrunc << "L" << t.levels << ": " << t.nlat << " x " << t.nlon << " Gaussian grid, "
+            << (t.ntrunc + 1) * (t.ntrunc + 2) / 2 << " spectral coefficients per field and level\n"
+            << "  case " << s.model.test_case << (s.model.test_case == 2 ? ", alpha " + std::to_string(s.model.alpha) : "")
+            << ", dt " << s.model.dt << " s, " << s.steps << " steps (" << s.steps * s.model.dt / 86400.0 << " days)\n"
+            << "  LT " << ctx.config.choice("transform.lt") << (t.fixed_levels ? " (compile-time levels)" : "")
+            << ", algorithm " << ctx.config.choice("parallel.algorithm")
+            << (t.algorithm == Algorithm::transpose ? " (" + ctx.config.choice("parallel.transpose") + ")"
+                                                    : " (" + ctx.config.choice("parallel.combine") + ")")
+            << ", " << ctx.size << " ranks\n";
+
+  const double dgemm = ctx.config.boolean("perf.measure_dgemm") ? measure_dgemm_gflops(1024, 3) : 0.0;
+  SphericalTransform tr(t, ctx.comm, ctx.timers);
+  ShallowWater model(tr, s.model, ctx.timers);
+  const Diagnostics d0 = model.diagnose();
+  const auto c0 = model.vorticity_coefficient(4, 5);
+  const TransformStats before = tr.stats();
+  const double gp_before = model.grid_point_flops();
+
+  // Time loop; the case 6 phase of ζ(m=4, n=5) is sampled every simulated hour (unwrapped).
+  const long long sample = std::max<long long>(1, (long long)std::llround(3600.0 / s.model.dt));
+  double phase = std::arg(c0), phase_prev = phase;
+  Progress progress(ctx, s.steps, "step");
+  const double t0 = MPI_Wtime();
+  {
+    auto region = ctx.timers.scope("timestep");
+    for (long long k = 0; k < s.steps; ++k) {
+      model.step();
+      if (model.steps() % sample == 0 || k + 1 == s.steps) {
+        const double p = std::arg(model.vorticity_coefficient(4, 5));
+        phase += std::remainder(p - phase_prev, 2.0 * M_PI), phase_prev = p;
+        ctx.require_finite(p, "vorticity coefficient (4,5) at step " + std::to_string(model.steps()));
+      }
+      if (!progress.update(model.steps(), model.time() / 86400.0, "days")) break;
+    }
+  }
+  progress.finish();
+  double wall = MPI_Wtime() - t0;
+  MPI_Allreduce(MPI_IN_PLACE, &wall, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  const Diagnostics d = model.diagnose();
+  ctx.require_finite(d.mass + d.energy + d.l2, "diagnostics");
+
+  // ---- verification -----------------------------------------------------------------------------
+  const double days = model.time() / 86400.0;
+  char buf[256];
+  if (s.model.test_case == 2) {
+    const double tol = ctx.config.real("verify.case2_tolerance");
+    std::snprintf(buf, sizeof buf, "after %.3g days vs the exact steady solution", days);
+    ctx.report.check_le("case 2 normalized l1 height error", d.l1, tol, buf);
+    ctx.report.check_le("case 2 normalized l2 height error", d.l2, tol, buf);
+    ctx.report.check_le("case 2 normalized linf height error", d.linf, tol, buf);
+  }
+  const double dmass = std::fabs(d.mass - d0.mass) / std::fabs(d0.mass);
+  const double denergy = std::fabs(d.energy - d0.energy) / std::fabs(d0.energy);
+  ctx.report.check_le("mass conservation (relative change)", dmass, 1e-12,
+                      "spectral: the global mean of Phi has no tendency; round-off only");
+  if (s.model.test_case == 6) {
+    ctx.report.check_le("total energy conservation (relative change)", denergy,
+                        ctx.config.real("verify.energy_tolerance"), "time truncation and Asselin filter");
+    const double nu = rossby_haurwitz_speed(), nu_num = -(phase - std::arg(c0)) / (4.0 * model.time());
+    const double rel = std::fabs(nu_num / nu - 1.0);
+    std::snprintf(buf, sizeof buf, "measured %.5e rad/s vs analytic nu %.5e rad/s (non-divergent theory)", nu_num, nu);
+    if (days >= 0.5)
+      ctx.report.check_le("Rossby-Haurwitz drift speed (relative difference)", rel,
+                          ctx.config.real("verify.drift_tolerance"), buf);
+    ctx.report.results()["drift_speed"] = {{"measured", nu_num}, {"analytic", nu}};
+  }
+
+  // ---- performance record -----------------------------------------------------------------------
+  const auto& st = tr.stats();
+  double local[4] = {st.fft_flops - before.fft_flops, st.lt_flops - before.lt_flops,
+                     model.grid_point_flops() - gp_before, double(st.comm_bytes - before.comm_bytes)};
+  double total[4];
+  MPI_Allreduce(local, total, 4, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  auto secs = [&](const char* leaf) {
+    double v = ctx.timers.seconds(std::string("timestep/inverse/") + leaf) +
+               ctx.timers.seconds(std::string("timestep/forward/") + leaf);
+    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+    return v;
+  };
+  const double t_fft = secs("fft"), t_lt = secs("legendre"), t_comm = secs("comm"), t_fold = secs("fold");
+  double t_gp = ctx.timers.seconds("timestep/grid_point") + ctx.timers.seconds("timestep/spectral");
+  MPI_Allreduce(MPI_IN_PLACE, &t_gp, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  const double n = double(model.steps() - 0);
+  const double fft_rate = t_fft > 0 ? total[0] / t_fft * 1e-9 / ctx.size : 0;
+  const double lt_rate = t_lt > 0 ? total[1] / t_lt * 1e-9 / ctx.size : 0;
+  const double rate = (total[0] + total[1] + total[2]) / wall * 1e-9;
+  std::snprintf(buf, sizeof buf,
+                "  per step [ms]: FFT %.3f  LT %.3f  fold %.3f  grid-point+spectral %.3f  comm %.3f  (total %.3f)\n",
+                1e3 * t_fft / n, 1e3 * t_lt / n, 1e3 * t_fold / n, 1e3 * t_gp / n, 1e3 * t_comm / n, 1e3 * wall / n);
+  ctx.out() << buf;
+  std::snprintf(buf, sizeof buf, "  per rank: FFT %.2f GFLOP/s, LT %.2f GFLOP/s%s; comm %.3f MB per step (all ranks)\n",
+                fft_rate, lt_rate,
+                dgemm > 0 ? (", DGEMM " + std::to_string(dgemm) + " GFLOP/s (LT at " +
+                             std::to_string(int(100 * lt_rate / dgemm)) + "%)").c_str()
+                          : "",
+                total[3] / n * 1e-6);
+  ctx.out() << buf;
+  if (s.model.test_case == 2) {
+    std::snprintf(buf, sizeof buf, "  case 2 height errors: l1 %.3e  l2 %.3e  linf %.3e\n", d.l1, d.l2, d.linf);
+    ctx.out() << buf;
+  }
+  std::snprintf(buf, sizeof buf, "  mass change %.3e, energy change %.3e (relative)\n", dmass, denergy);
+  ctx.out() << buf;
+  auto& r = ctx.report.results();
+  r["grid"] = {{"truncation", t.ntrunc}, {"levels", t.levels}, {"nlat", t.nlat}, {"nlon", t.nlon}};
+  r["steps"] = model.steps();
+  r["dt_s"] = s.model.dt;
+  r["errors"] = {{"l1", d.l1}, {"l2", d.l2}, {"linf", d.linf}};
+  r["conservation"] = {{"mass_rel_change", dmass}, {"energy_rel_change", denergy}};
+  r["per_step_s"] = {{"fft", t_fft / n}, {"legendre", t_lt / n}, {"fold", t_fold / n}, {"grid_point", t_gp / n},
+                     {"communication", t_comm / n}, {"total", wall / n}};
+  r["gflops_per_rank"] = {{"fft", fft_rate}, {"legendre", lt_rate}, {"dgemm", dgemm}};
+  r["lt_fraction_of_dgemm"] = dgemm > 0 ? lt_rate / dgemm : 0.0;
+  r["flops_per_step"] = {{"fft", total[0] / n}, {"legendre", total[1] / n}, {"grid_point", total[2] / n}};
+  r["communication_bytes_per_step"] = total[3] / n;
+  ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
+}
+
+}  // namespace
+
+AppSpec app_spec() {
+  return {"pstswm", "spectral transform shallow water model (PSTSWM): FFT + Legendre transform, transpose vs distributed",
+          declare, run};
+}
+
+}  // namespace proxylab::pstswm

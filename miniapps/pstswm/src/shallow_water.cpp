@@ -1,0 +1,263 @@
+// STSWM: the explicit time step of the spectral shallow water model (step / comp1 / comp2 / advect
+// reduced to the vorticity–divergence form of the equations).
+#include "shallow_water.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "proxylab/kmath.hpp"
+#include "proxylab/mapping.hpp"
+#include "williamson.hpp"
+
+namespace proxylab::pstswm {
+namespace {
+constexpr double a = earth_radius;
+KOKKOS_INLINE_FUNCTION double eps(int n, int m) {
+  return n <= 0 ? 0.0 : kmath::sqrt((double(n) * n - double(m) * m) / (4.0 * n * n - 1.0));
+}
+}  // namespace
+
+ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Timers& timers)
+    : tr_(tr), opt_(opt), timers_(timers), L_(tr.options().levels), N_(tr.options().ntrunc) {
+  old_ = View1D<double>("pstswm::state_old", tr_.spec_size(3));
+  cur_ = View1D<double>("pstswm::state_cur", tr_.spec_size(3));
+  new_ = View1D<double>("pstswm::state_new", tr_.spec_size(3));
+  inv_spec_ = View1D<double>("pstswm::inverse_spectral", tr_.spec_size(4));
+  fwd_spec_ = View1D<double>("pstswm::forward_spectral", tr_.spec_size(5));
+  inv_grid_ = View1D<double>("pstswm::inverse_grid", tr_.grid_size(4));
+  fwd_grid_ = View1D<double>("pstswm::forward_grid", tr_.grid_size(5));
+  const auto& lay = tr_.state_layout();
+  row_m_ = View1D<int>("pstswm::row_m", lay.rows);
+  row_n_ = View1D<int>("pstswm::row_n", lay.rows);
+  row_first_ = View1D<int>("pstswm::row_first", lay.rows);
+  row_last_ = View1D<int>("pstswm::row_last", lay.rows);
+  for (size_t i = 0; i < lay.ms.size(); ++i)
+    for (int r = 0; r < lay.rows_of(int(i)); ++r) {
+      const int row = lay.offset[i] + r;
+      row_m_(row) = lay.ms[i], row_n_(row) = lay.ms[i] + r;
+      row_first_(row) = lay.offset[i], row_last_(row) = lay.offset[i] + lay.rows_of(int(i)) - 1;
+    }
+  const int nlat = tr_.local_lats(), nlon = tr_.options().nlon;
+  coriolis_ = View1D<double>("pstswm::coriolis", size_t(nlat) * nlon);
+  mu_ = View1D<double>("pstswm::mu", nlat);
+  const double alpha = opt_.test_case == 2 ? opt_.alpha : 0.0;
+  for (int j = 0; j < nlat; ++j) {
+    mu_(j) = tr_.mu(j);
+    for (int i = 0; i < nlon; ++i) coriolis_(size_t(j) * nlon + i) = coriolis(2.0 * M_PI * i / nlon, tr_.mu(j), alpha);
+  }
+  initial_state();
+}
+
+// STSWM: ics. Analytic winds and geopotential on the grid, forward transforms to ζ, δ, Φ.
+void ShallowWater::initial_state() {
+  const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
+  View1D<double> grid("pstswm::initial_grid", tr_.grid_size(3));
+  for (int j = 0; j < nlat; ++j)
+    for (int l = 0; l < L; ++l)
+      for (int i = 0; i < nlon; ++i) {
+        const double lam = 2.0 * M_PI * i / nlon, mu = tr_.mu(j), c = std::sqrt((1.0 - mu) * (1.0 + mu));
+        const FlowPoint p = opt_.test_case == 2 ? case2(lam, mu, opt_.alpha, l) : case6(lam, mu, l);
+        const size_t at = (size_t(j) * L + l) * nlon + i, fs = size_t(nlat) * L * nlon;
+        grid(at) = p.u * c, grid(fs + at) = p.v * c, grid(2 * fs + at) = p.phi;
+      }
+  View1D<double> X("pstswm::initial_spectral", tr_.spec_size(3));
+  tr_.forward(grid, 3, {true, true, false}, X);
+  auto S = cur_;
+  auto rm = row_m_, rn = row_n_, rf = row_first_;
+  const int N = N_;
+  for_each_2d("pstswm::initial_vorticity_divergence", Mapping::flat, 0, int(rm.extent(0)), 0, L,
+              KOKKOS_LAMBDA(int row, int l) {
+                const int m = rm(row), n = rn(row);
+                auto x = [&](int r, int f, int ri) { return X(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
+                auto s = [&](int f, int ri) -> double& { return S(((size_t(row) * 3 + f) * L + l) * 2 + ri); };
+                if (n > N) {
+                  for (int f = 0; f < 3; ++f) s(f, 0) = 0.0, s(f, 1) = 0.0;
+                  return;
+                }
+                const double cu = -n * eps(n + 1, m), cl = (n + 1) * eps(n, m);
+                for (int ri = 0; ri < 2; ++ri) {
+                  const double sgn = ri == 0 ? -1.0 : 1.0;  // i m (x_re + i x_im) = -m x_im + i m x_re
+                  const double hu = cu * x(row + 1, 0, ri) + (row > rf(row) ? cl * x(row - 1, 0, ri) : 0.0);
+                  const double hv = cu * x(row + 1, 1, ri) + (row > rf(row) ? cl * x(row - 1, 1, ri) : 0.0);
+                  s(0, ri) = sgn * m * x(row, 1, 1 - ri) + hu;
+                  s(1, ri) = sgn * m * x(row, 0, 1 - ri) - hv;
+                  s(2, ri) = x(row, 2, ri);
+                }
+              });
+  Kokkos::deep_copy(old_, cur_);
+}
+
+// STSWM: the streamfunction / velocity potential to U, V relations in spectral space:
+// U = (1/a)[∂χ/∂λ - (1-μ²)∂ψ/∂μ], V = (1/a)[∂ψ/∂λ + (1-μ²)∂χ/∂μ], ψ = ∇⁻²ζ, χ = ∇⁻²δ.
+void ShallowWater::prepare_inverse() {
+  auto S = cur_, Y = inv_spec_;
+  auto rm = row_m_, rn = row_n_, rf = row_first_, rl = row_last_;
+  const int N = N_, L = L_;
+  for_each_2d("pstswm::spectral_to_uv", Mapping::flat, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
+    const int m = rm(row), n = rn(row);
+    auto s = [&](int r, int f, int ri) { return S(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
+    auto inv_lap = [&](int r, int f, int ri) {  // -a²/(n(n+1)) x for 1 <= n <= N, else 0
+      const int nn = rn(r);
+      return (nn == 0 || nn > N) ? 0.0 : -a * a / (double(nn) * (nn + 1)) * s(r, f, ri);
+    };
+    auto y = [&](int f, int ri) -> double& { return Y(((size_t(row) * 4 + f) * L + l) * 2 + ri); };
+    const double cl = (n - 1) * eps(n, m), cu = (n + 2) * eps(n + 1, m);
+    const bool lo = row > rf(row), hi = row < rl(row);
+    for (int ri = 0; ri < 2; ++ri) {
+      const double sgn = ri == 0 ? -1.0 : 1.0;
+      y(0, ri) = n > N ? 0.0 : s(row, 0, ri);
+      y(1, ri) = n > N ? 0.0 : s(row, 2, ri);
+      const double psi_l = lo ? inv_lap(row - 1, 0, ri) : 0.0, psi_u = hi ? inv_lap(row + 1, 0, ri) : 0.0;
+      const double chi_l = lo ? inv_lap(row - 1, 1, ri) : 0.0, chi_u = hi ? inv_lap(row + 1, 1, ri) : 0.0;
+      const double im_chi = sgn * m * inv_lap(row, 1, 1 - ri), im_psi = sgn * m * inv_lap(row, 0, 1 - ri);
+      y(2, ri) = (im_chi + cl * psi_l - cu * psi_u) / a;
+      y(3, ri) = (im_psi - cl * chi_l + cu * chi_u) / a;
+    }
+  });
+}
+
+// STSWM: comp1 (grid-point products): η = ζ + f, A = ηU, B = ηV, C = ΦU, D = ΦV, Q = Φ + (U²+V²)/(2(1-μ²)).
+void ShallowWater::grid_products() {
+  const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
+  const size_t fs = size_t(nlat) * L * nlon;
+  auto G = inv_grid_, F = fwd_grid_, cor = coriolis_, mu = mu_;
+  for_each_3d("pstswm::grid_products", Mapping::flat, 0, nlat, 0, L, 0, nlon, KOKKOS_LAMBDA(int j, int l, int i) {
+    const size_t at = (size_t(j) * L + l) * nlon + i;
+    const double zeta = G(at), phi = G(fs + at), U = G(2 * fs + at), V = G(3 * fs + at);
+    const double eta = zeta + cor(size_t(j) * nlon + i);
+    F(at) = eta * U, F(fs + at) = eta * V, F(2 * fs + at) = phi * U, F(3 * fs + at) = phi * V;
+    F(4 * fs + at) = phi + (U * U + V * V) / (2.0 * (1.0 - mu(j) * mu(j)));
+  });
+  gp_flops_ += 14.0 * fs;
+}
+
+// STSWM: comp2 / the leapfrog update. With X' the forward transforms (vector ones pre-divided by
+// a(1-μ²)): div(X,Y)_n = i m X'_n - H(Y')_n, curl(X,Y)_n = i m Y'_n + H(X')_n with
+// H(Z)_n = -n ε_{n+1} Z_{n+1} + (n+1) ε_n Z_{n-1}; ζ_t = -div(A,B), δ_t = curl(A,B) + n(n+1)/a² Q,
+// Φ_t = -div(C,D). Leapfrog, then the Robert–Asselin filter of the middle time level.
+void ShallowWater::update() {
+  auto T = fwd_spec_, Sold = old_, Scur = cur_, Snew = new_;
+  auto rm = row_m_, rn = row_n_, rf = row_first_;
+  const int N = N_, L = L_;
+  const bool first = steps_ == 0;
+  const double dt = opt_.dt, eps_ra = opt_.asselin;
+  for_each_2d("pstswm::leapfrog", Mapping::flat, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
+    const int m = rm(row), n = rn(row);
+    auto t = [&](int r, int f, int ri) { return T(((size_t(r) * 5 + f) * L + l) * 2 + ri); };
+    auto idx = [&](int f, int ri) { return ((size_t(row) * 3 + f) * L + l) * 2 + ri; };
+    if (n > N) {
+      for (int f = 0; f < 3; ++f)
+        for (int ri = 0; ri < 2; ++ri) Snew(idx(f, ri)) = 0.0, Sold(idx(f, ri)) = 0.0;
+      return;
+    }
+    const double cu = -n * eps(n + 1, m), cl = (n + 1) * eps(n, m), lap = double(n) * (n + 1) / (a * a);
+    const bool lo = row > rf(row);
+    for (int ri = 0; ri < 2; ++ri) {
+      const double sgn = ri == 0 ? -1.0 : 1.0;
+      auto H = [&](int f) { return cu * t(row + 1, f, ri) + (lo ? cl * t(row - 1, f, ri) : 0.0); };
+      const double div_ab = sgn * m * t(row, 0, 1 - ri) - H(1), curl_ab = sgn * m * t(row, 1, 1 - ri) + H(0);
+      const double div_cd = sgn * m * t(row, 2, 1 - ri) - H(3);
+      const double tend[3] = {-div_ab, curl_ab + lap * t(row, 4, ri), -div_cd};
+      for (int f = 0; f < 3; ++f) {
+        const size_t k = idx(f, ri);
+        const double c = Scur(k), o = Sold(k);
+        const double nw = first ? c + dt * tend[f] : o + 2.0 * dt * tend[f];
+        Snew(k) = nw;
+        Sold(k) = first ? c : c + eps_ra * (nw - 2.0 * c + o);
+      }
+    }
+  });
+}
+
+void ShallowWater::step() {
+  {
+    auto t = timers_.scope("spectral");
+    prepare_inverse();
+    Kokkos::fence();
+  }
+  {
+    auto t = timers_.scope("inverse");
+    tr_.inverse(inv_spec_, 4, inv_grid_);
+  }
+  {
+    auto t = timers_.scope("grid_point");
+    grid_products();
+    Kokkos::fence();
+  }
+  {
+    auto t = timers_.scope("forward");
+    tr_.forward(fwd_grid_, 5, {true, true, true, true, false}, fwd_spec_);
+  }
+  auto t = timers_.scope("spectral");
+  update();
+  Kokkos::fence();
+  std::swap(cur_, new_);
+  ++steps_;
+}
+
+Diagnostics ShallowWater::diagnose() {
+  prepare_inverse();
+  tr_.inverse(inv_spec_, 4, inv_grid_);
+  Kokkos::fence();
+  const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
+  const size_t fs = size_t(nlat) * L * nlon;
+  double sums[6] = {0, 0, 0, 0, 0, 0}, maxes[2] = {0, 0};  // l1 num/den, l2 num/den, mass, energy
+  for (int j = 0; j < nlat; ++j) {
+    const double w = tr_.weight(j) * 2.0 * M_PI / nlon, mu = tr_.mu(j);
+    for (int l = 0; l < L; ++l)
+      for (int i = 0; i < nlon; ++i) {
+        const size_t at = (size_t(j) * L + l) * nlon + i;
+        const double phi = inv_grid_(fs + at), U = inv_grid_(2 * fs + at), V = inv_grid_(3 * fs + at);
+        sums[4] += w * phi / gravity;
+        sums[5] += w * (phi * (U * U + V * V) / (2.0 * (1.0 - mu * mu)) + 0.5 * phi * phi) / gravity;
+        if (opt_.test_case != 2) continue;
+        const double h = phi / gravity, ht = case2(2.0 * M_PI * i / nlon, mu, opt_.alpha, l).phi / gravity;
+        sums[0] += w * std::fabs(h - ht), sums[1] += w * std::fabs(ht);
+        sums[2] += w * (h - ht) * (h - ht), sums[3] += w * ht * ht;
+        maxes[0] = std::max(maxes[0], std::fabs(h - ht)), maxes[1] = std::max(maxes[1], std::fabs(ht));
+      }
+  }
+  MPI_Allreduce(MPI_IN_PLACE, sums, 6, MPI_DOUBLE, MPI_SUM, tr_.comm());
+  MPI_Allreduce(MPI_IN_PLACE, maxes, 2, MPI_DOUBLE, MPI_MAX, tr_.comm());
+  Diagnostics d;
+  d.mass = sums[4], d.energy = sums[5];
+  if (opt_.test_case == 2) d.l1 = sums[0] / sums[1], d.l2 = std::sqrt(sums[2] / sums[3]), d.linf = maxes[0] / maxes[1];
+  return d;
+}
+
+std::complex<double> ShallowWater::vorticity_coefficient(int m, int n) {
+  const auto& lay = tr_.state_layout();
+  const auto it = std::find(lay.ms.begin(), lay.ms.end(), m);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(tr_.comm(), &rank);
+  MPI_Comm_size(tr_.comm(), &size);
+  int owner = (it != lay.ms.end() && n >= m && n <= N_) ? rank : size;
+  MPI_Allreduce(MPI_IN_PLACE, &owner, 1, MPI_INT, MPI_MIN, tr_.comm());
+  double v[2] = {0, 0};
+  if (owner == size) return {0.0, 0.0};
+  if (owner == rank) {
+    const int row = lay.offset[it - lay.ms.begin()] + (n - m);
+    v[0] = cur_((size_t(row) * 3 * L_) * 2), v[1] = cur_((size_t(row) * 3 * L_) * 2 + 1);
+  }
+  MPI_Bcast(v, 2, MPI_DOUBLE, owner, tr_.comm());
+  return {v[0], v[1]};
+}
+
+std::vector<double> ShallowWater::gather_state() {
+  const SpectralLayout canon = SpectralLayout::all(N_);
+  const auto& lay = tr_.state_layout();
+  const size_t rowlen = size_t(3) * L_ * 2;
+  std::vector<double> out(size_t(canon.rows) * rowlen, 0.0);
+  int rank = 0;
+  MPI_Comm_rank(tr_.comm(), &rank);
+  const bool replicated = lay.rows == canon.rows;  // distributed + allreduce: every rank holds all
+  if (!replicated || rank == 0)
+    for (size_t i = 0; i < lay.ms.size(); ++i)
+      std::copy(cur_.data() + size_t(lay.offset[i]) * rowlen,
+                cur_.data() + size_t(lay.offset[i] + lay.rows_of(int(i))) * rowlen,
+                out.begin() + size_t(canon.offset[lay.ms[i]]) * rowlen);
+  MPI_Allreduce(MPI_IN_PLACE, out.data(), int(out.size()), MPI_DOUBLE, MPI_SUM, tr_.comm());
+  return out;
+}
+
+}  // namespace proxylab::pstswm

@@ -1,0 +1,282 @@
+// STSWM / PSTSWM: the transform phases of the time step (FFT over longitude, Legendre transform over
+// latitude) and PSTSWM's two parallel Legendre transform algorithms (FTOPT/LTOPT: transpose vs
+// distributed).
+#include "spherical_transform.hpp"
+
+#include <cstring>
+
+#include "proxylab/errors.hpp"
+#include "proxylab/fft.hpp"
+#include "proxylab/mapping.hpp"
+
+namespace proxylab::pstswm {
+
+Algorithm parse_algorithm(const std::string& s) { return s == "distributed" ? Algorithm::distributed : Algorithm::transpose; }
+Combine parse_combine(const std::string& s) { return s == "reduce_scatter" ? Combine::reduce_scatter : Combine::allreduce; }
+
+namespace {
+Decomposition decompose(const TransformOptions& opt, MPI_Comm comm) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  return Decomposition(opt.nlat, opt.ntrunc, size, rank);
+}
+}  // namespace
+
+SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm comm, Timers& timers)
+    : opt_(opt), comm_(comm), timers_(timers), decomp_(decompose(opt, comm)) {
+  gauss_ = gauss_grid(opt_.nlat);
+  const BlockRange mine = decomp_.my_pairs();
+  const int kloc = mine.size(), N = opt_.ntrunc, L = opt_.levels, nh = opt_.nlon / 2 + 1;
+  std::vector<double> mu_local_pairs, mu_all_pairs;
+  for (int p = 0; p < decomp_.npairs; ++p) mu_all_pairs.push_back(gauss_.mu[p]);
+  for (int pl = 0; pl < kloc; ++pl) {
+    const int p = mine.begin + pl;
+    mu_local_pairs.push_back(gauss_.mu[p]);
+    mu_loc_.push_back(gauss_.mu[p]), mu_loc_.push_back(gauss_.mu[opt_.nlat - 1 - p]);
+    w_loc_.push_back(gauss_.weight[p]), w_loc_.push_back(gauss_.weight[opt_.nlat - 1 - p]);
+  }
+  full_layout_ = SpectralLayout(N, decomp_.concat_ms);
+  const SpectralLayout own(N, decomp_.my_ms());
+  const bool transpose = opt_.algorithm == Algorithm::transpose;
+  lt_layout_ = transpose ? own : full_layout_;
+  state_layout_ = (transpose || opt_.combine == Combine::reduce_scatter) ? own : full_layout_;
+  lt_ = std::make_unique<LegendreTransform>(lt_layout_, transpose ? mu_all_pairs : mu_local_pairs, opt_.lt, L,
+                                            opt_.fixed_levels);
+  const size_t maxcol = size_t(max_fields) * 2 * L;
+  four_ = View1D<double>("pstswm::fourier", size_t(max_fields) * 2 * kloc * L * 2 * nh);
+  e_loc_ = View1D<double>("pstswm::even_local", size_t(N + 1) * kloc * maxcol);
+  o_loc_ = View1D<double>("pstswm::odd_local", size_t(N + 1) * kloc * maxcol);
+  if (transpose) {
+    const size_t n = own.ms.size() * size_t(decomp_.npairs) * maxcol;
+    e_lt_ = View1D<double>("pstswm::even_wavenumber", n);
+    o_lt_ = View1D<double>("pstswm::odd_wavenumber", n);
+    transpose_ = Transpose::create(opt_.strategy, comm_);
+  } else if (opt_.combine == Combine::reduce_scatter) {
+    spec_full_ = View1D<double>("pstswm::spectral_full", size_t(full_layout_.rows) * maxcol);
+  }
+  concat_ms_ = View1D<int>("pstswm::concat_ms", N + 1);
+  fold_scale_ = View1D<double>("pstswm::fold_scale", 2 * size_t(kloc));
+  auto hm = Kokkos::create_mirror_view(concat_ms_);
+  auto hs = Kokkos::create_mirror_view(fold_scale_);
+  for (int i = 0; i <= N; ++i) hm(i) = decomp_.concat_ms[i];
+  for (int pl = 0; pl < kloc; ++pl) {
+    const double mu = mu_loc_[2 * pl], base = w_loc_[2 * pl] / opt_.nlon;
+    hs(pl) = base;
+    hs(kloc + pl) = base / (earth_radius * (1.0 - mu * mu));
+  }
+  Kokkos::deep_copy(concat_ms_, hm);
+  Kokkos::deep_copy(fold_scale_, hs);
+}
+
+// STSWM: the weighted symmetric / antisymmetric combination of north and south Fourier coefficients
+// that precedes fltsum, for every wavenumber m <= N.
+void SphericalTransform::fold(int nf, const std::vector<bool>& scaled) {
+  const int kloc = decomp_.my_pairs().size(), L = opt_.levels, nh = opt_.nlon / 2 + 1, ncol = nf * 2 * L;
+  int vec_mask = 0;
+  for (int f = 0; f < nf; ++f) vec_mask |= scaled[f] ? (1 << f) : 0;
+  auto four = four_;
+  auto E = e_loc_, O = o_loc_;
+  auto ms = concat_ms_;
+  auto scale = fold_scale_;
+  for_each_3d("pstswm::fold", Mapping::flat, 0, opt_.ntrunc + 1, 0, kloc, 0, nf * L,
+              KOKKOS_LAMBDA(int mi, int pl, int fl) {
+                const int f = fl / L, l = fl % L, m = ms(mi);
+                const double s = scale(((vec_mask >> f) & 1) * kloc + pl);
+                const size_t north = ((size_t(f) * 2 * kloc + 2 * pl) * L + l) * 2 * nh + 2 * m;
+                const size_t south = north + size_t(L) * 2 * nh;
+                const size_t out = (size_t(mi) * kloc + pl) * ncol + 2 * fl;
+                for (int ri = 0; ri < 2; ++ri) {
+                  E(out + ri) = s * (four(north + ri) + four(south + ri));
+                  O(out + ri) = s * (four(north + ri) - four(south + ri));
+                }
+              });
+}
+
+// The inverse of fold (without weights): north = E + O, south = E - O; wavenumbers above N are zero.
+void SphericalTransform::unfold(int nf) {
+  const int kloc = decomp_.my_pairs().size(), L = opt_.levels, nh = opt_.nlon / 2 + 1, ncol = nf * 2 * L;
+  const int N = opt_.ntrunc;
+  auto four = four_;
+  auto E = e_loc_, O = o_loc_;
+  auto ms = concat_ms_;
+  for_each_2d("pstswm::unfold", Mapping::flat, 0, kloc, 0, nf * L, KOKKOS_LAMBDA(int pl, int fl) {
+    const int f = fl / L, l = fl % L;
+    const size_t north = ((size_t(f) * 2 * kloc + 2 * pl) * L + l) * 2 * nh;
+    const size_t south = north + size_t(L) * 2 * nh;
+    for (int k = 2 * (N + 1); k < 2 * nh; ++k) four(north + k) = 0.0, four(south + k) = 0.0;
+    for (int mi = 0; mi <= N; ++mi) {
+      const size_t in = (size_t(mi) * kloc + pl) * ncol + 2 * fl, m2 = 2 * size_t(ms(mi));
+      for (int ri = 0; ri < 2; ++ri) {
+        four(north + m2 + ri) = E(in + ri) + O(in + ri);
+        four(south + m2 + ri) = E(in + ri) - O(in + ri);
+      }
+    }
+  });
+}
+
+// Latitude -> wavenumber decomposition: rank r receives, from every rank s, the even and odd parts
+// of its own wavenumbers at the pairs of s.
+void SphericalTransform::exchange_to_wavenumbers(int ncol) {
+  const auto& d = decomp_;
+  const int P = d.ranks, kloc = d.my_pairs().size(), nown = int(d.my_ms().size());
+  std::vector<int> sc(P), sd(P), rc(P), rd(P);
+  int so = 0, ro = 0;
+  for (int r = 0; r < P; ++r) {
+    sc[r] = 2 * (d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol, sd[r] = so, so += sc[r];
+    rc[r] = 2 * nown * d.pairs[r].size() * ncol, rd[r] = ro, ro += rc[r];
+  }
+  send_.resize(so), recv_.resize(ro);
+  Kokkos::fence();
+  for (int r = 0; r < P; ++r) {
+    const size_t block = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol;
+    const size_t at = size_t(d.concat_begin[r]) * kloc * ncol;
+    std::memcpy(send_.data() + sd[r], e_loc_.data() + at, block * sizeof(double));
+    std::memcpy(send_.data() + sd[r] + block, o_loc_.data() + at, block * sizeof(double));
+  }
+  transpose_->exchange(send_.data(), sc, sd, recv_.data(), rc, rd);
+  for (int s = 0; s < P; ++s) {
+    const int ks = d.pairs[s].size();
+    const size_t block = size_t(nown) * ks * ncol;
+    for (int mi = 0; mi < nown; ++mi) {
+      const size_t to = (size_t(mi) * d.npairs + d.pairs[s].begin) * ncol, from = size_t(mi) * ks * ncol;
+      std::memcpy(e_lt_.data() + to, recv_.data() + rd[s] + from, size_t(ks) * ncol * sizeof(double));
+      std::memcpy(o_lt_.data() + to, recv_.data() + rd[s] + block + from, size_t(ks) * ncol * sizeof(double));
+    }
+  }
+  stats_.comm_bytes += (long long)(so - sc[d.rank]) * 8, stats_.comm_calls += 1;
+}
+
+// Wavenumber -> latitude decomposition (the reverse of exchange_to_wavenumbers).
+void SphericalTransform::exchange_to_latitudes(int ncol) {
+  const auto& d = decomp_;
+  const int P = d.ranks, kloc = d.my_pairs().size(), nown = int(d.my_ms().size());
+  std::vector<int> sc(P), sd(P), rc(P), rd(P);
+  int so = 0, ro = 0;
+  for (int r = 0; r < P; ++r) {
+    sc[r] = 2 * nown * d.pairs[r].size() * ncol, sd[r] = so, so += sc[r];
+    rc[r] = 2 * (d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol, rd[r] = ro, ro += rc[r];
+  }
+  send_.resize(so), recv_.resize(ro);
+  Kokkos::fence();
+  for (int s = 0; s < P; ++s) {
+    const int ks = d.pairs[s].size();
+    const size_t block = size_t(nown) * ks * ncol;
+    for (int mi = 0; mi < nown; ++mi) {
+      const size_t from = (size_t(mi) * d.npairs + d.pairs[s].begin) * ncol, to = size_t(mi) * ks * ncol;
+      std::memcpy(send_.data() + sd[s] + to, e_lt_.data() + from, size_t(ks) * ncol * sizeof(double));
+      std::memcpy(send_.data() + sd[s] + block + to, o_lt_.data() + from, size_t(ks) * ncol * sizeof(double));
+    }
+  }
+  transpose_->exchange(send_.data(), sc, sd, recv_.data(), rc, rd);
+  for (int r = 0; r < P; ++r) {
+    const size_t block = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol;
+    const size_t at = size_t(d.concat_begin[r]) * kloc * ncol;
+    std::memcpy(e_loc_.data() + at, recv_.data() + rd[r], block * sizeof(double));
+    std::memcpy(o_loc_.data() + at, recv_.data() + rd[r] + block, block * sizeof(double));
+  }
+  stats_.comm_bytes += (long long)(so - sc[d.rank]) * 8, stats_.comm_calls += 1;
+}
+
+void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::vector<bool>& scaled,
+                                 const View1D<double>& spec) {
+  if (nf > max_fields || int(scaled.size()) < nf) throw RuntimeError("SphericalTransform::forward: too many fields");
+  const int L = opt_.levels, ncol = nf * 2 * L, kloc = decomp_.my_pairs().size();
+  {
+    auto t = timers_.scope("fft");
+    const auto& plan = fft_plan(FFTKind::r2c, opt_.nlon, nf * 2 * kloc * L, 1, opt_.nlon, 1, opt_.nlon / 2 + 1);
+    plan.execute(grid.data(), four_.data());
+    stats_.fft_flops += plan.flops();
+  }
+  {
+    auto t = timers_.scope("fold");
+    fold(nf, scaled);
+    Kokkos::fence();
+  }
+  if (opt_.algorithm == Algorithm::transpose) {
+    if (decomp_.ranks > 1) {
+      auto t = timers_.scope("comm", Category::communication);
+      exchange_to_wavenumbers(ncol);
+    } else {
+      std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);  // one rank: the layouts coincide
+    }
+    {
+      auto t = timers_.scope("legendre");
+      lt_->forward(e_lt_, o_lt_, nf, spec);
+      Kokkos::fence();
+    }
+    if (decomp_.ranks == 1) std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);
+    stats_.lt_flops += lt_->flops(nf);
+    return;
+  }
+  const bool scatter = opt_.combine == Combine::reduce_scatter && decomp_.ranks > 1;
+  const View1D<double> target = scatter ? spec_full_ : spec;
+  {
+    auto t = timers_.scope("legendre");
+    lt_->forward(e_loc_, o_loc_, nf, target);
+    Kokkos::fence();
+  }
+  stats_.lt_flops += lt_->flops(nf);
+  if (decomp_.ranks == 1) return;
+  auto t = timers_.scope("comm", Category::communication);
+  if (!scatter) {
+    MPI_Allreduce(MPI_IN_PLACE, spec.data(), full_layout_.rows * ncol, MPI_DOUBLE, MPI_SUM, comm_);
+    stats_.comm_bytes += (long long)full_layout_.rows * ncol * 8;  // payload each rank contributes
+  } else {
+    std::vector<int> counts(decomp_.ranks);
+    for (int r = 0; r < decomp_.ranks; ++r)
+      counts[r] = SpectralLayout(opt_.ntrunc, decomp_.ms[r]).rows * ncol;
+    MPI_Reduce_scatter(spec_full_.data(), spec.data(), counts.data(), MPI_DOUBLE, MPI_SUM, comm_);
+    stats_.comm_bytes += (long long)(full_layout_.rows * ncol - counts[decomp_.rank]) * 8;
+  }
+  stats_.comm_calls += 1;
+}
+
+void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1D<double>& grid) {
+  if (nf > max_fields) throw RuntimeError("SphericalTransform::inverse: too many fields");
+  const int L = opt_.levels, ncol = nf * 2 * L, kloc = decomp_.my_pairs().size();
+  if (opt_.algorithm == Algorithm::transpose) {
+    const bool one = decomp_.ranks == 1;
+    if (one) std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);
+    {
+      auto t = timers_.scope("legendre");
+      lt_->inverse(spec, nf, e_lt_, o_lt_);
+      Kokkos::fence();
+    }
+    if (one) {
+      std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);
+    } else {
+      auto t = timers_.scope("comm", Category::communication);
+      exchange_to_latitudes(ncol);
+    }
+  } else {
+    View1D<double> source = spec;
+    if (opt_.combine == Combine::reduce_scatter && decomp_.ranks > 1) {
+      auto t = timers_.scope("comm", Category::communication);
+      std::vector<int> counts(decomp_.ranks), displs(decomp_.ranks);
+      for (int r = 0, at = 0; r < decomp_.ranks; ++r) {
+        counts[r] = SpectralLayout(opt_.ntrunc, decomp_.ms[r]).rows * ncol, displs[r] = at, at += counts[r];
+      }
+      Kokkos::fence();
+      MPI_Allgatherv(spec.data(), counts[decomp_.rank], MPI_DOUBLE, spec_full_.data(), counts.data(), displs.data(),
+                     MPI_DOUBLE, comm_);
+      stats_.comm_bytes += (long long)counts[decomp_.rank] * (decomp_.ranks - 1) * 8, stats_.comm_calls += 1;
+      source = spec_full_;
+    }
+    auto t = timers_.scope("legendre");
+    lt_->inverse(source, nf, e_loc_, o_loc_);
+    Kokkos::fence();
+  }
+  stats_.lt_flops += lt_->flops(nf);
+  {
+    auto t = timers_.scope("fold");
+    unfold(nf);
+    Kokkos::fence();
+  }
+  auto t = timers_.scope("fft");
+  const auto& plan = fft_plan(FFTKind::c2r, opt_.nlon, nf * 2 * kloc * L, 1, opt_.nlon / 2 + 1, 1, opt_.nlon);
+  plan.execute(four_.data(), grid.data());
+  stats_.fft_flops += plan.flops();
+}
+
+}  // namespace proxylab::pstswm
