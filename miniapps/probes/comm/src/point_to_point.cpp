@@ -1,0 +1,127 @@
+// Point-to-point probes.
+//   pingpong  one pair (0, distance): half round-trip latency and bandwidth (COMMS1, HPCC ping-pong)
+//   echo      every pair i-(i+distance) at once, ping-pong in each (COMMTEST ECHO, unidirectional)
+//   swap      every pair i-(i+distance) at once, MPI_Sendrecv both ways (COMMTEST SWAP, bidirectional)
+//   ring      every rank exchanges with both ring neighbours at once, natural and random order (HPCC)
+#include <algorithm>
+#include <numeric>
+#include <random>
+
+#include "probes.hpp"
+
+namespace proxylab::comm {
+namespace {
+
+// Partner in the pairs i-(i+d): blocks of 2d ranks, the first half pairs with the second.
+// -1 when this rank has no partner or its pair index is >= max_pairs (0 = no limit).
+int partner_of(int rank, int size, int d, int max_pairs, int* pair_index) {
+  const int block = rank / (2 * d), low = (rank % (2 * d)) < d;
+  const int lo = low ? rank : rank - d, hi = lo + d;
+  if (hi >= size) return -1;
+  *pair_index = block * d + lo % (2 * d);
+  if (max_pairs > 0 && *pair_index >= max_pairs) return -1;
+  return low ? hi : lo;
+}
+
+int count_pairs(int size, int d, int max_pairs) {
+  int n = 0, idx = 0;
+  for (int r = 0; r < size; ++r)
+    if (partner_of(r, size, d, max_pairs, &idx) > r) ++n;
+  return n;
+}
+
+}  // namespace
+
+void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test) {
+  const bool swap = test == "swap";
+  const int max_pairs = test == "pingpong" ? 1 : s.pairs;
+  int pair = 0;
+  const int partner = partner_of(ctx.rank, ctx.size, s.distance, max_pairs, &pair);
+  const int npairs = count_pairs(ctx.size, s.distance, max_pairs);
+  const bool low = partner > ctx.rank;
+  auto region = ctx.timers.scope(test, Category::communication);
+  const std::string what = swap ? "bidirectional MPI_Sendrecv" : "ping-pong, time = half round trip";
+  ResultTable table(ctx, test,
+                    test + ": " + std::to_string(npairs) + " pair(s) i-(i+" + std::to_string(s.distance) + "), " +
+                        what + "; GB/s per pair (" + (swap ? "both directions" : "one direction") + ")",
+                    {"bytes", "reps", "t_min_us", "t_med_us", "t_max_us", "gbs_pair_med", "gbs_all_med"});
+  std::vector<unsigned char> out, in;
+  long long wrong = 0, checked = 0;
+  for (long long bytes : s.sizes) {
+    const int reps = repetitions_for(bytes, s.repetitions), total = s.warmup + reps;
+    std::vector<double> t(total, 0.0);
+    in.assign(std::max(bytes, 1LL), 0);
+    for (int rep = 0; rep < total; ++rep) {
+      fill_payload(out, bytes, ctx.rank, rep);
+      MPI_Barrier(ctx.comm);
+      if (partner < 0) continue;
+      const int n = static_cast<int>(bytes);
+      if (swap) {
+        const double t0 = MPI_Wtime();
+        MPI_Sendrecv(out.data(), n, MPI_BYTE, partner, rep, in.data(), n, MPI_BYTE, partner, rep, ctx.comm,
+                     MPI_STATUS_IGNORE);
+        t[rep] = MPI_Wtime() - t0;
+      } else if (low) {
+        const double t0 = MPI_Wtime();
+        MPI_Send(out.data(), n, MPI_BYTE, partner, rep, ctx.comm);
+        MPI_Recv(in.data(), n, MPI_BYTE, partner, rep, ctx.comm, MPI_STATUS_IGNORE);
+        t[rep] = 0.5 * (MPI_Wtime() - t0);
+      } else {
+        MPI_Recv(in.data(), n, MPI_BYTE, partner, rep, ctx.comm, MPI_STATUS_IGNORE);
+        MPI_Send(out.data(), n, MPI_BYTE, partner, rep, ctx.comm);
+      }
+      wrong += wrong_bytes(in, bytes, partner, rep);
+      checked += bytes;
+    }
+    const Stats st = reduce_times(ctx.comm, t, s.warmup);
+    const double moved = swap ? 2.0 * bytes : double(bytes);
+    const double bw = st.median > 0 ? moved / st.median * 1e-9 : 0.0;
+    table.row({bytes, reps, st.min * 1e6, st.median * 1e6, st.max * 1e6, bw, bw * npairs});
+  }
+  check_payloads(ctx, test, wrong, checked);
+}
+
+void probe_ring(RunContext& ctx, const Settings& s) {
+  auto region = ctx.timers.scope("ring", Category::communication);
+  ResultTable table(ctx, "ring",
+                    "ring: every rank sends to and receives from both ring neighbours at once (HPCC natural / random "
+                    "ring); GB/s per rank = 2 x bytes / time",
+                    {"order", "bytes", "reps", "t_min_us", "t_med_us", "t_max_us", "gbs_rank_med"});
+  std::vector<int> natural(ctx.size), random(ctx.size);
+  std::iota(natural.begin(), natural.end(), 0);
+  random = natural;
+  std::mt19937 gen(static_cast<unsigned>(s.ring_seed));  // same seed, same permutation on every rank
+  std::shuffle(random.begin(), random.end(), gen);
+  std::vector<unsigned char> out, from_left, from_right;
+  long long wrong = 0, checked = 0;
+  for (const auto* order : {&natural, &random}) {
+    const int pos = static_cast<int>(std::find(order->begin(), order->end(), ctx.rank) - order->begin());
+    const int left = (*order)[(pos - 1 + ctx.size) % ctx.size], right = (*order)[(pos + 1) % ctx.size];
+    for (long long bytes : s.ring_bytes) {
+      const int reps = repetitions_for(bytes, s.repetitions), total = s.warmup + reps, n = static_cast<int>(bytes);
+      std::vector<double> t(total, 0.0);
+      from_left.assign(std::max(bytes, 1LL), 0), from_right.assign(std::max(bytes, 1LL), 0);
+      for (int rep = 0; rep < total; ++rep) {
+        fill_payload(out, bytes, ctx.rank, rep);
+        MPI_Request req[4];
+        MPI_Barrier(ctx.comm);
+        const double t0 = MPI_Wtime();
+        MPI_Irecv(from_left.data(), n, MPI_BYTE, left, 1, ctx.comm, &req[0]);
+        MPI_Irecv(from_right.data(), n, MPI_BYTE, right, 2, ctx.comm, &req[1]);
+        MPI_Isend(out.data(), n, MPI_BYTE, right, 1, ctx.comm, &req[2]);
+        MPI_Isend(out.data(), n, MPI_BYTE, left, 2, ctx.comm, &req[3]);
+        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
+        t[rep] = MPI_Wtime() - t0;
+        wrong += wrong_bytes(from_left, bytes, left, rep) + wrong_bytes(from_right, bytes, right, rep);
+        checked += 2 * bytes;
+      }
+      const Stats st = reduce_times(ctx.comm, t, s.warmup);
+      const double bw = st.median > 0 ? 2.0 * bytes / st.median * 1e-9 : 0.0;
+      table.row(
+          {order == &natural ? "natural" : "random", bytes, reps, st.min * 1e6, st.median * 1e6, st.max * 1e6, bw});
+    }
+  }
+  check_payloads(ctx, "ring", wrong, checked);
+}
+
+}  // namespace proxylab::comm
