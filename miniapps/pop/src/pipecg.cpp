@@ -1,0 +1,87 @@
+// Pipelined preconditioned CG (Ghysels & Vanroose 2014, Alg. 3): the two inner products of an
+// iteration go in one non-blocking global sum, started before and completed after the halo update
+// and the operator application they overlap with (GlobalSum::start/wait; overlap with `iallreduce`).
+// Its recurrences lose accuracy; with replace (deck solver.replace) the vectors r, u, w, s, q, z are
+// recomputed from x and p at every convergence check (residual replacement, Cools et al. 2018).
+#include "solver.hpp"
+
+namespace proxylab::pop {
+
+void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
+  const auto r = w.field("pop::R"), u = w.field("pop::U"), wv = w.field("pop::W"), mv = w.field("pop::M"),
+             n = w.field("pop::N"), z = w.field("pop::Z"), q = w.field("pop::Q"), s = w.field("pop::S"),
+             p = w.field("pop::P");
+  const auto mask = w.op.mask, rA0 = w.op.rA0;
+  const bool fused = w.opt.fused;
+  auto precondition = [&](const View2D<double>& out, const View2D<double>& in) {
+    w.vector("pop::pipecg_precond", 3, KOKKOS_LAMBDA(int j, int i) { out(j, i) = in(j, i) * rA0(j, i); });
+  };
+  // (re)start: r = b - A x, u = M^-1 r, w = A u; with replacement also s = A p, q = M^-1 s, z = A q
+  auto recompute = [&](bool with_directions) {
+    precondition(u, r);
+    w.halo(u);
+    w.apply(u, wv);
+    if (!with_directions) return;
+    w.halo(p);
+    w.apply(p, s);
+    precondition(q, s);
+    w.halo(q);
+    w.apply(q, z);
+  };
+  w.halo(x);
+  residual(w.op, w.dom, w.opt.mapping, b, x, r);
+  recompute(false);
+  w.begin_iterations();
+  double gamma_old = 1.0, alpha_old = 1.0;
+  int m = 1;
+  for (; m <= w.opt.max_iters; ++m) {
+    if (fused) {
+      w.start<2>("precond+reduction", "pop::pipecg_precond_dots", 6, KOKKOS_LAMBDA(int j, int i, double* c) {
+        mv(j, i) = wv(j, i) * rA0(j, i);
+        c[0] = mask(j, i) * r(j, i) * u(j, i);
+        c[1] = mask(j, i) * wv(j, i) * u(j, i);
+      });
+    } else {
+      w.start<2>("reduction", "pop::pipecg_dots", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
+        c[0] = mask(j, i) * r(j, i) * u(j, i);
+        c[1] = mask(j, i) * wv(j, i) * u(j, i);
+      });
+      precondition(mv, wv);
+    }
+    w.halo(mv);  // overlapped with the global sum in flight
+    w.apply(mv, n);
+    const auto d = w.wait<2>();
+    const double gamma = d[0], delta = d[1];
+    const double beta = m == 1 ? 0.0 : gamma / gamma_old;
+    const double alpha = m == 1 ? gamma / delta : gamma / (delta - beta * gamma / alpha_old);
+    gamma_old = gamma, alpha_old = alpha;
+    if (fused) {
+      w.vector("pop::pipecg_update", 17, KOKKOS_LAMBDA(int j, int i) {
+        const double zn = n(j, i) + beta * z(j, i), qn = mv(j, i) + beta * q(j, i);
+        const double sn = wv(j, i) + beta * s(j, i), pn = u(j, i) + beta * p(j, i);
+        z(j, i) = zn, q(j, i) = qn, s(j, i) = sn, p(j, i) = pn;
+        x(j, i) += alpha * pn;
+        r(j, i) -= alpha * sn;
+        u(j, i) -= alpha * qn;
+        wv(j, i) -= alpha * zn;
+      });
+    } else {
+      w.vector("pop::pipecg_update_z", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = n(j, i) + beta * z(j, i); });
+      w.vector("pop::pipecg_update_q", 3, KOKKOS_LAMBDA(int j, int i) { q(j, i) = mv(j, i) + beta * q(j, i); });
+      w.vector("pop::pipecg_update_s", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = wv(j, i) + beta * s(j, i); });
+      w.vector("pop::pipecg_update_p", 3, KOKKOS_LAMBDA(int j, int i) { p(j, i) = u(j, i) + beta * p(j, i); });
+      w.vector("pop::pipecg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * p(j, i); });
+      w.vector("pop::pipecg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * s(j, i); });
+      w.vector("pop::pipecg_update_u", 3, KOKKOS_LAMBDA(int j, int i) { u(j, i) -= alpha * q(j, i); });
+      w.vector("pop::pipecg_update_w", 3, KOKKOS_LAMBDA(int j, int i) { wv(j, i) -= alpha * z(j, i); });
+    }
+    if (w.is_check(m)) {
+      // with replacement r becomes the true residual; without, the check writes into n (free here)
+      if (w.check(m, b, x, w.opt.replace ? r : n)) break;
+      if (w.opt.replace) recompute(true);
+    }
+  }
+  w.end_iterations(m > w.opt.max_iters ? w.opt.max_iters : m);
+}
+
+}  // namespace proxylab::pop
