@@ -18,6 +18,12 @@ ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PRESET = "openmp"
 # Display order of the apps (those whose binary exists are used).
 APPS = ["pop", "pstswm", "evh1", "fft3d", "stream", "comm"]
+# The probes live under miniapps/probes/: "probes-comm" and "probes-stream" name them too.
+ALIASES = {"probes-comm": "comm", "probes-stream": "stream"}
+
+
+def canonical_app(app: str) -> str:
+    return ALIASES.get(app, app)
 
 
 def build_dir(preset: str = DEFAULT_PRESET) -> Path:
@@ -28,7 +34,7 @@ def build_dir(preset: str = DEFAULT_PRESET) -> Path:
 
 
 def binary(app: str, preset: str = DEFAULT_PRESET) -> Path:
-    return build_dir(preset) / "bin" / f"proxylab-{app}"
+    return build_dir(preset) / "bin" / f"proxylab-{canonical_app(app)}"
 
 
 def built_apps(preset: str = DEFAULT_PRESET) -> list[str]:
@@ -37,8 +43,8 @@ def built_apps(preset: str = DEFAULT_PRESET) -> list[str]:
 
 def default_deck(app: str) -> Path | None:
     """The small deck the demo uses: inputs/<app>/demo.yaml, else small.yaml."""
-    for name in ("demo.yaml", "small.yaml"):
-        p = ROOT / "inputs" / app / name
+    for name in ("demo.yaml", "small.yaml", "default.yaml"):
+        p = ROOT / "inputs" / canonical_app(app) / name
         if p.exists():
             return p
     return None
