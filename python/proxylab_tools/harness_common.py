@@ -50,8 +50,10 @@ def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
                     help=f"MPI rank counts (default {ranks_default})")
     sp.add_argument("--threads", type=int_list, default=[1], metavar="T[,T...]",
                     help="threads per rank, OMP_NUM_THREADS (default 1)")
-    sp.add_argument("--repeat", type=int, default=repeat, help=f"runs of each variant (default {repeat}); median, min, max")
-    sp.add_argument("--out", help="folder for the records (JSON) and the chart (PNG) (default results/<command>-<app>-<time>)")
+    sp.add_argument("--repeat", type=int, default=repeat,
+                    help=f"runs of each variant (default {repeat}); median, min, max")
+    sp.add_argument("--out", help="folder for the records (JSON) and the chart (PNG) "
+                                  "(default results/<command>-<app>-<time>)")
     sp.add_argument("--timeout", type=float, default=900, help="seconds after which one run is stopped (default 900)")
     sp.add_argument("--quiet", action="store_true", help="no progress line")
     sp.add_argument("--no-plot", action="store_true", help="write no PNG")
@@ -142,7 +144,8 @@ def failure_text(res: runner.RunResult) -> str:
     rec = res.record or {}
     failed = [c for c in rec.get("verification", {}).get("checks", []) if not c.get("passed")]
     if failed:
-        return "; ".join(f"check '{c.get('name')}' failed: value {c.get('value')} limit {c.get('limit')}" for c in failed)
+        return "; ".join(f"check '{c.get('name')}' failed: value {c.get('value')} limit {c.get('limit')}"
+                         for c in failed)
     if rec.get("status") == "interrupted":
         return "interrupted"
     tail = (res.stdout + res.stderr).strip().splitlines()[-6:]

@@ -10,6 +10,7 @@ the command exits 1. All records go to one JSON file, the picture to a PNG besid
 """
 from __future__ import annotations
 
+import argparse
 import itertools
 import math
 
@@ -134,8 +135,8 @@ def format_summary(summary: dict, labels: list[str], repeat: int) -> str:
 
 # ---- command ----------------------------------------------------------------------------------------
 def register(subparsers) -> None:
-    sp = subparsers.add_parser("compare", help="variants side by side: interleaved repeats, median/min/max, ratios, PNG",
-                               description=__doc__, formatter_class=__import__("argparse").RawDescriptionHelpFormatter)
+    sp = subparsers.add_parser("compare", help="variants side by side: interleaved repeats, median, ratios, PNG",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     hc.add_common_arguments(sp, repeat=5)
     sp.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=v1,v2",
                     help="deck key and its values to compare (repeatable: all combinations run)")

@@ -143,7 +143,7 @@ def format_report(a: dict) -> str:
 
 # ---- command ----------------------------------------------------------------------------------------
 def register(subparsers) -> None:
-    sp = subparsers.add_parser("gantt", help="per-rank timeline (compute vs communication) and utilization of a --trace file",
+    sp = subparsers.add_parser("gantt", help="per-rank timeline (compute vs communication) and utilization of a trace",
                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument("trace", help="Chrome trace JSON written by an app's --trace")
     sp.add_argument("--out", help="PNG to write (default: the trace's name with .png)")

@@ -21,8 +21,11 @@ from .cli import format_table
 TOOL = "sweep"
 
 
-def curves(mode: str, ranks: list[int], size_key: str | None, sizes: list[str]) -> list[tuple[str, list[tuple[int, list[str]]]]]:
-    """[(label, [(ranks, deck overrides), ...])]: one curve per size in strong mode, one paired curve in weak mode."""
+Curve = tuple[str, list[tuple[int, list[str]]]]  # (label, [(ranks, deck overrides), ...])
+
+
+def curves(mode: str, ranks: list[int], size_key: str | None, sizes: list[str]) -> list[Curve]:
+    """One curve per size in strong mode (all rank counts each), one curve pairing sizes with ranks in weak mode."""
     if sizes and not size_key:
         raise ValueError("--sizes needs --size-key (the deck key the sizes set, e.g. grid.nx)")
     if mode == "weak":
@@ -91,7 +94,8 @@ def register(subparsers) -> None:
     hc.add_common_arguments(sp, repeat=3, ranks_default="1,2,4")
     sp.add_argument("--mode", choices=["strong", "weak"], default="strong", help="scaling mode (default strong)")
     sp.add_argument("--size-key", help="deck key that sets the problem size (e.g. grid.nx)")
-    sp.add_argument("--sizes", default="", help="values of --size-key: one curve each (strong), one per rank count (weak)")
+    sp.add_argument("--sizes", default="",
+                    help="values of --size-key: one curve each (strong), one per rank count (weak)")
     sp.add_argument("--region", help="judge by this timer region (slowest rank) instead of the whole run time")
     sp.set_defaults(func=main)
 

@@ -73,7 +73,8 @@ def plot_compare(doc: dict, png: str | Path) -> None:
     plt = _plt()
     labels, configs = doc["summary"]["labels"], doc["summary"]["configs"]
     keys = list(configs)
-    fom_metric = next((m["metric"] for c in configs.values() for m in c["metrics"] if m["metric"].startswith("FOM")), None)
+    fom_metric = next((m["metric"] for c in configs.values() for m in c["metrics"] if m["metric"].startswith("FOM")),
+                      None)
     last = configs[keys[-1]] if keys else {"metrics": []}
     regions = [m for m in last["metrics"] if m["metric"].startswith("region ")]
     fig, axes = plt.subplots(1, 2 if regions else 1, figsize=(13 if regions else 8, 5.5), squeeze=False)

@@ -121,9 +121,8 @@ class Sweep(unittest.TestCase):
 
     def test_strong_summary(self):
         cs = sweep.curves("strong", [1, 2, 4], None, [])
-        runs = [run("x", r, 1.0, t, ranks=p, curve="deck size") for p, ts in [(1, [8.0, 9.0, 8.2]), (2, [4.4, 4.5, 4.4]),
-                                                                             (4, [2.5, 2.4, 9.9])]
-                for r, t in enumerate(ts)]
+        times = {1: [8.0, 9.0, 8.2], 2: [4.4, 4.5, 4.4], 4: [2.5, 2.4, 9.9]}
+        runs = [run("x", r, 1.0, t, ranks=p, curve="deck size") for p, ts in times.items() for r, t in enumerate(ts)]
         pts = sweep.summarize(runs, cs, "strong", None)[0]["points"]
         self.assertEqual([p["time"] for p in pts], [8.2, 4.4, 2.5])
         self.assertAlmostEqual(pts[1]["efficiency"], 8.2 / 8.8)
@@ -183,6 +182,46 @@ class Gantt(unittest.TestCase):
         self.assertIn("58.3", text)  # compute share 7 / 12
         self.assertIn("25.0", text)  # communication share 3 / 12
         self.assertIn("step/halo", text)
+
+
+class RecordedTraces(unittest.TestCase):
+    """Traces of real runs (python/tests/fixtures), checked against sums computed here independently."""
+
+    def check(self, name):
+        path = harness_testing.HERE / "fixtures" / name
+        events = [e for e in json.loads(path.read_text())["traceEvents"] if e["ph"] == "X"]
+        a = gantt.analyse(path)
+        t0, t1 = a["window"]
+        for rank, u in a["utilization"].items():
+            mine = sorted((e["ts"] * 1e-6, (e["ts"] + e["dur"]) * 1e-6) for e in events if e["pid"] == rank)
+            covered, end = 0.0, -math.inf  # union of all spans of the rank
+            for b, e in mine:
+                covered += max(0.0, e - max(b, end))
+                end = max(end, e)
+            self.assertAlmostEqual(sum(u[c] for c in gantt.CATEGORIES), covered, places=9)
+            self.assertAlmostEqual(u["idle"], (t1 - t0) - covered, places=9)
+            names = {e["name"] for e in events}
+            leaf_comm = sum(e["dur"] * 1e-6 for e in events if e["pid"] == rank and e["cat"] == "communication"
+                            and not any(n.startswith(e["name"] + "/") for n in names))
+            self.assertAlmostEqual(u["communication"], leaf_comm, places=9)
+        return a
+
+    def test_stream_trace(self):
+        a = self.check("trace_small.json")
+        self.assertEqual(sorted(a["utilization"]), [0, 1])
+        self.assertTrue(all(u["communication"] == 0 for u in a["utilization"].values()))
+
+    def test_fft3d_trace_with_nested_communication(self):
+        a = self.check("trace_fft3d_2ranks.json")
+        self.assertTrue(all(u["communication"] > 0 and u["compute"] > 0 for u in a["utilization"].values()))
+        leaves = {s.name for segs in a["leaves"].values() for s in segs}
+        self.assertIn("forward/transpose", leaves)
+        # the parent region owns no instant inside its children
+        for rank, segs in a["leaves"].items():
+            kids = [s for s in gantt.load_trace(harness_testing.HERE / "fixtures" / "trace_fft3d_2ranks.json")[rank]
+                    if s.name.startswith("forward/")]
+            for seg in (s for s in segs if s.name == "forward"):
+                self.assertFalse(any(min(seg.t1, k.t1) - max(seg.t0, k.t0) > 1e-12 for k in kids), (rank, seg))
 
 
 class Common(unittest.TestCase):

@@ -62,8 +62,8 @@ class Charts(unittest.TestCase):
 
     def test_gantt_chart_of_the_fixture(self):
         png = self.dir / "g.png"
-        plots.plot_gantt(HERE / "fixtures" / "trace_small.json", png, "./proxylab gantt trace_small.json")
-        self.check_figure(png, "./proxylab gantt trace_small.json", host=hc.machine()["host"])
+        plots.plot_gantt(HERE / "fixtures" / "trace_fft3d_2ranks.json", png, "./proxylab gantt trace_fft3d_2ranks.json")
+        self.check_figure(png, "./proxylab gantt trace_fft3d_2ranks.json", host=hc.machine()["host"])
         self.assertEqual(len(self.plt.gcf().axes[0].get_yticks()), 2)  # two ranks
 
 
