@@ -1,5 +1,6 @@
 #include "distributed_fft.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 namespace proxylab::fft3d {
@@ -45,9 +46,13 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
     z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, ys), grid_->col_comm(),
                                         opt.strategy, opt.mapping);
   }
+  long long send = 0, recv = 0;
+  for (const auto* rs : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
+    if (rs) send = std::max(send, rs->send_size()), recv = std::max(recv, rs->recv_size());
   work_ = make_field("fft3d::work", scratch);
-  send_ = make_field("fft3d::send", scratch);
-  recv_ = make_field("fft3d::recv", scratch);
+  if (d_.kind == DecompKind::pencil) work2_ = make_field("fft3d::work2", scratch);
+  send_ = make_field("fft3d::send", send);
+  recv_ = make_field("fft3d::recv", recv);
   // Plan every transform now (FFTW_MEASURE overwrites scratch arrays; not inside timed regions).
   Field a = make_field("fft3d::plan_in", scratch), b = make_field("fft3d::plan_out", scratch);
   for (int axis = 0; axis < 3; ++axis)
@@ -83,9 +88,10 @@ void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) 
     local_fft(1, true, w, w, timers);
     x_to_z_->apply(w, out.data(), send_.data(), recv_.data(), timers);
   } else {
-    x_to_y_->apply(w, w, send_.data(), recv_.data(), timers);  // w is packed before it is overwritten
-    local_fft(1, true, w, w, timers);
-    y_to_z_->apply(w, out.data(), send_.data(), recv_.data(), timers);
+    Complex* w2 = work2_.data();
+    x_to_y_->apply(w, w2, send_.data(), recv_.data(), timers);
+    local_fft(1, true, w2, w2, timers);
+    y_to_z_->apply(w2, out.data(), send_.data(), recv_.data(), timers);
   }
   local_fft(2, true, out.data(), out.data(), timers);
 }
@@ -97,9 +103,10 @@ void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) 
     z_to_x_->apply(w, out.data(), send_.data(), recv_.data(), timers);
     local_fft(1, false, out.data(), out.data(), timers);
   } else {
-    z_to_y_->apply(w, w, send_.data(), recv_.data(), timers);
-    local_fft(1, false, w, w, timers);
-    y_to_x_->apply(w, out.data(), send_.data(), recv_.data(), timers);
+    Complex* w2 = work2_.data();
+    z_to_y_->apply(w, w2, send_.data(), recv_.data(), timers);
+    local_fft(1, false, w2, w2, timers);
+    y_to_x_->apply(w2, out.data(), send_.data(), recv_.data(), timers);
   }
   local_fft(0, false, out.data(), out.data(), timers);
 }

@@ -19,7 +19,7 @@ namespace proxylab::fft3d {
 struct FFTOptions {
   TransposeStrategy strategy = TransposeStrategy::alltoallv;
   FFTPlanning planning = FFTPlanning::estimate;
-  Mapping mapping = Mapping::flat;  // of the pack/unpack kernels
+  Mapping mapping = Mapping::mdrange;  // of the pack/unpack kernels
 };
 
 class DistributedFFT {
@@ -50,7 +50,7 @@ class DistributedFFT {
   Pencil x_, y_, z_;
   std::unique_ptr<Reshape> x_to_y_, y_to_z_, z_to_y_, y_to_x_;  // pencil
   std::unique_ptr<Reshape> x_to_z_, z_to_x_;                    // slab
-  Field work_, send_, recv_;
+  Field work_, work2_, send_, recv_;  // work2_: pencil only (Y stage)
 };
 
 }  // namespace proxylab::fft3d

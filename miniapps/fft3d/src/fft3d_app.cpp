@@ -32,7 +32,7 @@ void declare(Schema& s) {
   s.integer("fft3d.p_col", 0, 0, 1 << 20, "pencil process columns (y->z transposes among them); 0 = automatic");
   s.choice("fft3d.transpose", "alltoallv", transpose_strategy_names(), "all-to-all strategy of the transposes");
   s.choice("fft3d.planning", "estimate", {"estimate", "measure"}, "FFTW planning: FFTW_ESTIMATE or FFTW_MEASURE");
-  s.choice("fft3d.mapping", "flat", mapping_names(), "loop mapping of the pack/unpack kernels");
+  s.choice("fft3d.mapping", "mdrange", mapping_names(), "loop mapping of the pack/unpack kernels");
   s.integer("fft3d.iterations", 10, 1, 100000, "fft: timed forward+inverse pairs; ft: NAS FT iterations");
   s.integer("fft3d.warmup", 1, 0, 1000, "fft: untimed forward+inverse pairs before timing");
   s.boolean("fft3d.serial_baseline", false,

@@ -53,6 +53,32 @@ BoxCopy block_copy(const Pencil& p, const Box& b, const int order[3], long long 
   return c;
 }
 
+// Loop order of a copy: destination strides descending, so the writes run contiguously.
+BoxCopy writes_contiguous(BoxCopy c) {
+  for (int a = 0; a < 3; ++a)
+    for (int b = 0; b + 1 < 3 - a; ++b)
+      if (c.da[b] < c.da[b + 1]) {
+        std::swap(c.da[b], c.da[b + 1]);
+        std::swap(c.sa[b], c.sa[b + 1]);
+        std::swap(c.n[b], c.n[b + 1]);
+      }
+  return c;
+}
+
+// Copy of box b straight from an array laid out as `from` into one laid out as `to`.
+BoxCopy array_copy(const Pencil& from, const Pencil& to, const Box& b) {
+  long long sf[3], st[3];
+  axis_strides(from, sf);
+  axis_strides(to, st);
+  BoxCopy c;
+  for (int k = 0; k < 3; ++k) {
+    const int ax = from.order[k];
+    c.n[k] = b.n[ax], c.sa[k] = sf[ax], c.da[k] = st[ax];
+  }
+  c.src0 = offset_of(from, b), c.dst0 = offset_of(to, b);
+  return writes_contiguous(c);
+}
+
 int as_int(long long v) {
   if (v > std::numeric_limits<int>::max())
     throw InputError("a transpose block of " + std::to_string(v) +
@@ -66,9 +92,15 @@ int as_int(long long v) {
 void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const Complex* src, Complex* dst) {
   const long long s0 = c.src0, d0 = c.dst0;
   const long long sa0 = c.sa[0], sa1 = c.sa[1], sa2 = c.sa[2], da0 = c.da[0], da1 = c.da[1], da2 = c.da[2];
-  for_each_3d<HostExec>(kernel_name, mapping, 0, c.n[0], 0, c.n[1], 0, c.n[2], [=](int i, int j, int k) {
-    dst[d0 + i * da0 + j * da1 + k * da2] = src[s0 + i * sa0 + j * sa1 + k * sa2];
-  });
+  auto body = [=](int i, int j, int k) { dst[d0 + i * da0 + j * da1 + k * da2] = src[s0 + i * sa0 + j * sa1 + k * sa2]; };
+  if (mapping == Mapping::mdrange) {
+    // Cache-blocked transposition: 8 x 8 x 8 tiles keep both the strided and the contiguous side in cache.
+    if (c.n[0] <= 0 || c.n[1] <= 0 || c.n[2] <= 0) return;
+    using Policy = Kokkos::MDRangePolicy<HostExec, Kokkos::Rank<3, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
+    Kokkos::parallel_for(kernel_name, Policy({0, 0, 0}, {c.n[0], c.n[1], c.n[2]}, {8, 8, 8}), body);
+  } else {
+    for_each_3d<HostExec>(kernel_name, mapping, 0, c.n[0], 0, c.n[1], 0, c.n[2], body);
+  }
 }
 
 Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy,
@@ -82,10 +114,13 @@ Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm,
   if (size > 1) transpose_ = Transpose::create(strategy, comm);
   const Pencil& mine_in = in_[me_];
   const Pencil& mine_out = out_[me_];
+  // This rank's own block is copied directly from the input to the output array (no buffer, no message).
+  own_ = array_copy(mine_in, mine_out, intersect(mine_in, mine_out));
   for (int q = 0; q < size; ++q) {
-    const Box s = intersect(mine_in, out_[q]), r = intersect(in_[q], mine_out);
+    Box s = intersect(mine_in, out_[q]), r = intersect(in_[q], mine_out);
+    if (q == me_) s.n[0] = r.n[0] = 0;
     pack_.push_back(block_copy(mine_in, s, mine_in.order, send_total_, true));
-    unpack_.push_back(block_copy(mine_out, r, in_[q].order, recv_total_, false));
+    unpack_.push_back(writes_contiguous(block_copy(mine_out, r, in_[q].order, recv_total_, false)));
     scounts_.push_back(as_int(2 * s.size())), sdispls_.push_back(as_int(2 * send_total_));
     rcounts_.push_back(as_int(2 * r.size())), rdispls_.push_back(as_int(2 * recv_total_));
     send_total_ += s.size(), recv_total_ += r.size();
@@ -96,22 +131,25 @@ void Reshape::apply(const Complex* in, Complex* out, Complex* send, Complex* rec
   auto scope = [&](const char* name, Category cat) {
     return timers ? std::make_unique<Timers::Scope>(timers->scope(name, cat)) : nullptr;
   };
+  if (in == out) throw RuntimeError("fft3d reshape: input and output arrays must differ");
   const int size = ranks();
   {
     auto t = scope("pack", Category::compute);
-    for (int q = 0; q < size; ++q) copy_box("fft3d::pack", mapping_, pack_[q], in, send);
+    for (int q = 0; q < size; ++q)
+      if (q != me_) copy_box("fft3d::pack", mapping_, pack_[q], in, send);
+    copy_box("fft3d::copy_own_block", mapping_, own_, in, out);
     Kokkos::fence();
   }
-  const Complex* received = send;  // one rank: the packed block is already the received one
-  if (transpose_) {
+  if (!transpose_) return;
+  {
     auto t = scope("transpose", Category::communication);
     transpose_->exchange(reinterpret_cast<const double*>(send), scounts_, sdispls_, reinterpret_cast<double*>(recv),
                          rcounts_, rdispls_);
-    received = recv;
   }
   {
     auto t = scope("unpack", Category::compute);
-    for (int q = 0; q < size; ++q) copy_box("fft3d::unpack", mapping_, unpack_[q], received, out);
+    for (int q = 0; q < size; ++q)
+      if (q != me_) copy_box("fft3d::unpack", mapping_, unpack_[q], recv, out);
     Kokkos::fence();
   }
 }

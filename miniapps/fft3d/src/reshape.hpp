@@ -2,7 +2,8 @@
 // the ranks of `comm` own in the output stage (box intersections, as heFFTe's reshapes), packed
 // contiguously, exchanged through common's Transpose strategy and unpacked into the output layout.
 //   send block to q   = in[me] ∩ out[q]      recv block from q = in[q] ∩ out[me]
-// Blocks travel in the input memory order; pack and unpack are one strided 3-D copy kernel.
+// Blocks travel in the input memory order; pack and unpack are one strided 3-D copy kernel (unpack
+// loops in the output's order: contiguous writes). The own block is copied directly, in to out.
 #pragma once
 #include <mpi.h>
 
@@ -29,7 +30,7 @@ class Reshape {
  public:
   // in[q], out[q]: the pieces of rank q of comm in the input and output stage.
   Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy, Mapping mapping);
-  // in: input-stage data of this rank; out: output-stage data; send/recv: scratch of at least
+  // in: input-stage data of this rank; out: output-stage data (a different array); send/recv: scratch of at least
   // send_size() / recv_size() values. Timers (optional) get pack, transpose, unpack.
   void apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const;
   long long send_size() const { return send_total_; }
@@ -42,7 +43,8 @@ class Reshape {
   int me_ = 0;
   Mapping mapping_;
   std::unique_ptr<Transpose> transpose_;
-  std::vector<BoxCopy> pack_, unpack_;                   // one per peer
+  BoxCopy own_;                                          // in[me] ∩ out[me], array to array
+  std::vector<BoxCopy> pack_, unpack_;                   // one per peer (empty for me)
   std::vector<int> scounts_, sdispls_, rcounts_, rdispls_;  // in doubles, for Transpose
   long long send_total_ = 0, recv_total_ = 0;
 };
