@@ -67,6 +67,16 @@ def save(fig, png: str | Path) -> None:
     fig.savefig(png, dpi=110, bbox_inches="tight")
 
 
+def log_scale_if_spread(ax, values, factor: float) -> str:
+    """Logarithmic y axis when the positive values span more than `factor` (an outlier run, regions of very
+    different size), so the small bars stay visible; returns a note for the title."""
+    pos = [v for v in values if v is not None and v == v and v > 0]
+    if pos and max(pos) > factor * min(pos):
+        ax.set_yscale("log")
+        return " (log scale)"
+    return ""
+
+
 def plot_compare(doc: dict, png: str | Path) -> None:
     """FOM per rank x thread count (median bars, min-max whiskers) and timer regions at the largest count.
     Also draws perturbation results (their variants are the timer settings)."""
@@ -80,6 +90,7 @@ def plot_compare(doc: dict, png: str | Path) -> None:
     fig, axes = plt.subplots(1, 2 if regions else 1, figsize=(13 if regions else 8, 5.5), squeeze=False)
     width = 0.8 / max(1, len(labels))
     ax = axes[0][0]
+    spread = []
     for i, lab in enumerate(labels):
         med, lo, hi = [], [], []
         for k in keys:
@@ -90,24 +101,30 @@ def plot_compare(doc: dict, png: str | Path) -> None:
             hi.append(v["max"] - v["median"] if v else 0)
         xs = [j + (i - (len(labels) - 1) / 2) * width for j in range(len(keys))]
         ax.bar(xs, med, width, yerr=[lo, hi], capsize=3, label=lab)
+        spread += [m - d for m, d in zip(med, lo)] + [m + u for m, u in zip(med, hi)]
     ax.set_xticks(range(len(keys)))
     ax.set_xticklabels([f"{configs[k]['ranks']} x {configs[k]['threads']}" for k in keys])
     ax.set_xlabel("MPI ranks x threads per rank")
     unit = (fom_metric or "FOM []").partition(" [")[2].rstrip("]")
-    ax.set_ylabel(f"{doc['summary'].get('fom_name') or 'figure of merit'} [{unit}]", fontsize=9)
-    ax.set_title(f"figure of merit: median of {doc['summary']['repeat']}, bars min..max", fontsize=9)
+    name = doc["summary"].get("fom_name") or "figure of merit"
+    ax.set_ylabel("\n".join(textwrap.wrap(f"{name} [{unit}]", 55)), fontsize=9)
+    note = log_scale_if_spread(ax, spread, 10)
+    ax.set_title(f"figure of merit: median of {doc['summary']['repeat']}, bars min..max{note}", fontsize=9)
     ax.legend(fontsize=8)
     if regions:
         ax = axes[0][1]
+        spread = []
         for i, lab in enumerate(labels):
             med = [m["variants"].get(lab, {}).get("median", float("nan")) * 1e3 for m in regions]
             ax.bar([j + (i - (len(labels) - 1) / 2) * width for j in range(len(regions))], med, width, label=lab)
+            spread += med
         ax.set_xticks(range(len(regions)))
         ax.set_xticklabels([m["metric"].split(" [")[0].removeprefix("region ") for m in regions], rotation=30,
                            ha="right", fontsize=8)
         ax.set_xlabel("timer region")
         ax.set_ylabel("time of the slowest rank [ms] (median)")
-        ax.set_title(f"timer regions at {last['ranks']} ranks x {last['threads']} threads", fontsize=9)
+        note = log_scale_if_spread(ax, spread, 100)
+        ax.set_title(f"timer regions at {last['ranks']} ranks x {last['threads']} threads{note}", fontsize=9)
         ax.legend(fontsize=8)
     fig.suptitle(title_text(f"proxylab {doc['tool']}: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)
