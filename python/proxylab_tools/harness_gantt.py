@@ -147,6 +147,9 @@ def register(subparsers) -> None:
                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument("trace", help="Chrome trace JSON written by an app's --trace")
     sp.add_argument("--out", help="PNG to write (default: the trace's name with .png)")
+    sp.add_argument("--color-by", choices=["category", "region"], default="category",
+                    help="colour the timeline by category (compute/communication/...) or by region name (the 10 "
+                         "regions with the most time)")
     sp.add_argument("--no-plot", action="store_true", help="print the utilization table only")
     sp.set_defaults(func=main)
 
@@ -168,7 +171,7 @@ def main(args) -> int:
     if not args.no_plot:
         from . import plots
         png = Path(args.out) if args.out else path.with_suffix(".png")
-        ok, msg = plots.run_plot(TOOL, path, png, command=hc.command_line())
+        ok, msg = plots.run_plot(TOOL, path, png, command=hc.command_line(), extra=["--by", args.color_by])
         hc.log(TOOL, msg)
         if not ok:
             return 1

@@ -29,7 +29,8 @@ def plot_python() -> str | None:
     return str(VENV_PYTHON) if VENV_PYTHON.exists() else None
 
 
-def run_plot(kind: str, source: str | Path, png: str | Path, command: str | None = None) -> tuple[bool, str]:
+def run_plot(kind: str, source: str | Path, png: str | Path, command: str | None = None,
+             extra: list[str] = ()) -> tuple[bool, str]:
     """Draws one chart in a subprocess. Returns (ok, message for the user)."""
     py = plot_python()
     if py is None:
@@ -41,6 +42,7 @@ def run_plot(kind: str, source: str | Path, png: str | Path, command: str | None
     cmd = [py, "-m", "proxylab_tools.plots", kind, str(source), str(png)]
     if command:
         cmd += ["--command", command]
+    cmd += list(extra)
     p = subprocess.run(cmd, env=env, capture_output=True, text=True)
     if p.returncode != 0 or not Path(png).exists():
         return False, f"no PNG: the plot failed ({' '.join(cmd)}):\n{p.stderr[-2000:]}"
@@ -168,8 +170,18 @@ def plot_sweep(doc: dict, png: str | Path) -> None:
     save(fig, png)
 
 
-def plot_gantt(trace: str | Path, png: str | Path, command: str) -> None:
-    """Per-rank timeline coloured by category of the innermost region, and the utilization bars beside it."""
+def region_colours(leaves: dict, top: int = 10) -> dict[str, str]:
+    """The `top` leaf regions with the most time over all ranks get a colour of their own (tab10)."""
+    total: dict[str, float] = {}
+    for segs in leaves.values():
+        for s in segs:
+            total[s.name] = total.get(s.name, 0.0) + s.t1 - s.t0
+    names = sorted(total, key=total.get, reverse=True)[:top]
+    return {n: f"C{i}" for i, n in enumerate(names)}
+
+
+def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "category") -> None:
+    """Per-rank timeline coloured by the category (or the name) of the innermost region, utilization beside it."""
     from .harness_common import machine
     from .harness_gantt import CATEGORIES, analyse
     plt = _plt()
@@ -177,29 +189,40 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str) -> None:
     t0, t1 = a["window"]
     ranks = list(a["leaves"])
     scale, unit = (1e3, "ms") if t1 - t0 < 10 else (1.0, "s")
-    fig, (ax, ax_u) = plt.subplots(1, 2, figsize=(14, max(3.5, 1.8 + 0.45 * len(ranks))), sharey=True,
-                                   gridspec_kw={"width_ratios": [4, 1]})
+    height = max(3.5, min(26.0, 1.8 + 0.45 * len(ranks)))
+    fig, (ax, ax_u) = plt.subplots(1, 2, figsize=(14, height), sharey=True, gridspec_kw={"width_ratios": [4, 1]})
+    # what a segment is coloured by: its category, or its region name (the top regions; the rest grey)
+    colours = COLOURS if by == "category" else {**region_colours(a["leaves"]), "idle": COLOURS["idle"]}
+    key = (lambda s: s.cat) if by == "category" else (lambda s: s.name if s.name in colours else "other regions")
+    colours.setdefault("other regions", "#b0b0b0")
     for y, r in enumerate(ranks):
         ax.broken_barh([(0, (t1 - t0) * scale)], (y - 0.4, 0.8), color=COLOURS["idle"])
-        for cat in CATEGORIES:
-            bars = [((s.t0 - t0) * scale, (s.t1 - s.t0) * scale) for s in a["leaves"][r] if s.cat == cat]
-            if bars:
-                ax.broken_barh(bars, (y - 0.4, 0.8), color=COLOURS[cat])
+        groups: dict[str, list] = {}
+        for s in a["leaves"][r]:
+            groups.setdefault(key(s), []).append(((s.t0 - t0) * scale, (s.t1 - s.t0) * scale))
+        for name, bars in groups.items():
+            ax.broken_barh(bars, (y - 0.4, 0.8), color=colours[name])
         u = a["utilization"][r]
         left = 0.0
         for cat in [*CATEGORIES, "idle"]:
             share = 100 * u[cat] / u["window"] if u["window"] else 0
             ax_u.barh(y, share, left=left, color=COLOURS[cat], edgecolor="white" if cat == "idle" else None)
             left += share
-    ax.set_yticks(range(len(ranks)))
-    ax.set_yticklabels([str(r) for r in ranks])
+    step = max(1, len(ranks) // 32)
+    ax.set_yticks(range(0, len(ranks), step))
+    ax.set_yticklabels([str(r) for r in ranks[::step]])
     ax.set_ylabel("MPI rank")
     ax.set_xlabel(f"time since the first span [{unit}]")
     ax.invert_yaxis()
-    ax.set_title("task Gantt chart (innermost timer region at each instant)", fontsize=9)
-    handles = [plt.Rectangle((0, 0), 1, 1, color=COLOURS[c]) for c in [*CATEGORIES, "idle"]]
-    ax_u.legend(handles, ["compute (busy)", "communication", "io", "other", "idle / untimed"], fontsize=8,
-                loc="upper left", bbox_to_anchor=(1.03, 1.0))
+    ax.set_title(f"task Gantt chart (innermost timer region at each instant, coloured by {by})", fontsize=9)
+    legend = [("compute (busy)", "compute"), ("communication", "communication"), ("io", "io"), ("other", "other"),
+              ("idle / untimed", "idle")]
+    ax_u.legend([plt.Rectangle((0, 0), 1, 1, color=COLOURS[c]) for _, c in legend], [t for t, _ in legend],
+                fontsize=8, loc="upper left", bbox_to_anchor=(1.03, 1.0), title="utilization", title_fontsize=8)
+    if by == "region":
+        names = [n for n in colours if n not in ("idle",)]
+        fig.legend([plt.Rectangle((0, 0), 1, 1, color=colours[n]) for n in names], names, fontsize=8, ncol=4,
+                   loc="upper center", bbox_to_anchor=(0.4, 0.0), title="timeline: region", title_fontsize=8)
     ax_u.set_xlim(0, 100)
     ax_u.set_xlabel("share of the window [%]")
     ax_u.set_title("utilization", fontsize=9)
@@ -214,9 +237,10 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("source")
     p.add_argument("png")
     p.add_argument("--command", default="")
+    p.add_argument("--by", choices=["category", "region"], default="category", help="gantt: colour the timeline by")
     a = p.parse_args(argv)
     if a.kind == "gantt":
-        plot_gantt(a.source, a.png, a.command or f"./proxylab gantt {a.source}")
+        plot_gantt(a.source, a.png, a.command or f"./proxylab gantt {a.source}", a.by)
         return 0
     doc = json.loads(Path(a.source).read_text())
     {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_compare}[a.kind](doc, a.png)

@@ -66,6 +66,14 @@ class Charts(unittest.TestCase):
         self.check_figure(png, "./proxylab gantt trace_fft3d_2ranks.json", host=hc.machine()["host"])
         self.assertEqual(len(self.plt.gcf().axes[0].get_yticks()), 2)  # two ranks
 
+    def test_gantt_coloured_by_region(self):
+        png = self.dir / "r.png"
+        plots.plot_gantt(HERE / "fixtures" / "trace_fft3d_2ranks.json", png, "./proxylab gantt x", by="region")
+        self.check_figure(png, "./proxylab gantt x", host=hc.machine()["host"])
+        names = [t.get_text() for t in self.plt.gcf().legends[0].get_texts()]
+        self.assertIn("forward/transpose", names)
+        self.assertLessEqual(len(names), 11)  # ten regions and "other regions"
+
 
 if __name__ == "__main__":
     unittest.main()
