@@ -32,19 +32,19 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   long long scratch = std::max(x_.size(), z_.size());
   if (d_.kind == DecompKind::slab) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node);
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node);
   } else {
     scratch = std::max(scratch, y_.size());
     x_to_y_ = std::make_unique<Reshape>(along_row(d.p_row, c, xs), along_row(d.p_row, c, ys), grid_->row_comm(),
-                                        opt.strategy, opt.mapping);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node);
     y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, ys), along_row(d.p_row, c, xs), grid_->row_comm(),
-                                        opt.strategy, opt.mapping);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node);
     y_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, ys), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node);
     z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, ys), grid_->col_comm(),
-                                        opt.strategy, opt.mapping);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node);
   }
   long long send = 0, recv = 0;
   for (const auto* rs : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})

@@ -20,6 +20,7 @@ struct FFTOptions {
   TransposeStrategy strategy = TransposeStrategy::alltoallv;
   FFTPlanning planning = FFTPlanning::estimate;
   Mapping mapping = Mapping::mdrange;  // of the pack/unpack kernels
+  int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
 };
 
 class DistributedFFT {

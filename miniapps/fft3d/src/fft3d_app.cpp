@@ -31,6 +31,9 @@ void declare(Schema& s) {
   s.integer("fft3d.p_row", 0, 0, 1 << 20, "pencil process rows (x->y transposes among them); 0 = automatic");
   s.integer("fft3d.p_col", 0, 0, 1 << 20, "pencil process columns (y->z transposes among them); 0 = automatic");
   s.choice("fft3d.transpose", "alltoallv", transpose_strategy_names(), "all-to-all strategy of the transposes");
+  s.integer("fft3d.ranks_per_node", 0, 0, 1 << 20,
+            "node_aware: emulate nodes of this many consecutive ranks of each transpose communicator "
+            "(several leaders on one machine); 0 = the real shared-memory nodes");
   s.choice("fft3d.planning", "estimate", {"estimate", "measure"}, "FFTW planning: FFTW_ESTIMATE or FFTW_MEASURE");
   s.choice("fft3d.mapping", "mdrange", mapping_names(), "loop mapping of the pack/unpack kernels");
   s.integer("fft3d.iterations", 10, 1, 100000, "fft: timed forward+inverse pairs; ft: NAS FT iterations");
@@ -280,6 +283,7 @@ void run(RunContext& ctx) {
   opt.strategy = parse_transpose_strategy(cfg.choice("fft3d.transpose"));
   opt.planning = cfg.choice("fft3d.planning") == "measure" ? FFTPlanning::measure : FFTPlanning::estimate;
   opt.mapping = parse_mapping(cfg.choice("fft3d.mapping"));
+  opt.ranks_per_node = int(cfg.integer("fft3d.ranks_per_node"));
   ctx.out() << "  grid " << d.global[0] << " x " << d.global[1] << " x " << d.global[2] << " (" << d.points()
             << " points), " << d.describe() << ", transpose " << to_string(opt.strategy) << ", FFTW "
             << cfg.choice("fft3d.planning") << ", " << ctx.threads() << " thread(s) per rank\n";

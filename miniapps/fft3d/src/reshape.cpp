@@ -104,14 +104,17 @@ void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const 
 }
 
 Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy,
-                 Mapping mapping)
+                 Mapping mapping, int ranks_per_node)
     : in_(std::move(in)), out_(std::move(out)), mapping_(mapping) {
   int size = 1;
   MPI_Comm_rank(comm, &me_);
   MPI_Comm_size(comm, &size);
   if (int(in_.size()) != size || int(out_.size()) != size)
     throw RuntimeError("fft3d reshape: pieces do not match the communicator size");
-  if (size > 1) transpose_ = Transpose::create(strategy, comm);
+  if (size > 1)
+    transpose_ = strategy == TransposeStrategy::node_aware && ranks_per_node > 0
+                     ? Transpose::create_node_aware(comm, ranks_per_node)
+                     : Transpose::create(strategy, comm);
   const Pencil& mine_in = in_[me_];
   const Pencil& mine_out = out_[me_];
   // This rank's own block is copied directly from the input to the output array (no buffer, no message).

@@ -29,7 +29,9 @@ void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const 
 class Reshape {
  public:
   // in[q], out[q]: the pieces of rank q of comm in the input and output stage.
-  Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy, Mapping mapping);
+  // ranks_per_node > 0 (node_aware only): emulate nodes as blocks of that many consecutive ranks of comm.
+  Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy, Mapping mapping,
+          int ranks_per_node = 0);
   // in: input-stage data of this rank; out: output-stage data (a different array); send/recv: scratch of at least
   // send_size() / recv_size() values. Timers (optional) get pack, transpose, unpack.
   void apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const;

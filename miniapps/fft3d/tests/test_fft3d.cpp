@@ -26,7 +26,8 @@ struct Variant {
   DecompKind kind;
   int p_row, p_col;
   TransposeStrategy strategy;
-  Mapping mapping = Mapping::flat;
+  Mapping mapping = Mapping::mdrange;
+  int ranks_per_node = 0;  // node_aware: emulated node size
 };
 
 // Every transpose strategy with the slab and the automatic pencil grid; every other pencil grid of
@@ -40,8 +41,12 @@ std::vector<Variant> all_variants(int ranks) {
   }
   for (int pr = 1; pr <= ranks; ++pr)
     if (ranks % pr == 0) v.push_back({DecompKind::pencil, pr, ranks / pr, TransposeStrategy::alltoallv});
-  v.push_back({DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange});
+  v.push_back({DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv, Mapping::flat});
   v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::team});
+  if (ranks >= 2) {  // node_aware with emulated 2-rank nodes: several leaders
+    v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::node_aware, Mapping::mdrange, 2});
+    v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::node_aware, Mapping::mdrange, 1});
+  }
   return v;
 }
 
@@ -50,6 +55,7 @@ std::unique_ptr<DistributedFFT> make_fft(const Variant& v, int nx, int ny, int n
   FFTOptions opt;
   opt.strategy = v.strategy;
   opt.mapping = v.mapping;
+  opt.ranks_per_node = v.ranks_per_node;
   return std::make_unique<DistributedFFT>(d, MPI_COMM_WORLD, opt);
 }
 
@@ -84,7 +90,8 @@ Outcome run_variant(const Variant& v, int nx, int ny, int nz) {
 
 std::string label(const Variant& v) {
   return std::string(v.kind == DecompKind::slab ? "slab" : "pencil") + " " + std::to_string(v.p_row) + "x" +
-         std::to_string(v.p_col) + " " + to_string(v.strategy) + " " + to_string(v.mapping);
+         std::to_string(v.p_col) + " " + to_string(v.strategy) + " " + to_string(v.mapping) +
+         " ranks_per_node " + std::to_string(v.ranks_per_node);
 }
 
 }  // namespace
