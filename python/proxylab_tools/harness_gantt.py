@@ -115,17 +115,24 @@ def pct(part: float, whole: float) -> str:
     return f"{100.0 * part / whole:.1f}" if whole > 0 else "-"
 
 
-def format_report(a: dict) -> str:
+def format_report(a: dict, max_rows: int = 32) -> str:
+    """Utilization per rank (beyond max_rows ranks: those with the most communication), the extremes, and the
+    leaf regions with their fastest and slowest rank."""
     t0, t1 = a["window"]
+    util = a["utilization"]
+    shown = list(util)
+    head = f"window {(t1 - t0) * 1e3:.3f} ms, {len(util)} rank(s), {a['spans']} spans"
+    if len(shown) > max_rows:
+        shown = sorted(shown, key=lambda r: -util[r]["communication"])[:max_rows]
+        head += f"; the {max_rows} ranks with the most communication (--all-ranks for every rank)"
     rows = []
-    for r, u in a["utilization"].items():
+    for r in shown:
+        u = util[r]
         w = u["window"]
         rows.append([str(r), pct(u["compute"], w), pct(u["communication"], w), pct(u["io"] + u["other"], w),
                      pct(u["idle"], w), f"{(w - u['idle']) * 1e3:.3f}"])
-    lines = [f"window {(t1 - t0) * 1e3:.3f} ms, {len(rows)} rank(s), {a['spans']} spans",
-             format_table(rows, ["rank", "busy % (compute)", "communicate %", "io/other %", "idle/untimed %",
-                                 "in regions [ms]"])]
-    util = a["utilization"]
+    lines = [head, format_table(rows, ["rank", "busy % (compute)", "communicate %", "io/other %", "idle/untimed %",
+                                       "in regions [ms]"])]
     if len(util) > 1:
         comm = {r: u["communication"] / u["window"] if u["window"] else 0.0 for r, u in util.items()}
         busy = {r: u["compute"] for r, u in util.items()}
@@ -150,6 +157,7 @@ def register(subparsers) -> None:
     sp.add_argument("--color-by", choices=["category", "region"], default="category",
                     help="colour the timeline by category (compute/communication/...) or by region name (the 10 "
                          "regions with the most time)")
+    sp.add_argument("--all-ranks", action="store_true", help="print every rank (default: at most 32)")
     sp.add_argument("--no-plot", action="store_true", help="print the utilization table only")
     sp.set_defaults(func=main)
 
@@ -166,7 +174,7 @@ def main(args) -> int:
         hc.log(TOOL, f"trace '{path}' has no spans (was the run made with --trace and timers on?)")
         return 2
     print(f"{path}: busy / communicate / idle per rank (innermost timer region at each instant)")
-    print(format_report(a))
+    print(format_report(a, max_rows=len(a["utilization"]) if args.all_ranks else 32))
     print(f"\nInteractive view: open {path} in https://ui.perfetto.dev (Open trace file), one track per rank.")
     if not args.no_plot:
         from . import plots

@@ -182,6 +182,9 @@ class Gantt(unittest.TestCase):
         self.assertIn("58.3", text)  # compute share 7 / 12
         self.assertIn("25.0", text)  # communication share 3 / 12
         self.assertIn("step/halo", text)
+        short = gantt.format_report(a, max_rows=1)
+        self.assertIn("the 1 ranks with the most communication", short)
+        self.assertEqual(len([ln for ln in short.splitlines() if ln.startswith(("0 ", "1 "))]), 1)
 
 
 class RecordedTraces(unittest.TestCase):
