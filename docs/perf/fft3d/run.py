@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""fft3d benchmark: slab vs pencil and every transpose strategy at 1, 2, 4 ranks, and the local FFT
+stage against one serial FFTW 3-D plan over the same data. Median of --repeats runs per configuration
+(the run with the median forward+inverse time is reported whole).
+
+  python3 docs/perf/fft3d/run.py [--bin build/fft3d/bin/proxylab-fft3d] [--repeats 3] [--sizes 64,128] > table.md
+
+Each run writes a JSON record (--json). Times are per transform, max over ranks; GFLOP/s = 5 N log2 N / t.
+The transpose bandwidth is the bytes all ranks sent (padding excluded) over the transpose time.
+Performance is never asserted (tests do not).
+"""
+import argparse, json, os, statistics, subprocess, tempfile
+
+STRATEGIES = ["alltoallv", "alltoall", "pairwise", "nonblocking", "node_aware"]
+
+
+def run(binary, ranks, sets, threads):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = ["mpiexec", "-n", str(ranks), binary, "--quiet", "--json", path]
+    for s in sets:
+        cmd += ["--set", s]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND="false")
+    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        rec = json.load(f)
+    os.unlink(path)
+    if not rec["verification"]["passed"]:
+        raise SystemExit("verification failed: " + " ".join(cmd))
+    return rec["results"]
+
+
+def median_record(binary, ranks, sets, repeats, threads=1):
+    recs = [run(binary, ranks, sets, threads) for _ in range(repeats)]
+    key = lambda r: r["forward_seconds_median"] + r["inverse_seconds_median"]
+    return sorted(recs, key=key)[len(recs) // 2]
+
+
+def ms(x):
+    return f"{1e3 * x:.2f}"
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="build/fft3d/bin/proxylab-fft3d")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--sizes", default="64,128")
+    ap.add_argument("--ranks", default="1,2,4")
+    ap.add_argument("--iterations", type=int, default=10)
+    args = ap.parse_args()
+    sizes = [int(s) for s in args.sizes.split(",")]
+    base = lambda n: [f"fft3d.nx={n}", f"fft3d.ny={n}", f"fft3d.nz={n}", "fft3d.mode=fft",
+                      f"fft3d.iterations={args.iterations}", "fft3d.warmup=2"]
+
+    print("### Local FFT stage vs one serial FFTW 3-D plan (1 rank, 1 thread, FFTW_ESTIMATE)\n")
+    print("| grid | decomposition | local FFT ms | serial FFTW 3-D ms | local / serial speed | "
+          "local FFT GFLOP/s | whole transform GFLOP/s |")
+    print("|---|---|---|---|---|---|---|")
+    for n in sizes:
+        for d in ["slab", "pencil"]:
+            r = median_record(args.bin, 1, base(n) + [f"fft3d.decomposition={d}", "fft3d.serial_baseline=true"],
+                              args.repeats)
+            print(f"| {n}^3 | {d} | {ms(r['per_transform_seconds']['local_fft'])} | {ms(r['serial_fftw3d_seconds'])} "
+                  f"| {r['local_fft_vs_serial_fftw_pct']:.0f}% | {r['local_fft_gflops']:.2f} "
+                  f"| {0.5 * (r['gflops_forward'] + r['gflops_inverse']):.2f} |", flush=True)
+
+    print("\n### Decompositions x transpose strategies (1 thread per rank; per transform, max over ranks)\n")
+    print("| grid | ranks | decomposition | strategy | fwd ms | inv ms | GFLOP/s | local FFT ms | pack ms | "
+          "transpose ms | unpack ms | transpose GB/s |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for n in sizes:
+        for p in [int(x) for x in args.ranks.split(",")]:
+            for d in ["slab", "pencil"]:
+                variants = [("alltoallv", [])] if p == 1 else [(s, [f"fft3d.transpose={s}"]) for s in STRATEGIES]
+                if p == 4:
+                    variants.append(("node_aware, 2-rank nodes",
+                                     ["fft3d.transpose=node_aware", "fft3d.ranks_per_node=2"]))
+                for name, extra in variants:
+                    r = median_record(args.bin, p, base(n) + [f"fft3d.decomposition={d}"] + extra, args.repeats)
+                    t = r["per_transform_seconds"]
+                    shape = f"{d} {r['p_row']}x{r['p_col']}"
+                    gf = 0.5 * (r["gflops_forward"] + r["gflops_inverse"])
+                    print(f"| {n}^3 | {p} | {shape} | {name} | {ms(r['forward_seconds_median'])} "
+                          f"| {ms(r['inverse_seconds_median'])} | {gf:.2f} | {ms(t['local_fft'])} | {ms(t['pack'])} "
+                          f"| {ms(t['transpose'])} | {ms(t['unpack'])} | {r['transpose_gbs']:.2f} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
