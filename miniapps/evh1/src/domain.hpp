@@ -1,0 +1,72 @@
+// The distributed state of a 2-D run and the two parallel algorithms that sweep it:
+//   transpose  EVH1: 1-D decomposition, every sweep on-processor; the data are transposed with an
+//              all-to-all between the x and the y sweeps (common's Transpose strategies)
+//   halo       2-D decomposition; before each sweep nghost ghost zones are exchanged with the
+//              neighbours (common's HaloExchange strategies)
+// Both give results bit-identical to a 1-rank run (every zone's update reads the same numbers).
+#pragma once
+#include <mpi.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "proxylab/timers.hpp"
+#include "sweep.hpp"
+
+namespace proxylab::evh1 {
+
+struct GridSpec {
+  int nx = 128, ny = 128;
+  double x0 = 0, y0 = 0, dx = 1.0 / 128;  // square zones: dy = dx
+  Boundary x_lo = Boundary::reflect, x_hi = Boundary::reflect, y_lo = Boundary::reflect, y_hi = Boundary::reflect;
+  double xc(int i) const { return x0 + (i + 0.5) * dx; }  // zone centres
+  double yc(int j) const { return y0 + (j + 0.5) * dx; }
+};
+
+struct SweepOptions {
+  Gas gas;
+  SweepMapping mapping = SweepMapping::batched;
+  int lanes = 8;
+};
+
+// Primitive state of global zone (i, j): w[var_rho], w[var_p], w[var_ux], w[var_uy].
+using InitialState = std::function<void(int i, int j, double* w)>;
+
+class Domain {
+ public:
+  virtual ~Domain() = default;
+  virtual void initialize(const InitialState& init) = 0;
+  virtual void sweep_x(double dt) = 0;
+  virtual void sweep_y(double dt) = 0;
+  // Local max over zones of (|u| + c) / dx in either direction (the Courant rate of VH-1: dtcon).
+  virtual double max_signal_rate() const = 0;
+  // Collective: the global fields (nvars, ny, nx), x fastest, on every rank.
+  virtual std::vector<double> gather() const = 0;
+  virtual std::string describe() const = 0;
+
+  PhaseTimes phase_times{};  // this rank's kernel phase seconds so far
+  long long messages = 0;    // exchanges done (halo exchanges or transposes)
+
+ protected:
+  Domain(const GridSpec& g, const SweepOptions& o, Timers& t) : grid(g), opt(o), timers(t) {}
+  void add(const PhaseTimes& t) {
+    for (int k = 0; k < nphases; ++k) phase_times[k] += t[k];
+  }
+  GridSpec grid;
+  SweepOptions opt;
+  Timers& timers;
+};
+
+// algorithm = transpose; strategy: a TransposeStrategy name.
+std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
+                                              const std::string& strategy);
+// algorithm = halo; px x py ranks (validated by the caller); strategy: a HaloStrategy name.
+std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
+                                         const std::string& strategy, int px, int py);
+
+// Local Courant rate over a block of fields(var, a, b) with indices [a0, a1) x [b0, b1).
+double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, double dx, double gamma);
+
+}  // namespace proxylab::evh1

@@ -1,0 +1,205 @@
+// EVH1 driver (VH-1: vhone): deck -> problem -> distributed state -> time steps of x y | y x sweeps with a
+// Courant time step from a global minimum (VH-1: dtcon) -> verification -> FOM (zone-cycles per second).
+#include "evh1_app.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+#include "density_output.hpp"
+#include "problems.hpp"
+#include "proxylab/comm/halo.hpp"
+#include "proxylab/comm/transpose.hpp"
+#include "proxylab/progress.hpp"
+#include "time_loop.hpp"
+
+namespace proxylab::evh1 {
+namespace {
+
+void declare(Schema& s) {
+  s.choice("problem.name", "sedov", {"sod", "sedov", "advection"}, "test problem (see README)");
+  s.integer("grid.nx", 128, 8, 1 << 16, "zones in x (the x extent is 1; zones are square)");
+  s.integer("grid.ny", 128, 8, 1 << 16, "zones in y");
+  s.real("time.t_end", 0, 0, 1e6, "end time; 0 = the problem's default (sod 0.25, sedov 0.1, advection 1)");
+  s.real("time.courant", 0.5, 0.01, 0.95, "Courant number of the time step (VH-1: courant)");
+  s.integer("time.max_steps", 0, 0, 1000000000, "stop after this many steps (0 = run to t_end); checks use the time reached");
+  s.real("hydro.gamma", 1.4, 1.01, 5.0, "ratio of specific heats");
+  s.choice("evh1.algorithm", "transpose", {"transpose", "halo"},
+           "parallel algorithm: transpose (EVH1 all-to-all between sweeps) or halo (2-D blocks, ghost-zone exchange)");
+  s.choice("evh1.mapping", "batched", sweep_mapping_names(),
+           "pencil (one pencil at a time, 1-D temporaries, as EVH1) or batched (lanes pencils at once, vector across pencils)");
+  s.integer("evh1.lanes", 8, 4, 16, "pencils per block for mapping=batched: 4, 8 or 16");
+  s.choice("evh1.transpose_strategy", "alltoallv", transpose_strategy_names(), "all-to-all strategy (algorithm=transpose)");
+  s.choice("evh1.halo_strategy", "packed", halo_strategy_names(), "halo exchange strategy (algorithm=halo)");
+  s.integer("decomp.px", 0, 0, 1 << 16, "ranks in x for algorithm=halo (0 = automatic)");
+  s.integer("decomp.py", 0, 0, 1 << 16, "ranks in y for algorithm=halo (0 = automatic)");
+  s.choice("bc.x", "auto", {"auto", "reflect", "outflow", "periodic"}, "x boundaries (auto = the problem's own)");
+  s.choice("bc.y", "auto", {"auto", "reflect", "outflow", "periodic"}, "y boundaries (auto = the problem's own)");
+  s.choice("sod.direction", "x", {"x", "y"}, "direction of the Sod tube (the other extent is grid.ny or grid.nx zones)");
+  s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position");
+  s.real("sod.rho_left", 1.0, 1e-10, 1e10, "left density");
+  s.real("sod.p_left", 1.0, 1e-10, 1e10, "left pressure");
+  s.real("sod.rho_right", 0.125, 1e-10, 1e10, "right density");
+  s.real("sod.p_right", 0.1, 1e-10, 1e10, "right pressure");
+  s.real("sedov.energy", 1.0, 1e-10, 1e10, "blast energy per unit length");
+  s.real("sedov.rho0", 1.0, 1e-10, 1e10, "ambient density");
+  s.real("sedov.p0", 1e-5, 1e-20, 1e10, "ambient pressure");
+  s.real("sedov.radius_zones", 3.5, 0.5, 100, "energy deposited in zones whose centre lies within this many zones");
+  s.real("advection.ux", 1.0, -100, 100, "flow velocity x");
+  s.real("advection.uy", 0.5, -100, 100, "flow velocity y");
+  s.real("advection.p", 1.0, 1e-10, 1e10, "uniform pressure");
+  s.real("advection.amplitude", 0.2, 0.0, 0.9, "density wave amplitude");
+  s.real("verify.sod_l1", 0.01, 0, 1e10, "Sod: limit of the mean |rho - rho_exact|");
+  s.real("verify.sedov_radius", 0.05, 0, 1e10, "Sedov: limit of |R_num - R(t)| / R(t)");
+  s.real("verify.sedov_jump", 3.0, 0, 6, "Sedov: lower limit of the peak density jump rho_max / rho0");
+  s.real("verify.mirror", 1e-8, 0, 1e10, "Sedov: limit of the mirror asymmetry (round-off amplified by the flow)");
+  s.real("verify.diagonal", 0.05, 0, 1e10, "Sedov: limit of the x <-> y asymmetry (operator-splitting error)");
+  s.real("verify.advection_l1", 1e-3, 0, 1e10, "advection: limit of the mean |rho - rho_exact|");
+  s.real("verify.conservation", 1e-12, 0, 1e10, "limit of the relative drift of total mass and energy");
+  s.boolean("verify.against_reference", false,
+            "also run the serial pencil reference on every rank and compare the fields (tests; small grids)");
+  s.real("verify.reference_tol", 0.0, 0, 1e10, "limit of the max abs difference from the reference (0 = bit-identical)");
+  s.text("output.density_file", "", "write the final density (raw float64 + .json header) for plot_density.py");
+}
+
+// Factor pair px * py = size with blocks of at least nghost zones and the least halo perimeter.
+void choose_halo_grid(const Config& cfg, int size, int nx, int ny, int& px, int& py) {
+  px = int(cfg.integer("decomp.px"));
+  py = int(cfg.integer("decomp.py"));
+  if (px > 0 && py == 0 && size % px == 0) py = size / px;
+  if (py > 0 && px == 0 && size % py == 0) px = size / py;
+  if (px == 0 && py == 0) {
+    double best = 1e300;
+    for (int a = 1; a <= size; ++a) {
+      if (size % a != 0 || nx / a < nghost || ny / (size / a) < nghost) continue;
+      const double perimeter = double(nx) / a + double(ny) / (size / a);
+      if (perimeter < best) best = perimeter, px = a, py = size / a;
+    }
+    if (px == 0)
+      cfg.reject("grid.nx", "a grid that " + std::to_string(size) + " ranks can split into blocks of at least " +
+                                std::to_string(nghost) + " x " + std::to_string(nghost) + " zones (algorithm=halo)");
+  }
+  if (px * py != size)
+    cfg.reject("decomp.px", "px * py = number of ranks (" + std::to_string(size) + "); got " + std::to_string(px) +
+                                " x " + std::to_string(py));
+  if (nx / px < nghost) cfg.reject("grid.nx", "at least " + std::to_string(nghost) + " zones per rank in x (px = " +
+                                                  std::to_string(px) + ", algorithm=halo)");
+  if (ny / py < nghost) cfg.reject("grid.ny", "at least " + std::to_string(nghost) + " zones per rank in y (py = " +
+                                                  std::to_string(py) + ", algorithm=halo)");
+}
+
+std::unique_ptr<Domain> make_domain(RunContext& ctx, const GridSpec& g, const SweepOptions& opt) {
+  const auto& cfg = ctx.config;
+  if (cfg.choice("evh1.algorithm") == "transpose") {
+    if (g.nx < ctx.size) cfg.reject("grid.nx", "at least one column per rank for algorithm=transpose (nx >= " +
+                                                   std::to_string(ctx.size) + " ranks)");
+    if (g.ny < ctx.size) cfg.reject("grid.ny", "at least one row per rank for algorithm=transpose (ny >= " +
+                                                   std::to_string(ctx.size) + " ranks)");
+    return make_transpose_domain(ctx.comm, g, opt, ctx.timers, cfg.choice("evh1.transpose_strategy"));
+  }
+  int px = 0, py = 0;
+  choose_halo_grid(cfg, ctx.size, g.nx, g.ny, px, py);
+  return make_halo_domain(ctx.comm, g, opt, ctx.timers, cfg.choice("evh1.halo_strategy"), px, py);
+}
+
+// The reference variant: the same problem for the same number of steps on one rank (transpose
+// algorithm on MPI_COMM_SELF, mapping pencil), run on every rank; the fields must agree bit for bit
+// (verify.reference_tol = 0) whatever the algorithm, strategy, mapping and rank count of the run.
+void compare_with_reference(RunContext& ctx, const Problem& pb, SweepOptions opt, const std::vector<double>& global,
+                            double courant, long long steps) {
+  Timers quiet(nullptr, false);
+  opt.mapping = SweepMapping::pencil;
+  auto ref = make_transpose_domain(MPI_COMM_SELF, pb.grid, opt, quiet, "alltoallv");
+  ref->initialize(pb.init);
+  run_to(*ref, MPI_COMM_SELF, pb.t_end, courant, steps);
+  const std::vector<double> expect = ref->gather();
+  double diff = 0;
+  for (std::size_t k = 0; k < expect.size(); ++k) diff = std::max(diff, std::fabs(global[k] - expect[k]));
+  double worst = 0;
+  MPI_Allreduce(&diff, &worst, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  ctx.report.results()["reference_max_abs_diff"] = worst;
+  ctx.out() << "  vs serial reference (transpose, pencil, 1 rank, " << steps << " steps): max |difference| " << worst
+            << "\n";
+  ctx.report.check_le("fields vs serial pencil reference (max abs difference)", worst,
+                      ctx.config.real("verify.reference_tol"));
+}
+
+void run(RunContext& ctx) {
+  const auto& cfg = ctx.config;
+  Gas gas;
+  gas.gamma = cfg.real("hydro.gamma");
+  SweepOptions opt{gas, parse_sweep_mapping(cfg.choice("evh1.mapping")), int(cfg.integer("evh1.lanes"))};
+  const auto& lanes = batched_lane_choices();
+  if (std::find(lanes.begin(), lanes.end(), opt.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");
+  const Problem pb = make_problem(cfg, gas);
+  const GridSpec& g = pb.grid;
+  auto domain = make_domain(ctx, g, opt);
+  domain->initialize(pb.init);
+  const Totals initial = totals(domain->gather(), g, gas);
+  ctx.out() << "  problem " << pb.name << " on " << g.nx << " x " << g.ny << " zones to t = " << pb.t_end << "; "
+            << domain->describe() << "; mapping " << cfg.choice("evh1.mapping")
+            << (opt.mapping == SweepMapping::batched ? " (" + std::to_string(opt.lanes) + " lanes)" : "") << "\n";
+
+  const double courant = cfg.real("time.courant");
+  const long long max_steps = cfg.integer("time.max_steps");
+  Progress progress(ctx, 1000, "permille of t_end");
+  MPI_Barrier(ctx.comm);
+  const double t0 = MPI_Wtime();
+  LoopResult done;
+  {
+    auto hydro = ctx.timers.scope("hydro");
+    done = run_to(*domain, ctx.comm, pb.t_end, courant, max_steps, [&](long long, double t) {
+      return progress.update(static_cast<long long>(1000 * t / pb.t_end), t);
+    });
+  }
+  MPI_Barrier(ctx.comm);
+  const double elapsed = MPI_Wtime() - t0;
+  progress.finish();
+  const double t = done.time;
+  const long long steps = done.steps;
+
+  const std::vector<double> global = domain->gather();
+  double local_max = 0;
+  for (double x : global) local_max = std::max(local_max, std::fabs(x));
+  ctx.require_finite(local_max, "final state");
+  verify_problem(ctx, pb, gas, global, t, initial);
+  if (cfg.boolean("verify.against_reference")) compare_with_reference(ctx, pb, opt, global, courant, steps);
+
+  // phase times: this rank's kernel seconds (summed over threads), averaged over ranks
+  PhaseTimes ph = domain->phase_times, avg{};
+  MPI_Allreduce(ph.data(), avg.data(), nphases, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  nlohmann::json phases = nlohmann::json::object();
+  ctx.out() << "  kernel phases (s, mean over ranks, summed over threads):";
+  for (int k = 0; k < nphases; ++k) {
+    avg[k] /= ctx.size;
+    phases[phase_names[k]] = avg[k];
+    char buf[64];
+    std::snprintf(buf, sizeof buf, " %s %.3f", phase_names[k], avg[k]);
+    ctx.out() << buf;
+  }
+  ctx.out() << "\n";
+  const double zone_cycles = double(g.nx) * g.ny * steps;
+  ctx.report.results()["steps"] = steps;
+  ctx.report.results()["time"] = t;
+  ctx.report.results()["elapsed_s"] = elapsed;
+  ctx.report.results()["zone_cycles"] = zone_cycles;
+  ctx.report.results()["phases_s"] = phases;
+  ctx.report.results()["algorithm"] = domain->describe();
+  ctx.report.results()["exchanges"] = domain->messages;
+  ctx.out() << "  " << steps << " steps (each an x and a y sweep) to t = " << t << " in " << elapsed << " s\n";
+  ctx.report.set_fom("zone-cycles per second", zone_cycles / elapsed, "zone-cycles/s");
+
+  const std::string& file = cfg.text("output.density_file");
+  if (!file.empty() && ctx.rank == 0) write_density(file, global, g, t, pb.name);
+}
+
+}  // namespace
+
+AppSpec app_spec() {
+  return {"evh1", "EVH1 / VH-1 PPM Lagrangian-remap hydrodynamics (Sod, Sedov, advection; transpose or halo)", declare,
+          run};
+}
+
+}  // namespace proxylab::evh1

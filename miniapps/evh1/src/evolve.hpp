@@ -1,0 +1,27 @@
+// Lagrangian update of one sweep (VH-1: evolve, slab geometry): the zone faces move with umid for dt,
+// mass per zone is kept, velocity and total energy change by the pressure forces and the pdV work
+// of the interface pressures pmid.
+#pragma once
+#include "gas.hpp"
+
+namespace proxylab::evh1 {
+
+// Zones [lo, hi); reads umid/pmid on faces [lo, hi]. In: r, p, u, v. Out: dm (zone mass), dxl (Lagrangian
+// width), r, u and e (specific total energy).
+template <int B>
+inline void evolve(const double* umid, const double* pmid, double dt, double dx, const Gas& gas, double* r,
+                   const double* p, double* u, const double* v, double* e, double* dm, double* dxl, int lo, int hi) {
+  const double gm1 = gas.gamma - 1.0;
+  for (int i = lo * B; i < hi * B; ++i) {
+    const int k = i + B;
+    const double mass = r[i] * dx, dtbdm = dt / mass;
+    const double etot = p[i] / (gm1 * r[i]) + 0.5 * (u[i] * u[i] + v[i] * v[i]);
+    dm[i] = mass;
+    dxl[i] = dx + dt * (umid[k] - umid[i]);
+    r[i] = mass / dxl[i];
+    u[i] = u[i] - dtbdm * (pmid[k] - pmid[i]);
+    e[i] = etot - dtbdm * (umid[k] * pmid[k] - umid[i] * pmid[i]);
+  }
+}
+
+}  // namespace proxylab::evh1

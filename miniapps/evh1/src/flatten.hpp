@@ -1,0 +1,30 @@
+// Shock flattening (Colella & Woodward 1984, appendix; VH-1 flatten): near a strong, compressive
+// shock the parabolae are blended towards the zone average, flat in [0, 1].
+// Arrays are zone-major with `B` lanes (element of zone n, lane l at n*B + l); B = 1 is one pencil.
+#pragma once
+#include "proxylab/kmath.hpp"
+
+namespace proxylab::evh1 {
+
+constexpr double flatten_epsilon = 0.33, flatten_omega1 = 0.75, flatten_omega2 = 10.0;
+
+// VH-1: flatten. steep: scratch; flat written for zones [lo, hi) (reads p, u in [lo - 3, hi + 3)).
+template <int B>
+inline void flatten(const double* p, const double* u, double* steep, double* flat, int lo, int hi) {
+  for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {
+    const double dp = p[i + B] - p[i - B], dp2 = p[i + 2 * B] - p[i - 2 * B];
+    const double ratio = dp2 != 0.0 ? dp / (dp2 != 0.0 ? dp2 : 1.0) : 0.0;
+    double f = flatten_omega2 * (ratio - flatten_omega1);
+    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
+    const double pmin = p[i + B] < p[i - B] ? p[i + B] : p[i - B];
+    const bool shock = kmath::fabs(dp) > flatten_epsilon * pmin && u[i - B] > u[i + B];
+    steep[i] = shock ? f : 0.0;
+  }
+  for (int i = lo * B; i < hi * B; ++i) {
+    const double dp = p[i + B] - p[i - B];
+    const double other = dp < 0.0 ? steep[i + B] : steep[i - B];
+    flat[i] = steep[i] > other ? steep[i] : other;
+  }
+}
+
+}  // namespace proxylab::evh1

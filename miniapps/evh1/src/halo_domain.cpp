@@ -1,0 +1,117 @@
+// algorithm = halo: a px x py block decomposition; each rank keeps fields(var, ny + 2g, nx + 2g) with
+// g = nghost ghost zones, exchanged with the neighbours before every sweep. Pencil ends on the
+// physical boundary get the boundary condition in the sweep; the others read the exchanged ghosts.
+#include <Kokkos_Core.hpp>
+
+#include "domain.hpp"
+#include "proxylab/comm/grid.hpp"
+#include "proxylab/comm/halo.hpp"
+
+namespace proxylab::evh1 {
+namespace {
+
+class HaloDomain : public Domain {
+ public:
+  HaloDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, const std::string& strategy, int px,
+             int py)
+      : Domain(g, o, t),
+        pgrid_(ProcessGrid::make_2d(comm, px, py, periodic(g.x_lo) && px > 1, periodic(g.y_lo) && py > 1,
+                                    "decomp.px/py")) {
+    xr_ = split_range(g.nx, pgrid_.px(), pgrid_.cx());
+    yr_ = split_range(g.ny, pgrid_.py(), pgrid_.cy());
+    fields_ = View3D<double>("evh1::fields", nvars, yr_.size() + 2 * nghost, xr_.size() + 2 * nghost);
+    halo_ = HaloExchange::create(parse_halo_strategy(strategy), pgrid_, xr_.size(), yr_.size(), nghost, nvars);
+  }
+
+  void initialize(const InitialState& init) override {
+    double w[nvars];
+    for (int jl = 0; jl < yr_.size(); ++jl)
+      for (int il = 0; il < xr_.size(); ++il) {
+        init(xr_.begin + il, yr_.begin + jl, w);
+        for (int v = 0; v < nvars; ++v) fields_(v, nghost + jl, nghost + il) = w[v];
+      }
+  }
+
+  void sweep_x(double dt) override {
+    exchange();
+    auto s = timers.scope("sweep_x");
+    const bool split = pgrid_.px() > 1;
+    Pencils p{fields_, 2, yr_.size(), nghost, xr_.size(), nghost, var_ux, var_uy,
+              end(grid.x_lo, pgrid_.cx() == 0, split), end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split)};
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+  }
+
+  void sweep_y(double dt) override {
+    exchange();
+    auto s = timers.scope("sweep_y");
+    const bool split = pgrid_.py() > 1;
+    Pencils p{fields_, 1, xr_.size(), nghost, yr_.size(), nghost, var_uy, var_ux,
+              end(grid.y_lo, pgrid_.cy() == 0, split), end(grid.y_hi, pgrid_.cy() == pgrid_.py() - 1, split)};
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+  }
+
+  double max_signal_rate() const override {
+    return signal_rate(fields_, nghost, nghost + yr_.size(), nghost, nghost + xr_.size(), grid.dx, opt.gas.gamma);
+  }
+
+  std::vector<double> gather() const override {
+    const MPI_Comm comm = pgrid_.comm();
+    const int size = pgrid_.size();
+    const int nyl = yr_.size(), nxl = xr_.size();
+    std::vector<double> mine(std::size_t(nvars) * nyl * nxl);
+    for (int v = 0; v < nvars; ++v)
+      for (int jl = 0; jl < nyl; ++jl)
+        for (int il = 0; il < nxl; ++il) mine[(std::size_t(v) * nyl + jl) * nxl + il] = fields_(v, nghost + jl, nghost + il);
+    std::vector<int> counts(size), displs(size, 0);
+    std::vector<BlockRange> xs(size), ys(size);
+    for (int r = 0; r < size; ++r) {
+      xs[r] = split_range(grid.nx, pgrid_.px(), r % pgrid_.px());
+      ys[r] = split_range(grid.ny, pgrid_.py(), r / pgrid_.px());
+      counts[r] = nvars * xs[r].size() * ys[r].size();
+      if (r > 0) displs[r] = displs[r - 1] + counts[r - 1];
+    }
+    std::vector<double> all(std::size_t(nvars) * grid.nx * grid.ny), global(all.size());
+    MPI_Allgatherv(mine.data(), counts[pgrid_.rank()], MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
+                   comm);
+    for (int r = 0; r < size; ++r)
+      for (int v = 0; v < nvars; ++v)
+        for (int jl = 0; jl < ys[r].size(); ++jl)
+          for (int il = 0; il < xs[r].size(); ++il)
+            global[(std::size_t(v) * grid.ny + ys[r].begin + jl) * grid.nx + xs[r].begin + il] =
+                all[displs[r] + (std::size_t(v) * ys[r].size() + jl) * xs[r].size() + il];
+    return global;
+  }
+
+  std::string describe() const override {
+    return "halo (" + std::to_string(pgrid_.px()) + " x " + std::to_string(pgrid_.py()) + " ranks, " +
+           std::to_string(nghost) + " ghost zones, strategy " + to_string(halo_->strategy()) + ")";
+  }
+
+ private:
+  static bool periodic(Boundary b) { return b == Boundary::periodic; }
+  // A pencil end: the physical condition on the global edge, unless a split periodic direction makes
+  // the wrap-around a neighbour exchange.
+  static Boundary end(Boundary physical, bool on_edge, bool split) {
+    if (physical == Boundary::periodic) return split ? Boundary::neighbor : Boundary::periodic;
+    return on_edge ? physical : Boundary::neighbor;
+  }
+  void exchange() {
+    auto c = timers.scope("communication", Category::communication);
+    halo_->exchange(fields_);
+    ++messages;
+  }
+
+  ProcessGrid pgrid_;
+  BlockRange xr_, yr_;
+  View3D<double> fields_;
+  std::unique_ptr<HaloExchange> halo_;
+};
+
+}  // namespace
+
+std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
+                                         const std::string& strategy, int px, int py) {
+  return std::make_unique<HaloDomain>(comm, g, o, t, strategy, px, py);
+}
+
+}  // namespace proxylab::evh1

@@ -1,0 +1,87 @@
+// Piecewise parabolic reconstruction (Colella & Woodward 1984, eqs. 1.6-1.10; VH-1 paraset/parabola)
+// on a possibly non-uniform grid, and the averages of a parabola over a fraction y of its zone next
+// to either edge (used by the characteristic states and by the conservative remap).
+// Arrays are zone-major with `B` lanes (element of zone n, lane l at n*B + l).
+#pragma once
+#include "proxylab/kmath.hpp"
+
+namespace proxylab::evh1 {
+
+// Coefficients of the grid (VH-1: paraset). Zone j: slope da_j = c1 (a_{j+1} - a_j) + c2 (a_j - a_{j-1})
+// (eq. 1.7); face j+1/2: a = a_j + c3 (a_{j+1} - a_j) + c4 da_{j+1} + c5 da_j (eq. 1.6).
+struct ParaCoef {
+  double *c1, *c2, *c3, *c4, *c5;
+};
+
+inline void paraset_zone(double dxm, double dx0, double dxp, double& c1, double& c2) {
+  const double s = dx0 / (dxm + dx0 + dxp);
+  c1 = s * (2.0 * dxm + dx0) / (dxp + dx0);
+  c2 = s * (dx0 + 2.0 * dxp) / (dxm + dx0);
+}
+inline void paraset_face(double dxm, double dx0, double dxp, double dxpp, double& c3, double& c4, double& c5) {
+  const double sum = 1.0 / (dxm + dx0 + dxp + dxpp), a = dx0 + dxp;
+  const double left = (dxm + dx0) / (2.0 * dx0 + dxp), right = (dxpp + dxp) / (2.0 * dxp + dx0);
+  c3 = dx0 / a + sum * 2.0 * dxp * dx0 / a * (left - right);
+  c4 = -sum * dx0 * left;
+  c5 = sum * dxp * right;
+}
+
+// VH-1: paraset. From widths dx: zone coefficients c1, c2 for zones [zlo, zhi) (read dx in [zlo-1, zhi+1))
+// and face coefficients c3..c5 of faces j+1/2 for zones j in [flo, fhi) (read dx in [flo-1, fhi+2)).
+template <int B>
+inline void paraset(const double* dx, const ParaCoef& c, int zlo, int zhi, int flo, int fhi) {
+  for (int i = zlo * B; i < zhi * B; ++i) paraset_zone(dx[i - B], dx[i], dx[i + B], c.c1[i], c.c2[i]);
+  for (int i = flo * B; i < fhi * B; ++i)
+    paraset_face(dx[i - B], dx[i], dx[i + B], dx[i + 2 * B], c.c3[i], c.c4[i], c.c5[i]);
+}
+
+// The same coefficients for a uniform grid (every zone alike), for zones [lo, hi).
+template <int B>
+inline void paraset_uniform(const ParaCoef& c, int lo, int hi) {
+  double c1, c2, c3, c4, c5;
+  paraset_zone(1.0, 1.0, 1.0, c1, c2);
+  paraset_face(1.0, 1.0, 1.0, 1.0, c3, c4, c5);
+  for (int i = lo * B; i < hi * B; ++i) c.c1[i] = c1, c.c2[i] = c2, c.c3[i] = c3, c.c4[i] = c4, c.c5[i] = c5;
+}
+
+// VH-1: parabola. For zones [lo, hi): left/right edge values al, ar and the curvature a6 of the
+// monotone parabola of `a`, blended with the zone average by `flat` (nullptr: no flattening).
+// Reads a in [lo - 2, hi + 2) and coefficients of zones [lo - 2, hi + 1); da, face: scratch.
+template <int B>
+inline void parabola(const double* a, const double* flat, const ParaCoef& c, double* da, double* face, double* al,
+                     double* ar, double* a6, int lo, int hi) {
+  for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {  // monotonized slopes (eq. 1.8)
+    const double dr = a[i + B] - a[i], dl = a[i] - a[i - B];
+    double d = c.c1[i] * dr + c.c2[i] * dl;
+    const double lim = 2.0 * (kmath::fabs(dl) < kmath::fabs(dr) ? kmath::fabs(dl) : kmath::fabs(dr));
+    d = kmath::fabs(d) < lim ? d : (d < 0.0 ? -lim : lim);
+    da[i] = dr * dl > 0.0 ? d : 0.0;
+  }
+  for (int i = lo * B; i < (hi + 1) * B; ++i) {  // face n - 1/2, from zone n - 1
+    const int j = i - B;
+    face[i] = a[j] + c.c3[j] * (a[i] - a[j]) + c.c4[j] * da[i] + c.c5[j] * da[j];
+  }
+  for (int i = lo * B; i < hi * B; ++i) {  // flatten, then monotonicity (eq. 1.10)
+    const double f = flat ? flat[i] : 0.0, g = 1.0 - f, ai = a[i];
+    double l = f * ai + g * face[i], r = f * ai + g * face[i + B];
+    const bool extremum = (r - ai) * (ai - l) <= 0.0;
+    l = extremum ? ai : l;
+    r = extremum ? ai : r;
+    const double d = r - l, s6 = 6.0 * (ai - 0.5 * (l + r));
+    const double l2 = d * s6 > d * d ? 3.0 * ai - 2.0 * r : l;
+    const double r2 = -d * d > d * s6 ? 3.0 * ai - 2.0 * l : r;
+    al[i] = l2;
+    ar[i] = r2;
+    a6[i] = 6.0 * (ai - 0.5 * (l2 + r2));
+  }
+}
+
+// Average of the parabola over the fraction y of the zone next to its right / left edge.
+inline double right_edge_average(double al, double ar, double a6, double y) {
+  return ar - 0.5 * y * ((ar - al) - (1.0 - 2.0 / 3.0 * y) * a6);
+}
+inline double left_edge_average(double al, double ar, double a6, double y) {
+  return al + 0.5 * y * ((ar - al) + (1.0 - 2.0 / 3.0 * y) * a6);
+}
+
+}  // namespace proxylab::evh1

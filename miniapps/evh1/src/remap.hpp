@@ -1,0 +1,48 @@
+// Conservative remap of the Lagrangian zones back onto the fixed grid (VH-1: remap, slab geometry).
+// Face n moved by delta = dt * umid(n); the sliver between old and new face position is moved to the
+// neighbouring fixed zone with the parabola average of the donor Lagrangian zone. Mass, momentum and
+// total energy move as fluxes (mass flux times the specific quantity), so their sums telescope.
+#pragma once
+#include "gas.hpp"
+#include "parabola.hpp"
+
+namespace proxylab::evh1 {
+
+// Fluxes through faces [lo, hi] of a quantity with parabola (al, ar, a6) per Lagrangian zone of width
+// dxl: fq(n) = fm(n) * average of q over the sliver. fm: mass flux (already computed), or nullptr to
+// compute the volume-weighted flux itself (for density: fm = delta * rho average).
+template <int B>
+inline void remap_flux(const double* umid, double dt, const double* dxl, const double* al, const double* ar,
+                       const double* a6, const double* fm, double* flux, int lo, int hi) {
+  for (int i = lo * B; i < (hi + 1) * B; ++i) {
+    const int j = i - B;  // zone n - 1 (left of face n); zone n is i
+    const double delta = dt * umid[i];
+    const double from_left = right_edge_average(al[j], ar[j], a6[j], delta / dxl[j]);
+    const double from_right = left_edge_average(al[i], ar[i], a6[i], -delta / dxl[i]);
+    const double avg = delta >= 0.0 ? from_left : from_right;
+    flux[i] = fm ? fm[i] * avg : delta * avg;
+  }
+}
+
+// New fixed-grid zones [lo, hi): r, u, v, p from the Lagrangian masses dm and the fluxes.
+template <int B>
+inline void remap_update(const double* dm, const double* fm, const double* fu, const double* fv, const double* fe,
+                         double dx, const Gas& gas, double* r, double* p, double* u, double* v, const double* e, int lo,
+                         int hi) {
+  const double gm1 = gas.gamma - 1.0;
+  for (int i = lo * B; i < hi * B; ++i) {
+    const int k = i + B;
+    const double mass = dm[i] + fm[i] - fm[k];
+    const double unew = (dm[i] * u[i] + fu[i] - fu[k]) / mass;
+    const double vnew = (dm[i] * v[i] + fv[i] - fv[k]) / mass;
+    const double enew = (dm[i] * e[i] + fe[i] - fe[k]) / mass;
+    const double rnew = mass / dx;
+    const double pnew = gm1 * rnew * (enew - 0.5 * (unew * unew + vnew * vnew));
+    r[i] = rnew > gas.smallr ? rnew : gas.smallr;
+    u[i] = unew;
+    v[i] = vnew;
+    p[i] = pnew > gas.smallp ? pnew : gas.smallp;
+  }
+}
+
+}  // namespace proxylab::evh1

@@ -1,0 +1,75 @@
+// Lagrangian characteristic states (VH-1: states): the average of each parabola over the domain of
+// dependence of the interface in half a time step (fraction y = c dt / dx of the zone), then the
+// Riemann problems at the interfaces (VH-1: riemann) giving umid, pmid.
+#pragma once
+#include "parabola.hpp"
+#include "riemann.hpp"
+
+namespace proxylab::evh1 {
+
+// Edge states of one quantity for zones [lo, hi): at the right edge (feeds face n+1 from the left) and
+// at the left edge (feeds face n from the right). y: Courant fraction of each zone.
+template <int B>
+inline void edge_states(const double* al, const double* ar, const double* a6, const double* y, double* right,
+                        double* left, int lo, int hi) {
+  for (int i = lo * B; i < hi * B; ++i) {
+    right[i] = right_edge_average(al[i], ar[i], a6[i], y[i]);
+    left[i] = left_edge_average(al[i], ar[i], a6[i], y[i]);
+  }
+}
+
+// y = c dt / dx with the sound speed of the zone, zones [lo, hi).
+template <int B>
+inline void courant_fraction(const double* r, const double* p, double gamma, double dt_over_dx, double* y, int lo,
+                             int hi) {
+  for (int i = lo * B; i < hi * B; ++i) y[i] = kmath::sqrt(gamma * p[i] / r[i]) * dt_over_dx;
+}
+
+// Riemann problems at faces [lo, hi) (face n between zones n - 1 and n): left input is zone n - 1's
+// right-edge state, right input zone n's left-edge state; floors as VH-1. Written as EVH1's riemann:
+// the 8 Newton iterations outside, the loop over faces inside, so that the inner loop vectorizes.
+// Same arithmetic as two_shock() (tested bit-identical). s[0..7]: scratch arrays.
+template <int B>
+inline void riemann_faces(const double* pr_edge, const double* ur_edge, const double* rr_edge, const double* pl_edge,
+                          const double* ul_edge, const double* rl_edge, const Gas& gas, double* const* s, double* umid,
+                          double* pmid, int lo, int hi) {
+  double *pl = s[0], *ul = s[1], *cl = s[2], *vl = s[3], *pr = s[4], *ur = s[5], *cr = s[6], *vr = s[7];
+  const double gamma = gas.gamma, smallp = gas.smallp;
+  const double gamfac1 = 0.5 * (gamma + 1.0) / gamma, gamfac2 = gamma + 1.0;
+  for (int i = lo * B; i < hi * B; ++i) {
+    const int j = i - B;
+    pl[i] = pr_edge[j] > smallp ? pr_edge[j] : smallp;
+    const double rl = rr_edge[j] > gas.smallr ? rr_edge[j] : gas.smallr;
+    pr[i] = pl_edge[i] > smallp ? pl_edge[i] : smallp;
+    const double rr = rl_edge[i] > gas.smallr ? rl_edge[i] : gas.smallr;
+    ul[i] = ur_edge[j];
+    ur[i] = ul_edge[i];
+    cl[i] = kmath::sqrt(gamma * pl[i] * rl);
+    cr[i] = kmath::sqrt(gamma * pr[i] * rr);
+    vl[i] = 1.0 / rl;
+    vr[i] = 1.0 / rr;
+    const double pm = pl[i] + (pr[i] - pl[i] - cr[i] * (ur[i] - ul[i])) * cl[i] / (cl[i] + cr[i]);
+    pmid[i] = pm > smallp ? pm : smallp;
+  }
+  for (int it = 0; it < riemann_iterations; ++it) {  // EVH1: do 27 n = 1, 8
+    for (int i = lo * B; i < hi * B; ++i) {          // EVH1: do 25 l = lmin, lmax (vectorized)
+      const double pm = pmid[i];
+      const double wl = cl[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pl[i]) / pl[i]);
+      const double wr = cr[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pr[i]) / pr[i]);
+      double zl = 4.0 * vl[i] * wl * wl, zr = 4.0 * vr[i] * wr * wr;
+      zl = -zl * wl / (zl - gamfac2 * (pm - pl[i]));
+      zr = zr * wr / (zr - gamfac2 * (pm - pr[i]));
+      const double uml = ul[i] - (pm - pl[i]) / wl, umr = ur[i] + (pm - pr[i]) / wr;
+      const double pnew = pm + (umr - uml) * (zl * zr) / (zr - zl);
+      pmid[i] = pnew > smallp ? pnew : smallp;
+    }
+  }
+  for (int i = lo * B; i < hi * B; ++i) {
+    const double pm = pmid[i];
+    const double wl = cl[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pl[i]) / pl[i]);
+    const double wr = cr[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pr[i]) / pr[i]);
+    umid[i] = 0.5 * ((ul[i] - (pm - pl[i]) / wl) + (ur[i] + (pm - pr[i]) / wr));
+  }
+}
+
+}  // namespace proxylab::evh1

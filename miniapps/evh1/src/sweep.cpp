@@ -1,0 +1,211 @@
+// VH-1: sweepx / sweepy -> sweepbc, ppmlr (flatten, paraset, parabola, states, riemann, evolve, remap).
+#include "sweep.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <chrono>
+
+#include "evolve.hpp"
+#include "flatten.hpp"
+#include "proxylab/errors.hpp"
+#include "remap.hpp"
+#include "states.hpp"
+
+namespace proxylab::evh1 {
+
+const std::vector<std::string>& boundary_names() {
+  static const std::vector<std::string> n{"reflect", "outflow", "periodic"};
+  return n;
+}
+Boundary parse_boundary(const std::string& s) {
+  if (s == "reflect") return Boundary::reflect;
+  if (s == "outflow") return Boundary::outflow;
+  if (s == "periodic") return Boundary::periodic;
+  throw InputError("boundary '" + s + "': allowed: reflect, outflow, periodic");
+}
+const std::vector<std::string>& sweep_mapping_names() {
+  static const std::vector<std::string> n{"pencil", "batched"};
+  return n;
+}
+SweepMapping parse_sweep_mapping(const std::string& s) {
+  if (s == "pencil") return SweepMapping::pencil;
+  if (s == "batched") return SweepMapping::batched;
+  throw InputError("mapping '" + s + "': allowed: pencil, batched");
+}
+const std::vector<int>& batched_lane_choices() {
+  static const std::vector<int> n{4, 8, 16};
+  return n;
+}
+
+namespace {
+
+// The 1-D temporaries of a block of B pencils (VH-1 keeps them as module globals), zone-major.
+struct Work {
+  enum { r, p, u, v, e, steep, flat, y, dm, dxl, umid, pmid, c1, c2, c3, c4, c5, da, face, al, ar, a6,
+         pR, uR, rR, pL, uL, rL, fm, fu, fv, fe, count };
+  double* a[count];
+  static std::size_t doubles(int nzones, int lanes) { return std::size_t(count) * (nzones + 2 * nghost + 1) * lanes; }
+  Work(double* base, int nzones, int lanes) {
+    const std::size_t stride = std::size_t(nzones + 2 * nghost + 1) * lanes;
+    for (int k = 0; k < count; ++k) a[k] = base + k * stride + nghost * lanes;  // zone 0 at offset nghost
+  }
+  ParaCoef coef() const { return {a[c1], a[c2], a[c3], a[c4], a[c5]}; }
+};
+
+using Clock = std::chrono::steady_clock;
+double since(Clock::time_point& t0) {
+  const auto t1 = Clock::now();
+  const double s = std::chrono::duration<double>(t1 - t0).count();
+  t0 = t1;
+  return s;
+}
+
+// VH-1: sweepbc. Ghost zones of lane l at one end of the pencil (n zones).
+template <int B>
+void fill_ghosts(Work& w, int n, int l, Boundary bc, bool left) {
+  if (bc == Boundary::neighbor) return;
+  const int vars[4] = {Work::r, Work::p, Work::u, Work::v};
+  for (int q : vars) {
+    double* a = w.a[q];
+    const double sign = (bc == Boundary::reflect && q == Work::u) ? -1.0 : 1.0;
+    for (int k = 1; k <= nghost; ++k) {
+      int ghost, src;
+      if (left) {
+        ghost = -k;
+        src = bc == Boundary::reflect ? k - 1 : bc == Boundary::outflow ? 0 : n - k;
+      } else {
+        ghost = n - 1 + k;
+        src = bc == Boundary::reflect ? n - k : bc == Boundary::outflow ? n - 1 : k - 1;
+      }
+      a[ghost * B + l] = sign * a[src * B + l];
+    }
+  }
+}
+
+template <int B>
+struct Block {
+  const Pencils& pc;
+  double dt, dx;
+  Gas gas;
+
+  double& at(int var, int q, int n) const {
+    return pc.axis == 2 ? pc.fields(var, pc.pencil_begin + q, pc.zone_begin + n)
+                        : pc.fields(var, pc.zone_begin + n, pc.pencil_begin + q);
+  }
+
+  void gather(Work& w, int q0) const {
+    const int n = pc.nzones;
+    const int lo = pc.left == Boundary::neighbor ? -nghost : 0;
+    const int hi = pc.right == Boundary::neighbor ? n + nghost : n;
+    const int vars[4] = {var_rho, var_p, pc.normal, pc.transverse};
+    const int slots[4] = {Work::r, Work::p, Work::u, Work::v};
+    for (int l = 0; l < B; ++l) {
+      const int q = q0 + l < pc.npencils ? q0 + l : pc.npencils - 1;  // a short last block repeats a pencil
+      for (int k = 0; k < 4; ++k) {
+        double* a = w.a[slots[k]];
+        for (int z = lo; z < hi; ++z) a[z * B + l] = at(vars[k], q, z);
+      }
+      fill_ghosts<B>(w, n, l, pc.left, true);
+      fill_ghosts<B>(w, n, l, pc.right, false);
+    }
+  }
+
+  void scatter(const Work& w, int q0) const {
+    const int vars[4] = {var_rho, var_p, pc.normal, pc.transverse};
+    const int slots[4] = {Work::r, Work::p, Work::u, Work::v};
+    for (int l = 0; l < B && q0 + l < pc.npencils; ++l)
+      for (int k = 0; k < 4; ++k) {
+        const double* a = w.a[slots[k]];
+        for (int z = 0; z < pc.nzones; ++z) at(vars[k], q0 + l, z) = a[z * B + l];
+      }
+  }
+
+  // VH-1: ppmlr
+  void advance(Work& w, PhaseTimes& t) const {
+    double** a = w.a;
+    const int n = pc.nzones;
+    const ParaCoef coef = w.coef();
+    auto t0 = Clock::now();
+    // flatten, parabolae of p, rho, u on the fixed grid, characteristic states
+    flatten<B>(a[Work::p], a[Work::u], a[Work::steep], a[Work::flat], -4, n + 4);
+    paraset_uniform<B>(coef, -5, n + 5);
+    courant_fraction<B>(a[Work::r], a[Work::p], gas.gamma, dt / dx, a[Work::y], -4, n + 4);
+    const int q_in[3] = {Work::p, Work::u, Work::r}, q_right[3] = {Work::pR, Work::uR, Work::rR},
+              q_left[3] = {Work::pL, Work::uL, Work::rL};
+    for (int k = 0; k < 3; ++k) {
+      parabola<B>(a[q_in[k]], a[Work::flat], coef, a[Work::da], a[Work::face], a[Work::al], a[Work::ar], a[Work::a6],
+                  -4, n + 4);
+      edge_states<B>(a[Work::al], a[Work::ar], a[Work::a6], a[Work::y], a[q_right[k]], a[q_left[k]], -4, n + 4);
+    }
+    t[phase_parabola] += since(t0);
+    double* const scratch[8] = {a[Work::c1], a[Work::c2], a[Work::c3], a[Work::c4],
+                                a[Work::c5], a[Work::da], a[Work::face], a[Work::al]};
+    riemann_faces<B>(a[Work::pR], a[Work::uR], a[Work::rR], a[Work::pL], a[Work::uL], a[Work::rL], gas, scratch,
+                     a[Work::umid], a[Work::pmid], -3, n + 4);
+    for (int l = 0; l < B; ++l) {  // a reflecting wall does not move
+      if (pc.left == Boundary::reflect) a[Work::umid][l] = 0.0;
+      if (pc.right == Boundary::reflect) a[Work::umid][n * B + l] = 0.0;
+    }
+    t[phase_riemann] += since(t0);
+    evolve<B>(a[Work::umid], a[Work::pmid], dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e],
+              a[Work::dm], a[Work::dxl], -3, n + 3);
+    t[phase_evolve] += since(t0);
+    // remap: parabolae of rho, u, v, e on the Lagrangian grid, fluxes through the fixed faces
+    paraset<B>(a[Work::dxl], coef, -2, n + 2, -2, n + 1);
+    const int q_remap[4] = {Work::r, Work::u, Work::v, Work::e}, q_flux[4] = {Work::fm, Work::fu, Work::fv, Work::fe};
+    for (int k = 0; k < 4; ++k) {
+      parabola<B>(a[q_remap[k]], a[Work::flat], coef, a[Work::da], a[Work::face], a[Work::al], a[Work::ar],
+                  a[Work::a6], -1, n + 1);
+      remap_flux<B>(a[Work::umid], dt, a[Work::dxl], a[Work::al], a[Work::ar], a[Work::a6],
+                    k == 0 ? nullptr : a[Work::fm], a[q_flux[k]], 0, n);
+    }
+    remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r], a[Work::p],
+                    a[Work::u], a[Work::v], a[Work::e], 0, n);
+    t[phase_remap] += since(t0);
+  }
+};
+
+template <int B>
+PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) {
+  using Exec = Kokkos::DefaultHostExecutionSpace;
+  using Policy = Kokkos::TeamPolicy<Exec>;
+  const int nblocks = (pc.npencils + B - 1) / B;
+  const std::size_t bytes = Work::doubles(pc.nzones, B) * sizeof(double);
+  Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);
+  Policy policy(nblocks, 1);
+  policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
+  const Block<B> block{pc, dt, dx, gas};
+  Kokkos::parallel_for(
+      "evh1::sweep", policy, [=](const typename Policy::member_type& team) {
+        Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), pc.nzones, B);
+        const int q0 = team.league_rank() * B;
+        PhaseTimes t{};
+        auto t0 = Clock::now();
+        block.gather(w, q0);
+        t[phase_parabola] += since(t0);
+        block.advance(w, t);
+        t0 = Clock::now();
+        block.scatter(w, q0);
+        t[phase_remap] += since(t0);
+        for (int k = 0; k < nphases; ++k) times(team.league_rank(), k) = t[k];
+      });
+  Kokkos::fence();
+  PhaseTimes total{};
+  for (int b = 0; b < nblocks; ++b)
+    for (int k = 0; k < nphases; ++k) total[k] += times(b, k);
+  return total;
+}
+
+}  // namespace
+
+PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes) {
+  if (pencils.npencils <= 0) return PhaseTimes{};
+  if (mapping == SweepMapping::pencil) return sweep_lanes<1>(pencils, dt, dx, gas);
+  switch (lanes) {
+    case 4: return sweep_lanes<4>(pencils, dt, dx, gas);
+    case 8: return sweep_lanes<8>(pencils, dt, dx, gas);
+    case 16: return sweep_lanes<16>(pencils, dt, dx, gas);
+  }
+  throw InputError("evh1.lanes = " + std::to_string(lanes) + ": allowed: 4, 8, 16");
+}
+
+}  // namespace proxylab::evh1
