@@ -34,9 +34,9 @@ void declare(Schema& s) {
             "loop LT with the level count fixed at compile time (levels 1, 18 or 96 only)");
   s.choice("parallel.algorithm", "transpose", {"transpose", "distributed"},
            "parallel Legendre transform: transpose (alltoallv to wavenumbers) or distributed (partial sums)");
-  s.choice("parallel.combine", "allreduce", {"allreduce", "reduce_scatter"},
+  s.choice("parallel.combine", "allreduce", {"allreduce", "reduce_scatter", "ring"},
            "distributed: combine partial sums by allreduce (inverse needs no communication) or reduce_scatter "
-           "(+ allgather before the inverse)");
+           "(+ allgather before the inverse) or ring (PSTSWM ring pipeline: neighbour reduce-scatter + allgather)");
   s.choice("parallel.transpose", "alltoallv", transpose_strategy_names(), "transpose: all-to-all strategy (common/comm)");
   s.real("verify.case2_tolerance", 1e-10, 0.0, 1.0, "case 2: largest allowed normalized l1, l2, linf height error");
   s.real("verify.energy_tolerance", 1e-4, 0.0, 1.0, "case 6: largest allowed relative change of total energy");

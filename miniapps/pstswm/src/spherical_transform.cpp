@@ -3,6 +3,7 @@
 // distributed).
 #include "spherical_transform.hpp"
 
+#include <algorithm>
 #include <cstring>
 
 #include "proxylab/errors.hpp"
@@ -12,7 +13,9 @@
 namespace proxylab::pstswm {
 
 Algorithm parse_algorithm(const std::string& s) { return s == "distributed" ? Algorithm::distributed : Algorithm::transpose; }
-Combine parse_combine(const std::string& s) { return s == "reduce_scatter" ? Combine::reduce_scatter : Combine::allreduce; }
+Combine parse_combine(const std::string& s) {
+  return s == "reduce_scatter" ? Combine::reduce_scatter : s == "ring" ? Combine::ring : Combine::allreduce;
+}
 
 namespace {
 Decomposition decompose(const TransformOptions& opt, MPI_Comm comm) {
@@ -40,7 +43,7 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
   const SpectralLayout own(N, decomp_.my_ms());
   const bool transpose = opt_.algorithm == Algorithm::transpose;
   lt_layout_ = transpose ? own : full_layout_;
-  state_layout_ = (transpose || opt_.combine == Combine::reduce_scatter) ? own : full_layout_;
+  state_layout_ = (transpose || opt_.combine != Combine::allreduce) ? own : full_layout_;
   lt_ = std::make_unique<LegendreTransform>(lt_layout_, transpose ? mu_all_pairs : mu_local_pairs, opt_.lt, L,
                                             opt_.fixed_levels);
   const size_t maxcol = size_t(max_fields) * 2 * L;
@@ -52,7 +55,7 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
     e_lt_ = View1D<double>("pstswm::even_wavenumber", n);
     o_lt_ = View1D<double>("pstswm::odd_wavenumber", n);
     transpose_ = Transpose::create(opt_.strategy, comm_);
-  } else if (opt_.combine == Combine::reduce_scatter) {
+  } else if (opt_.combine != Combine::allreduce) {
     spec_full_ = View1D<double>("pstswm::spectral_full", size_t(full_layout_.rows) * maxcol);
   }
   concat_ms_ = View1D<int>("pstswm::concat_ms", N + 1);
@@ -209,7 +212,7 @@ void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::
     stats_.lt_flops += lt_->flops(nf);
     return;
   }
-  const bool scatter = opt_.combine == Combine::reduce_scatter && decomp_.ranks > 1;
+  const bool scatter = opt_.combine != Combine::allreduce && decomp_.ranks > 1;
   const View1D<double> target = scatter ? spec_full_ : spec;
   {
     auto t = timers_.scope("legendre");
@@ -219,17 +222,58 @@ void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::
   stats_.lt_flops += lt_->flops(nf);
   if (decomp_.ranks == 1) return;
   auto t = timers_.scope("comm", Category::communication);
-  if (!scatter) {
+  const std::vector<int> counts = block_counts(ncol);
+  if (opt_.combine == Combine::allreduce) {
     MPI_Allreduce(MPI_IN_PLACE, spec.data(), full_layout_.rows * ncol, MPI_DOUBLE, MPI_SUM, comm_);
     stats_.comm_bytes += (long long)full_layout_.rows * ncol * 8;  // payload each rank contributes
-  } else {
-    std::vector<int> counts(decomp_.ranks);
-    for (int r = 0; r < decomp_.ranks; ++r)
-      counts[r] = SpectralLayout(opt_.ntrunc, decomp_.ms[r]).rows * ncol;
+  } else if (opt_.combine == Combine::reduce_scatter) {
     MPI_Reduce_scatter(spec_full_.data(), spec.data(), counts.data(), MPI_DOUBLE, MPI_SUM, comm_);
     stats_.comm_bytes += (long long)(full_layout_.rows * ncol - counts[decomp_.rank]) * 8;
+  } else {
+    ring_reduce_scatter(ncol, spec);
   }
   stats_.comm_calls += 1;
+}
+
+std::vector<int> SphericalTransform::block_counts(int ncol) const {
+  std::vector<int> counts(decomp_.ranks);
+  for (int r = 0; r < decomp_.ranks; ++r) counts[r] = SpectralLayout(opt_.ntrunc, decomp_.ms[r]).rows * ncol;
+  return counts;
+}
+
+// PSTSWM's ring pipeline: in step s rank r passes the running sum of block r-s-1 to r+1 and adds its
+// own partial sums to block r-s-2 received from r-1; after P-1 steps block r is complete on rank r.
+void SphericalTransform::ring_reduce_scatter(int ncol, const View1D<double>& spec) {
+  const int P = decomp_.ranks, r = decomp_.rank, right = (r + 1) % P, left = (r + P - 1) % P;
+  const std::vector<int> counts = block_counts(ncol);
+  std::vector<size_t> at(P + 1, 0);
+  for (int b = 0; b < P; ++b) at[b + 1] = at[b] + counts[b];
+  recv_.resize(*std::max_element(counts.begin(), counts.end()));
+  double* full = spec_full_.data();
+  for (int s = 0; s + 1 < P; ++s) {
+    const int sb = (r - s - 1 + 2 * P) % P, rb = (r - s - 2 + 2 * P) % P;
+    MPI_Sendrecv(full + at[sb], counts[sb], MPI_DOUBLE, right, 71, recv_.data(), counts[rb], MPI_DOUBLE, left, 71,
+                 comm_, MPI_STATUS_IGNORE);
+    for (int i = 0; i < counts[rb]; ++i) full[at[rb] + i] += recv_[i];
+    stats_.comm_bytes += (long long)counts[sb] * 8;
+  }
+  std::memcpy(spec.data(), full + at[r], size_t(counts[r]) * sizeof(double));
+}
+
+// Ring allgather of the wavenumber blocks before the inverse transform (P-1 neighbour steps).
+void SphericalTransform::ring_allgather(int ncol, const View1D<double>& spec) {
+  const int P = decomp_.ranks, r = decomp_.rank, right = (r + 1) % P, left = (r + P - 1) % P;
+  const std::vector<int> counts = block_counts(ncol);
+  std::vector<size_t> at(P + 1, 0);
+  for (int b = 0; b < P; ++b) at[b + 1] = at[b] + counts[b];
+  double* full = spec_full_.data();
+  std::memcpy(full + at[r], spec.data(), size_t(counts[r]) * sizeof(double));
+  for (int s = 0; s + 1 < P; ++s) {
+    const int sb = (r - s + P) % P, rb = (r - s - 1 + P) % P;
+    MPI_Sendrecv(full + at[sb], counts[sb], MPI_DOUBLE, right, 72, full + at[rb], counts[rb], MPI_DOUBLE, left, 72,
+                 comm_, MPI_STATUS_IGNORE);
+    stats_.comm_bytes += (long long)counts[sb] * 8;
+  }
 }
 
 void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1D<double>& grid) {
@@ -251,16 +295,20 @@ void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1
     }
   } else {
     View1D<double> source = spec;
-    if (opt_.combine == Combine::reduce_scatter && decomp_.ranks > 1) {
+    if (opt_.combine != Combine::allreduce && decomp_.ranks > 1) {
       auto t = timers_.scope("comm", Category::communication);
-      std::vector<int> counts(decomp_.ranks), displs(decomp_.ranks);
-      for (int r = 0, at = 0; r < decomp_.ranks; ++r) {
-        counts[r] = SpectralLayout(opt_.ntrunc, decomp_.ms[r]).rows * ncol, displs[r] = at, at += counts[r];
-      }
       Kokkos::fence();
-      MPI_Allgatherv(spec.data(), counts[decomp_.rank], MPI_DOUBLE, spec_full_.data(), counts.data(), displs.data(),
-                     MPI_DOUBLE, comm_);
-      stats_.comm_bytes += (long long)counts[decomp_.rank] * (decomp_.ranks - 1) * 8, stats_.comm_calls += 1;
+      if (opt_.combine == Combine::ring) {
+        ring_allgather(ncol, spec);
+      } else {
+        const std::vector<int> counts = block_counts(ncol);
+        std::vector<int> displs(decomp_.ranks, 0);
+        for (int r = 1; r < decomp_.ranks; ++r) displs[r] = displs[r - 1] + counts[r - 1];
+        MPI_Allgatherv(spec.data(), counts[decomp_.rank], MPI_DOUBLE, spec_full_.data(), counts.data(),
+                       displs.data(), MPI_DOUBLE, comm_);
+        stats_.comm_bytes += (long long)counts[decomp_.rank] * (decomp_.ranks - 1) * 8;
+      }
+      stats_.comm_calls += 1;
       source = spec_full_;
     }
     auto t = timers_.scope("legendre");

@@ -5,7 +5,8 @@
 //                a serial Legendre transform over all latitudes, and back for the inverse;
 //   distributed  latitudes stay in place: local partial sums of the forward transform are combined
 //                by MPI_Allreduce (spectral state replicated, inverse needs no communication) or by
-//                MPI_Reduce_scatter (spectral state split by wavenumber, inverse starts with allgather).
+//                MPI_Reduce_scatter (spectral state split by wavenumber, inverse starts with allgather),
+//                or PSTSWM's ring pipeline (P-1 neighbour steps of reduce-scatter, and of allgather).
 // Grid fields: flat [field][local latitude][level][longitude], local latitude 2*pair + (0 north, 1 south).
 // Spectral fields: flat [row of state_layout()][field][level][re, im].
 #pragma once
@@ -24,7 +25,7 @@
 namespace proxylab::pstswm {
 
 enum class Algorithm { transpose, distributed };
-enum class Combine { allreduce, reduce_scatter };
+enum class Combine { allreduce, reduce_scatter, ring };
 
 struct TransformOptions {
   int ntrunc = 42, nlat = 64, nlon = 128, levels = 1;
@@ -65,6 +66,9 @@ class SphericalTransform {
   void unfold(int nfields);
   void exchange_to_wavenumbers(int ncol);
   void exchange_to_latitudes(int ncol);
+  std::vector<int> block_counts(int ncol) const;  // doubles of each rank's wavenumbers
+  void ring_reduce_scatter(int ncol, const View1D<double>& spec);
+  void ring_allgather(int ncol, const View1D<double>& spec);
 
   TransformOptions opt_;
   MPI_Comm comm_;

@@ -1,4 +1,4 @@
-// Parallel algorithms against the serial model: transpose and distributed (allreduce, reduce_scatter)
+// Parallel algorithms against the serial model: transpose and distributed (allreduce, reduce_scatter, ring)
 // at 1, 2, 4 ranks give the serial state to round-off after a few steps of case 6 (T10L2).
 #include <cmath>
 
@@ -33,10 +33,12 @@ TEST_CASE("pstswm: transpose and distributed algorithms equal the serial run", "
   const auto t = run(MPI_COMM_WORLD, Algorithm::transpose, Combine::allreduce, LTVariant::gemm, 12);
   const auto d = run(MPI_COMM_WORLD, Algorithm::distributed, Combine::allreduce, LTVariant::gemm, 12);
   const auto r = run(MPI_COMM_WORLD, Algorithm::distributed, Combine::reduce_scatter, LTVariant::loop, 12);
+  const auto g = run(MPI_COMM_WORLD, Algorithm::distributed, Combine::ring, LTVariant::gemm, 12);
   REQUIRE(t.size() == serial.size());
   CHECK(rel_diff(t, serial) < 1e-12);
   CHECK(rel_diff(d, serial) < 1e-12);
   CHECK(rel_diff(r, serial) < 1e-12);
+  CHECK(rel_diff(g, serial) < 1e-12);
   double norm = 0;
   for (double v : serial) norm = std::max(norm, std::fabs(v));
   CHECK(norm > 0);
