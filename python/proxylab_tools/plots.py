@@ -65,7 +65,6 @@ def title_text(what: str, machine: dict, command: str) -> str:
 
 
 def save(fig, png: str | Path) -> None:
-    fig.tight_layout()
     fig.savefig(png, dpi=110, bbox_inches="tight")
 
 
@@ -89,7 +88,8 @@ def plot_compare(doc: dict, png: str | Path) -> None:
                       None)
     last = configs[keys[-1]] if keys else {"metrics": []}
     regions = [m for m in last["metrics"] if m["metric"].startswith("region ")]
-    fig, axes = plt.subplots(1, 2 if regions else 1, figsize=(13 if regions else 8, 5.5), squeeze=False)
+    fig, axes = plt.subplots(1, 2 if regions else 1, figsize=(13 if regions else 8, 5.5), squeeze=False,
+                             layout="constrained")
     width = 0.8 / max(1, len(labels))
     ax = axes[0][0]
     spread = []
@@ -136,7 +136,7 @@ def plot_sweep(doc: dict, png: str | Path) -> None:
     """Time against ranks (log-log, with the ideal) and parallel efficiency against ranks, one line per size."""
     plt = _plt()
     s = doc["summary"]
-    fig, (ax_t, ax_e) = plt.subplots(1, 2, figsize=(12, 5.5))
+    fig, (ax_t, ax_e) = plt.subplots(1, 2, figsize=(12, 5.5), layout="constrained")
     for curve in s["curves"]:
         pts = [p for p in curve["points"] if p.get("time") is not None]
         if not pts:
@@ -190,7 +190,8 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "cate
     ranks = list(a["leaves"])
     scale, unit = (1e3, "ms") if t1 - t0 < 10 else (1.0, "s")
     height = max(3.5, min(26.0, 1.8 + 0.45 * len(ranks)))
-    fig, (ax, ax_u) = plt.subplots(1, 2, figsize=(14, height), sharey=True, gridspec_kw={"width_ratios": [4, 1]})
+    fig, (ax, ax_u) = plt.subplots(1, 2, figsize=(14, height), sharey=True, gridspec_kw={"width_ratios": [4, 1]},
+                                   layout="constrained")
     # what a segment is coloured by: its category, or its region name (the top regions; the rest grey)
     colours = COLOURS if by == "category" else {**region_colours(a["leaves"]), "idle": COLOURS["idle"]}
     key = (lambda s: s.cat) if by == "category" else (lambda s: s.name if s.name in colours else "other regions")
@@ -213,7 +214,7 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "cate
     ax.set_yticklabels([str(r) for r in ranks[::step]])
     ax.set_ylabel("MPI rank")
     ax.set_xlabel(f"time since the first span [{unit}]")
-    ax.invert_yaxis()
+    ax.set_ylim(len(ranks) - 0.5, -0.5)  # rank 0 on top
     ax.set_title(f"task Gantt chart (innermost timer region at each instant, coloured by {by})", fontsize=9)
     legend = [("compute (busy)", "compute"), ("communication", "communication"), ("io", "io"), ("other", "other"),
               ("idle / untimed", "idle")]
