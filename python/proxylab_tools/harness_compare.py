@@ -11,6 +11,7 @@ the command exits 1. All records go to one JSON file, the picture to a PNG besid
 from __future__ import annotations
 
 import argparse
+import fnmatch
 import itertools
 import math
 
@@ -59,7 +60,14 @@ def plan(var: list[tuple[str, list[str]]], ranks: list[int], threads: list[int],
 
 
 # ---- statistics -------------------------------------------------------------------------------------
-def metrics_of(record: dict | None) -> dict[str, float]:
+def region_wanted(region: str, patterns: list[str] | None) -> bool:
+    """--regions: shell patterns on region paths ('solve*', 'forward/*'); 'top' = regions outside any other."""
+    if not patterns:
+        return True
+    return any(("/" not in region) if p == "top" else fnmatch.fnmatchcase(region, p) for p in patterns)
+
+
+def metrics_of(record: dict | None, regions: list[str] | None = None) -> dict[str, float]:
     """The numbers of one run record compared across variants: FOM, run time, each timer region (max over ranks)."""
     if not record:
         return {}
@@ -68,7 +76,8 @@ def metrics_of(record: dict | None) -> dict[str, float]:
     out[f"FOM [{fom.get('unit', '')}]"] = fom.get("value")
     out["run time [s]"] = record.get("run_seconds")
     for t in record.get("timers", []):
-        out[f"region {t['region']} [s]"] = t.get("max_s")
+        if region_wanted(t["region"], regions):
+            out[f"region {t['region']} [s]"] = t.get("max_s")
     return out
 
 
@@ -76,7 +85,7 @@ def higher_better(metric: str) -> bool:
     return metric.startswith("FOM") and stats.higher_is_better(metric.rsplit("[", 1)[-1].rstrip("]"))
 
 
-def summarize(runs: list[dict], labels: list[str]) -> dict:
+def summarize(runs: list[dict], labels: list[str], regions: list[str] | None = None) -> dict:
     """Per 'RxT' configuration: verification counts and, per metric and variant, n/median/min/max/ratio.
 
     Only runs that verified enter the statistics. The ratio of variant V to the first variant A is the
@@ -91,7 +100,7 @@ def summarize(runs: list[dict], labels: list[str]) -> dict:
         if not run["verified"]:
             continue
         c["verification"][run["variant"]][0] += 1
-        for metric, value in metrics_of(run["record"]).items():
+        for metric, value in metrics_of(run["record"], regions).items():
             c["values"].setdefault(metric, {}).setdefault(run["variant"], {})[run["repeat"]] = value
     out = {}
     for key, c in configs.items():
@@ -140,6 +149,9 @@ def register(subparsers) -> None:
     hc.add_common_arguments(sp, repeat=5)
     sp.add_argument("--vary", action="append", default=[], required=True, metavar="KEY=v1,v2",
                     help="deck key and its values to compare (repeatable: all combinations run)")
+    sp.add_argument("--regions", action="append", metavar="PATTERN",
+                    help="timer regions in the table and chart: shell pattern on the region path ('solve*', "
+                         "'forward/*'), or 'top' for the outermost regions (repeatable; default all)")
     sp.set_defaults(func=main)
 
 
@@ -160,7 +172,7 @@ def main(args) -> int:
     hc.log(TOOL, f"{args.app}: {len(labels)} variant(s) x {len(args.ranks) * len(args.threads)} rank/thread count(s) "
                  f"x {args.repeat} repeat(s) = {len(todo)} runs on {hc.machine_line(m)}")
     runs, status = hc.run_plan(TOOL, args, todo)
-    summary = summarize(runs, labels)
+    summary = summarize(runs, labels, args.regions)
     results = folder / "records.json"
     fom_name = next((r["fom_name"] for r in runs if r["fom_name"]), "")
     hc.write_results(results, TOOL, args, runs, status,

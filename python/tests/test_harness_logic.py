@@ -75,6 +75,14 @@ class CompareStatistics(unittest.TestCase):
         self.assertAlmostEqual(by["run time [s]"]["variants"]["B"]["ratio"], 0.5)
         self.assertAlmostEqual(by["region step/halo [s]"]["variants"]["B"]["ratio"], 0.2)
 
+    def test_region_selection(self):
+        rec = record(1.0, 1.0, {"step": 1.0, "step/halo": 0.5, "io": 0.1})
+        self.assertEqual(len(compare.metrics_of(rec)), 5)
+        self.assertEqual([k for k in compare.metrics_of(rec, ["top"]) if k.startswith("region")],
+                         ["region step [s]", "region io [s]"])
+        self.assertEqual([k for k in compare.metrics_of(rec, ["*/halo", "io"]) if k.startswith("region")],
+                         ["region step/halo [s]", "region io [s]"])
+
     def test_failed_runs_are_counted_and_excluded(self):
         runs = [run("A", 0, 1.0), run("B", 0, 99.0, verified=False), run("A", 1, 1.0), run("B", 1, 2.0)]
         s = compare.summarize(runs, ["A", "B"])["1x1"]
