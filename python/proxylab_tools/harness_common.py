@@ -76,9 +76,17 @@ def resolve_deck(args) -> Path | None:
 
 
 def check_runnable(args) -> str | None:
-    """A message when the app cannot be run (no binary, no deck), else None."""
+    """A message when the app cannot be run (no binary, no deck), else None. A missing binary of the default
+    build folder is built first (set-up and build as ./proxylab run does), so one command suffices."""
     if args.repeat < 1:
         return "--repeat must be at least 1"
+    if args.app in runner.APPS and not runner.binary(args.app, args.preset).exists() \
+            and not os.environ.get("PROXYLAB_BUILD_DIR"):
+        from .cli import ensure_built
+        log("proxylab", f"{runner.binary(args.app, args.preset)} not found: setting up and building preset "
+                        f"'{args.preset}' first")
+        if ensure_built(argparse.Namespace(preset=args.preset, no_system=False, reconfigure=False, jobs=None)):
+            return "the build failed (see above)"
     if not runner.binary(args.app, args.preset).exists():
         built = ", ".join(runner.built_apps(args.preset)) or "none"
         return (f"{runner.binary(args.app, args.preset)} is not built (built apps: {built}); "
