@@ -188,6 +188,10 @@ void run(RunContext& ctx) {
   ctx.report.results()["phases_s"] = phases;
   ctx.report.results()["algorithm"] = domain->describe();
   ctx.report.results()["exchanges"] = domain->messages;
+  double comm[2] = {ctx.timers.seconds("hydro/communication"), ctx.timers.seconds("hydro/courant")}, comm_max[2];
+  MPI_Allreduce(comm, comm_max, 2, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  ctx.report.results()["communication_s"] = comm_max[0];  // halo exchanges or transposes, slowest rank
+  ctx.report.results()["courant_s"] = comm_max[1];        // dtcon's global max, slowest rank
   ctx.out() << "  " << steps << " steps (each an x and a y sweep) to t = " << t << " in " << elapsed << " s\n";
   ctx.report.set_fom("zone-cycles per second", zone_cycles / elapsed, "zone-cycles/s");
 

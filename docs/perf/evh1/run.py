@@ -1,0 +1,77 @@
+#!/usr/bin/env python3
+"""EVH1 benchmark: the mappings (pencil vs batched with 4, 8, 16 lanes) at 1 rank x 1 thread, and the
+parallel algorithms (transpose vs halo) at 1, 2, 4 ranks. Median of --repeats runs per configuration.
+
+  python3 docs/perf/evh1/run.py [--bin build/evh1/bin/proxylab-evh1] [--repeats 3] > table.md
+
+Sedov blast decks with a fixed number of steps (time.max_steps); the radius/jump checks against R(t)
+need the full run to t = 0.1, so they are relaxed here (conservation and symmetry still verify).
+FOM = zone-cycles per second (zones x steps / wall time; a step is one x and one y sweep).
+Kernel phase times are per-thread sums inside the sweep kernel; communication = halo exchanges or
+transposes (slowest rank). Performance is never asserted (tests do not).
+"""
+import argparse, json, os, statistics, subprocess, tempfile
+
+RELAX = ["verify.sedov_radius=1", "verify.sedov_jump=0", "verify.diagonal=1", "verify.mirror=1e-6"]
+
+
+def run(binary, ranks, sets, threads=1):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = ["mpiexec", "-n", str(ranks), binary, "--quiet", "--json", path]
+    for s in sets + RELAX:
+        cmd += ["--set", s]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND="false")
+    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        rec = json.load(f)
+    os.unlink(path)
+    if not rec["verification"]["passed"]:
+        raise SystemExit("verification failed: " + " ".join(cmd))
+    return rec
+
+
+def median(binary, ranks, sets, repeats):
+    recs = [run(binary, ranks, sets) for _ in range(repeats)]
+    recs.sort(key=lambda r: r["fom"]["value"])
+    return recs[len(recs) // 2], [r["fom"]["value"] for r in recs]
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="build/evh1/bin/proxylab-evh1")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--map-n", type=int, default=512)
+    ap.add_argument("--map-steps", type=int, default=10)
+    ap.add_argument("--par-n", type=int, default=256)
+    ap.add_argument("--par-steps", type=int, default=20)
+    args = ap.parse_args()
+    n = args.map_n
+    print(f"### Mappings: Sedov {n}x{n}, {args.map_steps} steps, 1 rank x 1 thread, algorithm transpose\n")
+    print("| mapping | lanes | Mzone-cycles/s (median) | runs | parabola s | riemann s | evolve s | remap s | vs pencil |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    base = None
+    for mapping, lanes in [("pencil", 8), ("batched", 4), ("batched", 8), ("batched", 16)]:
+        sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.max_steps={args.map_steps}", f"evh1.mapping={mapping}",
+                f"evh1.lanes={lanes}"]
+        rec, foms = median(args.bin, 1, sets, args.repeats)
+        fom, ph = rec["fom"]["value"], rec["results"]["phases_s"]
+        base = base or fom
+        print(f"| {mapping} | {lanes if mapping == 'batched' else 1} | {fom / 1e6:.3f} | "
+              f"{' '.join(f'{x / 1e6:.3f}' for x in foms)} | {ph['parabola']:.2f} | {ph['riemann']:.2f} | "
+              f"{ph['evolve']:.2f} | {ph['remap']:.2f} | {fom / base:.2f}x |", flush=True)
+    n = args.par_n
+    print(f"\n### Parallel algorithms: Sedov {n}x{n}, {args.par_steps} steps, 1 thread per rank, mapping batched (8)\n")
+    print("| ranks | algorithm | decomposition | Mzone-cycles/s (median) | wall s | communication s | exchanges |")
+    print("|---|---|---|---|---|---|---|")
+    for ranks in (1, 2, 4):
+        for alg in ("transpose", "halo"):
+            sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.max_steps={args.par_steps}", f"evh1.algorithm={alg}"]
+            rec, _ = median(args.bin, ranks, sets, args.repeats)
+            r = rec["results"]
+            print(f"| {ranks} | {alg} | {r['algorithm']} | {rec['fom']['value'] / 1e6:.3f} | {r['elapsed_s']:.2f} | "
+                  f"{r['communication_s']:.3f} | {r['exchanges']} |", flush=True)
+
+
+if __name__ == "__main__":
+    main()
