@@ -43,7 +43,7 @@ def int_list(text: str) -> list[int]:
 def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
     """Options every measuring command takes."""
     sp.add_argument("app", help=f"proxy to run ({', '.join(runner.APPS)})")
-    sp.add_argument("--deck", help="YAML deck (default: the app's small deck)")
+    sp.add_argument("--deck", help="YAML deck (default: inputs/APP/demo.yaml or small.yaml, else built-in defaults)")
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="deck override applied to every run (repeatable)")
     sp.add_argument("--ranks", type=int_list, default=int_list(ranks_default), metavar="N[,N...]",
@@ -92,10 +92,15 @@ def check_runnable(args) -> str | None:
         return (f"{runner.binary(args.app, args.preset)} is not built (built apps: {built}); "
                 f"run ./proxylab build --preset {args.preset}")
     deck = resolve_deck(args)
-    if deck is None or not (ROOT / deck).exists():
-        return (f"deck '{args.deck}' not found" if args.deck else f"no --deck and no inputs/{args.app}/small.yaml") + \
-            f" (decks live in inputs/{args.app}/)"
+    if deck is not None and not (ROOT / deck).exists():
+        return f"deck '{args.deck}' not found (decks live in inputs/{args.app}/)"
     return None
+
+
+def deck_label(args) -> str:
+    """The deck's file name, or 'built-in defaults' when the app runs without one."""
+    deck = resolve_deck(args)
+    return deck.name if deck else "built-in defaults"
 
 
 def out_dir(tool: str, args) -> Path:
@@ -233,7 +238,7 @@ def verification_lines(runs: list[dict]) -> tuple[list[str], int]:
 
 def write_results(path: Path, tool: str, args, runs: list[dict], status: str, summary: dict) -> dict:
     doc = {"tool": tool, "command": command_line(), "machine": machine(), "app": args.app,
-           "deck": str(resolve_deck(args)), "sets": args.set, "status": status,
+           "deck": str(resolve_deck(args) or ""), "sets": args.set, "status": status,
            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
            "summary": summary, "runs": runs}
     path.write_text(json.dumps(no_nan(doc), indent=1, allow_nan=False) + "\n")

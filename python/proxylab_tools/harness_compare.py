@@ -178,7 +178,7 @@ def main(args) -> int:
     hc.write_results(results, TOOL, args, runs, status,
                      {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
     print()
-    print(f"{args.app} {hc.resolve_deck(args).name}: {' vs '.join(labels)}   ({status}; {hc.machine_line(m)})")
+    print(f"{args.app} {hc.deck_label(args)}: {' vs '.join(labels)}   ({status}; {hc.machine_line(m)})")
     print(format_summary(summary, labels, args.repeat))
     print(f"FOM: {fom_name}; region X: time in timer region X of the slowest rank; ratio: median over repeats of\n"
           f"(variant / {labels[0]}) for runs made back to back.")

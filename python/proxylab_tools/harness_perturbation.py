@@ -75,7 +75,7 @@ def main(args) -> int:
     hc.write_results(results, TOOL, args, runs, status,
                      {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
     print()
-    print(f"{args.app} {hc.resolve_deck(args).name}: perturbation by the measurement ({status})")
+    print(f"{args.app} {hc.deck_label(args)}: perturbation by the measurement ({status})")
     print(format_table(perturbation_rows(summary), ["ranks x threads", "metric", "setting", "n", "median", "min", "max",
                                                     "perturbation %"]))
     overheads = [r["record"].get("timer_overhead_s") for r in runs if r.get("record")]

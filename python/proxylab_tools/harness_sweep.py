@@ -131,7 +131,7 @@ def main(args) -> int:
     hc.write_results(results, TOOL, args, runs, status, {"mode": args.mode, "metric": metric, "repeat": args.repeat,
                                                          "threads": threads, "fom_unit": fom_unit, "curves": summary})
     print()
-    print(f"{args.app} {hc.resolve_deck(args).name}: {args.mode} scaling, {metric}, median of {args.repeat} "
+    print(f"{args.app} {hc.deck_label(args)}: {args.mode} scaling, {metric}, median of {args.repeat} "
           f"({status}; {hc.machine_line(m)})")
     print(format_curves(summary, fom_unit))
     print("strong: efficiency = T(p0) p0 / (T(p) p); weak: T(p0) / T(p); p0 = the smallest rank count of the curve")
