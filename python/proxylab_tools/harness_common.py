@@ -241,18 +241,18 @@ def write_results(path: Path, tool: str, args, runs: list[dict], status: str, su
            "deck": str(resolve_deck(args) or ""), "sets": args.set, "status": status,
            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
            "summary": summary, "runs": runs}
-    path.write_text(json.dumps(no_nan(doc), indent=1, allow_nan=False) + "\n")
+    path.write_text(json.dumps(strict_json(doc), indent=1, allow_nan=False) + "\n")
     return doc
 
 
-def no_nan(x):
-    """NaN (a missing ratio) as JSON null, so the file is strict JSON."""
-    if isinstance(x, float) and math.isnan(x):
+def strict_json(x):
+    """NaN (a missing ratio) and infinities as JSON null, so the file is strict JSON."""
+    if isinstance(x, float) and not math.isfinite(x):
         return None
     if isinstance(x, dict):
-        return {k: no_nan(v) for k, v in x.items()}
+        return {k: strict_json(v) for k, v in x.items()}
     if isinstance(x, (list, tuple)):
-        return [no_nan(v) for v in x]
+        return [strict_json(v) for v in x]
     return x
 
 

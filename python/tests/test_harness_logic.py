@@ -243,7 +243,7 @@ class Common(unittest.TestCase):
         self.assertEqual(hc.exit_code("bad input", 0), 2)
 
     def test_results_are_strict_json(self):
-        self.assertEqual(hc.no_nan({"a": [1.0, math.nan], "b": {"c": math.nan}}), {"a": [1.0, None], "b": {"c": None}})
+        self.assertEqual(hc.strict_json({"a": [1.0, math.nan], "b": {"c": math.inf}}), {"a": [1.0, None], "b": {"c": None}})
 
     def test_int_list(self):
         self.assertEqual(hc.int_list("1,2,4"), [1, 2, 4])

@@ -44,7 +44,7 @@ class Charts(unittest.TestCase):
                "summary": {"labels": ["A", "B"], "repeat": 2, "fom_name": "rate",
                            "configs": compare.summarize(runs, ["A", "B"])}}
         png = self.dir / "c.png"
-        plots.plot_compare(json.loads(json.dumps(hc.no_nan(doc))), png)
+        plots.plot_compare(json.loads(json.dumps(hc.strict_json(doc))), png)
         self.check_figure(png, doc["command"])
         self.assertEqual(len(self.plt.gcf().axes), 2)
         self.assertEqual(self.plt.gcf().axes[0].get_ylabel(), "rate [GB/s]")
@@ -56,7 +56,7 @@ class Charts(unittest.TestCase):
                "summary": {"mode": "strong", "metric": "run time", "repeat": 1, "threads": 1, "fom_unit": "GB/s",
                            "curves": sweep.summarize(runs, cs, "strong", None)}}
         png = self.dir / "s.png"
-        plots.plot_sweep(json.loads(json.dumps(hc.no_nan(doc))), png)
+        plots.plot_sweep(json.loads(json.dumps(hc.strict_json(doc))), png)
         self.check_figure(png, doc["command"])
         self.assertEqual(self.plt.gcf().axes[1].get_ylabel(), "parallel efficiency [%]")
 
