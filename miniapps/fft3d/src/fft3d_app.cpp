@@ -41,7 +41,7 @@ void declare(Schema& s) {
   s.boolean("fft3d.serial_baseline", false,
             "fft, 1 rank: also time one serial FFTW 3-D plan over the same data and compare with the local FFT stage");
   s.real("ft.alpha", nas::alpha, 0.0, 1.0, "ft: diffusion constant of the evolution exp(-4 alpha pi^2 |k|^2 t)");
-  s.integer("verify.serial_max_points", 1 << 21, 0, 1LL << 30,
+  s.integer("verify.serial_max_points", 1 << 21, 0, 1LL << 26,
             "compare with a serial FFTW 3-D transform on rank 0 when nx*ny*nz is at most this (0: never)");
   s.real("verify.tolerance", 1e-12, 0.0, 1.0,
          "bound on the relative round-trip, Parseval and serial-reference errors (round-off: ~1e-15 log2 N)");

@@ -79,13 +79,6 @@ BoxCopy array_copy(const Pencil& from, const Pencil& to, const Box& b) {
   return writes_contiguous(c);
 }
 
-int as_int(long long v) {
-  if (v > std::numeric_limits<int>::max())
-    throw InputError("a transpose block of " + std::to_string(v) +
-                     " doubles exceeds MPI's int counts; allowed: more ranks or a smaller grid");
-  return int(v);
-}
-
 }  // namespace
 
 // fft3d: the pack/unpack loops of CASTEP's / 2DECOMP's transposes, one strided 3-D copy.
@@ -124,10 +117,16 @@ Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm,
     if (q == me_) s.n[0] = r.n[0] = 0;
     pack_.push_back(block_copy(mine_in, s, mine_in.order, send_total_, true));
     unpack_.push_back(writes_contiguous(block_copy(mine_out, r, in_[q].order, recv_total_, false)));
-    scounts_.push_back(as_int(2 * s.size())), sdispls_.push_back(as_int(2 * send_total_));
-    rcounts_.push_back(as_int(2 * r.size())), rdispls_.push_back(as_int(2 * recv_total_));
+    scounts_.push_back(int(2 * s.size())), sdispls_.push_back(int(2 * send_total_));
+    rcounts_.push_back(int(2 * r.size())), rdispls_.push_back(int(2 * recv_total_));
     send_total_ += s.size(), recv_total_ += r.size();
   }
+  // MPI counts and displacements are ints (in doubles): every rank stops together if one overflows.
+  const long long limit = std::numeric_limits<int>::max() / 2;
+  collective_check<InputError>(comm, send_total_ <= limit && recv_total_ <= limit,
+                               "a transpose buffer of " + std::to_string(std::max(send_total_, recv_total_)) +
+                                   " complex values exceeds MPI's int counts; allowed: at most " +
+                                   std::to_string(limit) + " per rank (use more ranks or a smaller grid)");
 }
 
 void Reshape::apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const {
