@@ -21,11 +21,9 @@ from .cli import format_table
 TOOL = "sweep"
 
 
-Curve = tuple[str, list[tuple[int, list[str]]]]  # (label, [(ranks, deck overrides), ...])
-
-
-def curves(mode: str, ranks: list[int], size_key: str | None, sizes: list[str]) -> list[Curve]:
-    """One curve per size in strong mode (all rank counts each), one curve pairing sizes with ranks in weak mode."""
+def curves(mode: str, ranks: list[int], size_key: str | None, sizes: list[str]) -> list:
+    """[(label, [(ranks, deck overrides), ...])]: one curve per size in strong mode (all rank counts each), one
+    curve pairing sizes with rank counts in weak mode."""
     if sizes and not size_key:
         raise ValueError("--sizes needs --size-key (the deck key the sizes set, e.g. grid.nx)")
     if mode == "weak":

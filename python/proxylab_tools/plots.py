@@ -121,7 +121,7 @@ def plot_compare(doc: dict, png: str | Path) -> None:
             ax.bar([j + (i - (len(labels) - 1) / 2) * width for j in range(len(regions))], med, width, label=lab)
             spread += med
         ax.set_xticks(range(len(regions)))
-        ax.set_xticklabels([m["metric"].split(" [")[0].removeprefix("region ") for m in regions], rotation=30,
+        ax.set_xticklabels([m["metric"].split(" [")[0][len("region "):] for m in regions], rotation=30,
                            ha="right", fontsize=8)
         ax.set_xlabel("timer region")
         ax.set_ylabel("time of the slowest rank [ms] (median)")
