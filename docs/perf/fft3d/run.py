@@ -9,45 +9,45 @@ Each run writes a JSON record (--json). Times are per transform, max over ranks;
 The transpose bandwidth is the bytes all ranks sent (padding excluded) over the transpose time.
 Performance is never asserted (tests do not).
 """
-import argparse, json, os, statistics, subprocess, tempfile
+import argparse, os, sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
+from proxylab_tools import runner  # noqa: E402  (the project's launcher: mpiexec line, environment, JSON record)
 
 STRATEGIES = ["alltoallv", "alltoall", "pairwise", "nonblocking", "node_aware"]
 
 
 def run(binary, ranks, sets, threads):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = ["mpiexec", "-n", str(ranks), binary, "--quiet", "--json", path]
-    for s in sets:
-        cmd += ["--set", s]
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND="false")
-    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
-    with open(path) as f:
-        rec = json.load(f)
-    os.unlink(path)
-    if not rec["verification"]["passed"]:
-        raise SystemExit("verification failed: " + " ".join(cmd))
-    return rec["results"]
+    os.environ["PROXYLAB_BUILD_DIR"] = str(Path(binary).resolve().parents[1])
+    r = runner.run_app("fft3d", ranks=ranks, threads=threads, sets=sets, quiet=True)
+    if not r.verified or not r.record:
+        raise SystemExit("verification failed: " + " ".join(r.command))
+    return r.record["results"]
+
+
+def transform_seconds(results):
+    return results["forward_seconds_median"] + results["inverse_seconds_median"]
 
 
 def median_record(binary, ranks, sets, repeats, threads=1):
-    recs = [run(binary, ranks, sets, threads) for _ in range(repeats)]
-    key = lambda r: r["forward_seconds_median"] + r["inverse_seconds_median"]
-    return sorted(recs, key=key)[len(recs) // 2]
+    """The whole record of the run whose forward+inverse time is the median of `repeats` runs."""
+    records = sorted((run(binary, ranks, sets, threads) for _ in range(repeats)), key=transform_seconds)
+    return records[(len(records) - 1) // 2]
 
 
-def ms(x):
-    return f"{1e3 * x:.2f}"
+def ms(seconds):
+    """Milliseconds, two decimals (table cells)."""
+    return "%.2f" % (seconds * 1000.0)
 
 
 def main():
-    ap = argparse.ArgumentParser()
-    ap.add_argument("--bin", default="build/fft3d/bin/proxylab-fft3d")
-    ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--sizes", default="64,128")
-    ap.add_argument("--ranks", default="1,2,4")
-    ap.add_argument("--iterations", type=int, default=10)
-    args = ap.parse_args()
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    for flag, default in [("--bin", "build/fft3d/bin/proxylab-fft3d"), ("--sizes", "64,128"), ("--ranks", "1,2,4")]:
+        options.add_argument(flag, default=default)
+    for flag, default in [("--repeats", 3), ("--iterations", 10)]:
+        options.add_argument(flag, type=int, default=default)
+    args = options.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     base = lambda n: [f"fft3d.nx={n}", f"fft3d.ny={n}", f"fft3d.nz={n}", "fft3d.mode=fft",
                       f"fft3d.iterations={args.iterations}", "fft3d.warmup=2"]
