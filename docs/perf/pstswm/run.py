@@ -1,0 +1,73 @@
+#!/usr/bin/env python3
+"""PSTSWM benchmark: LT gemm vs loop vs the DGEMM rate measured in the same run, and the transpose vs
+distributed parallel algorithms at 1, 2, 4 ranks. Median of --repeats runs per configuration.
+
+  python3 docs/perf/pstswm/run.py [--bin build/pstswm/bin/proxylab-pstswm] [--repeats 3] [--steps 20] > table.md
+
+Each run writes a JSON record (--json); the table shows the per-step time split (FFT, Legendre
+transform, fold/unfold, grid-point + spectral work, communication), the LT GFLOP/s per rank and its
+fraction of DGEMM, and the communication volume per step. Performance is never asserted (tests do not).
+"""
+import argparse, json, os, statistics, subprocess, tempfile
+
+def run(binary, ranks, sets, threads):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = ["mpiexec", "-n", str(ranks), binary, "--quiet", "--json", path]
+    for s in sets:
+        cmd += ["--set", s]
+    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS="1", OMP_PROC_BIND="false")
+    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
+    with open(path) as f:
+        rec = json.load(f)
+    os.unlink(path)
+    if not rec["verification"]["passed"]:
+        raise SystemExit("verification failed: " + " ".join(cmd))
+    return rec["results"]
+
+def median_record(binary, ranks, sets, repeats, threads):
+    recs = [run(binary, ranks, sets, threads) for _ in range(repeats)]
+    key = lambda r: r["per_step_s"]["total"]
+    return sorted(recs, key=key)[len(recs) // 2]  # the run with the median total time
+
+def ms(x):
+    return f"{1e3 * x:.2f}"
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="build/pstswm/bin/proxylab-pstswm")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--steps", type=int, default=20)
+    ap.add_argument("--lt-resolutions", default="42,85,170")
+    ap.add_argument("--par-resolutions", default="42,85,170")
+    args = ap.parse_args()
+    base = lambda n: [f"model.truncation={n}", "model.levels=18", "model.case=case2", "model.alpha=0.05",
+                      f"time.steps={args.steps}"]
+    print("### Legendre transform variants (1 rank, 1 thread; DGEMM 1024^3 measured in the same run)\n")
+    print("| case | LT | LT ms/step | LT GFLOP/s | DGEMM GFLOP/s | LT/DGEMM | FFT ms/step | FFT GFLOP/s | total ms/step |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for n in args.lt_resolutions.split(","):
+        for lt, extra in [("gemm", []), ("loop", []), ("loop, fixed L", ["transform.fixed_levels=true"])]:
+            sets = base(n) + [f"transform.lt={lt.split(',')[0]}", "perf.measure_dgemm=true"] + extra
+            r = median_record(args.bin, 1, sets, args.repeats, 1)
+            g, p = r["gflops_per_rank"], r["per_step_s"]
+            print(f"| T{n}L18 | {lt} | {ms(p['legendre'])} | {g['legendre']:.2f} | {g['dgemm']:.2f} | "
+                  f"{100 * r['lt_fraction_of_dgemm']:.0f}% | {ms(p['fft'])} | {g['fft']:.2f} | {ms(p['total'])} |")
+    print("\n### Parallel algorithms (LT gemm, 1 thread per rank)\n")
+    print("| case | ranks | algorithm | total ms/step | FFT | LT | fold | grid+spectral | comm | comm MB/step |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    algs = [("transpose", ["parallel.algorithm=transpose"]),
+            ("distributed/allreduce", ["parallel.algorithm=distributed", "parallel.combine=allreduce"]),
+            ("distributed/reduce_scatter", ["parallel.algorithm=distributed", "parallel.combine=reduce_scatter"]),
+            ("distributed/ring", ["parallel.algorithm=distributed", "parallel.combine=ring"])]
+    for n in args.par_resolutions.split(","):
+        for ranks in (1, 2, 4):
+            for name, extra in algs:
+                r = median_record(args.bin, ranks, base(n) + extra, args.repeats, 1)
+                p = r["per_step_s"]
+                print(f"| T{n}L18 | {ranks} | {name} | {ms(p['total'])} | {ms(p['fft'])} | {ms(p['legendre'])} | "
+                      f"{ms(p['fold'])} | {ms(p['grid_point'])} | {ms(p['communication'])} | "
+                      f"{r['communication_bytes_per_step'] / 1e6:.3f} |", flush=True)
+
+if __name__ == "__main__":
+    main()
