@@ -16,16 +16,17 @@
 namespace proxylab::comm {
 namespace {
 
-const std::vector<std::string> all_tests{"pingpong", "echo", "swap", "ring", "halo", "alltoall", "allreduce"};
+const std::vector<std::string> all_tests{"pingpong", "echo", "swap", "ring", "halo", "halo3d", "alltoall", "allreduce"};
 
 void declare(Schema& s) {
   s.text("probe.tests", "all",
-         "comma-separated sub-tests from pingpong, echo, swap, ring, halo, alltoall, allreduce, "
-         "or 'all'; run in that order");
+         "comma-separated sub-tests from pingpong, echo, swap, ring, halo, halo3d, alltoall, allreduce, or 'all'; "
+         "run in that order");
   s.integer("probe.repetitions", 20, 1, 1000000, "timed repetitions per point (fewer above 64 KiB: at least 5)");
   s.integer("probe.warmup", 2, 0, 1000, "untimed repetitions before the timed ones");
-  s.integer("probe.min_bytes", 0, 0, 1LL << 30, "smallest message (pingpong, echo, swap); the ladder is powers of 2");
+  s.integer("probe.min_bytes", 0, 0, 1LL << 30, "smallest message (pingpong, echo, swap); then powers of probe.step");
   s.integer("probe.max_bytes", 1 << 20, 1, 1LL << 30, "largest message (pingpong, echo, swap)");
+  s.integer("probe.step", 2, 2, 16, "ratio of successive message sizes in the ladders (pingpong/echo/swap, alltoall)");
   s.boolean("probe.odd_sizes", true, "add the odd sizes 3, 1000, 100000 and 3000000 B that fall in the range");
   s.integer("pairs.distance", 1, 1, 1 << 20, "j of the pairs i-(i+j) (pingpong uses the pair 0-j)");
   s.integer("pairs.count", 0, 0, 1 << 20, "simultaneous pairs for echo and swap; 0 = every pair that fits");
@@ -36,9 +37,11 @@ void declare(Schema& s) {
   s.text("halo.tiles", "16,128", "interior cells per rank per side (comma-separated)");
   s.text("halo.widths", "1,2", "ghost widths (comma-separated; each <= the smallest tile)");
   s.integer("halo.fields", 1, 1, 64, "fields exchanged together");
+  s.text("halo3d.sizes", "8,32", "n of the n^3 cells per rank of the 3-D six-neighbour swap (comma-separated)");
   s.text("alltoall.strategies", "all",
          "comma-separated transpose strategies (alltoall, alltoallv, pairwise, nonblocking, node_aware) or 'all'");
-  s.integer("alltoall.min_bytes", 8, 8, 1LL << 26, "smallest block per rank pair (powers of 4 up to the largest)");
+  s.integer("alltoall.min_bytes", 8, 8, 1LL << 26,
+            "smallest block per rank pair (then times probe.step up to the largest)");
   s.integer("alltoall.max_bytes", 65536, 8, 1LL << 26, "largest block per rank pair");
   s.text("allreduce.strategies", "all",
          "comma-separated reduce strategies (allreduce, iallreduce, reproducible) or 'all'");
@@ -101,6 +104,7 @@ std::vector<long long> size_ladder(long long lo, long long hi, bool odd, long lo
   if (lo == 0) sizes.insert(0);
   for (long long b = 1; b <= hi; b *= factor)
     if (b >= lo) sizes.insert(b);
+  if (lo <= 8 && hi >= 8) sizes.insert(8);  // the latency figure of merit
   if (odd)
     for (long long b : {3LL, 1000LL, 100000LL, 3000000LL})
       if (b >= lo && b <= hi) sizes.insert(b);
@@ -115,14 +119,15 @@ Settings read_settings(const Config& cfg, int ranks) {
     if (ranks > 1 || (t != "pingpong" && t != "echo" && t != "swap")) runnable.push_back(t);
   if (runnable.empty())
     cfg.reject("probe.tests",
-               "on 1 rank at least one of ring, halo, alltoall, allreduce (pingpong, echo and swap need "
+               "on 1 rank at least one of ring, halo, halo3d, alltoall, allreduce (pingpong, echo and swap need "
                "2 ranks)");
   s.tests = runnable;
   s.repetitions = static_cast<int>(cfg.integer("probe.repetitions"));
   s.warmup = static_cast<int>(cfg.integer("probe.warmup"));
   const long long lo = cfg.integer("probe.min_bytes"), hi = cfg.integer("probe.max_bytes");
   if (lo > hi) cfg.reject("probe.min_bytes", "at most probe.max_bytes (" + std::to_string(hi) + ")");
-  s.sizes = size_ladder(lo, hi, cfg.boolean("probe.odd_sizes"), 2);
+  const long long step = cfg.integer("probe.step");
+  s.sizes = size_ladder(lo, hi, cfg.boolean("probe.odd_sizes"), step);
   s.distance = static_cast<int>(cfg.integer("pairs.distance"));
   s.pairs = static_cast<int>(cfg.integer("pairs.count"));
   const bool pairs_used = std::count_if(s.tests.begin(), s.tests.end(), [](const std::string& t) {
@@ -140,10 +145,11 @@ Settings read_settings(const Config& cfg, int ranks) {
     if (w > smallest_tile)
       cfg.reject("halo.widths", "widths no larger than the smallest tile (" + std::to_string(smallest_tile) + ")");
   s.halo_fields = static_cast<int>(cfg.integer("halo.fields"));
+  for (long long v : number_list(cfg, "halo3d.sizes", 1, 1024)) s.halo3d_sizes.push_back(static_cast<int>(v));
   s.transpose_strategies = name_list(cfg, "alltoall.strategies", transpose_strategy_names());
   const long long alo = cfg.integer("alltoall.min_bytes"), ahi = cfg.integer("alltoall.max_bytes");
   if (alo > ahi) cfg.reject("alltoall.min_bytes", "at most alltoall.max_bytes (" + std::to_string(ahi) + ")");
-  for (long long b = alo; b <= ahi; b *= 4) s.alltoall_sizes.push_back(b);
+  for (long long b = alo; b <= ahi; b *= step) s.alltoall_sizes.push_back(b);
   s.reduce_strategies = name_list(cfg, "allreduce.strategies", reduce_strategy_names());
   for (long long v : number_list(cfg, "allreduce.words", 1, 64)) s.words.push_back(static_cast<int>(v));
   if (cfg.text("groups.sizes") == "all") {
@@ -190,6 +196,7 @@ void run(RunContext& ctx) {
     if (t == "pingpong" || t == "echo" || t == "swap") probe_pairs(ctx, s, t);
     if (t == "ring") probe_ring(ctx, s);
     if (t == "halo") probe_halo(ctx, s);
+    if (t == "halo3d") probe_halo3d(ctx, s);
     if (t == "alltoall") probe_alltoall(ctx, s);
     if (t == "allreduce") probe_allreduce(ctx, s);
   }

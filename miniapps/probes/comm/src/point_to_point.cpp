@@ -53,7 +53,7 @@ void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test) {
     in.assign(std::max(bytes, 1LL), 0);
     for (int rep = 0; rep < total; ++rep) {
       fill_payload(out, bytes, ctx.rank, rep);
-      MPI_Barrier(ctx.comm);
+      polite_barrier(ctx.comm);
       if (partner < 0) continue;
       const int n = static_cast<int>(bytes);
       if (swap) {
@@ -104,7 +104,7 @@ void probe_ring(RunContext& ctx, const Settings& s) {
       for (int rep = 0; rep < total; ++rep) {
         fill_payload(out, bytes, ctx.rank, rep);
         MPI_Request req[4];
-        MPI_Barrier(ctx.comm);
+        polite_barrier(ctx.comm);
         const double t0 = MPI_Wtime();
         MPI_Irecv(from_left.data(), n, MPI_BYTE, left, 1, ctx.comm, &req[0]);
         MPI_Irecv(from_right.data(), n, MPI_BYTE, right, 2, ctx.comm, &req[1]);

@@ -1,6 +1,8 @@
 // Shared probe support (see probe_common.hpp).
 #include "probe_common.hpp"
 
+#include <sched.h>
+
 #include <algorithm>
 #include <cstdio>
 
@@ -28,6 +30,7 @@ double timer_overhead() {
 
 Stats reduce_times(MPI_Comm comm, const std::vector<double>& seconds, int warmup) {
   std::vector<double> worst(seconds.size());
+  polite_barrier(comm);
   MPI_Allreduce(seconds.data(), worst.data(), static_cast<int>(seconds.size()), MPI_DOUBLE, MPI_MAX, comm);
   // The overhead is rank 0's figure, so every rank subtracts the same number.
   double overhead = timer_overhead();
@@ -57,6 +60,13 @@ void check_payloads(RunContext& ctx, const std::string& test, long long wrong_lo
   MPI_Allreduce(v, total, 2, MPI_LONG_LONG, MPI_SUM, ctx.comm);
   ctx.report.check(test + ": payload items wrong on receipt", total[0] == 0 && total[1] > 0, double(total[0]), 0.0,
                    std::to_string(total[1]) + " items checked");
+}
+
+void polite_barrier(MPI_Comm comm) {
+  MPI_Request req;
+  MPI_Ibarrier(comm, &req);
+  int done = 0;
+  for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE)) sched_yield();
 }
 
 MPI_Comm split_groups(MPI_Comm comm, int group) {

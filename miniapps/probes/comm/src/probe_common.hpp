@@ -21,6 +21,7 @@ struct Settings {
   int ring_seed = 1;
   std::vector<int> halo_tiles, halo_widths;
   int halo_fields = 1;
+  std::vector<int> halo3d_sizes;  // n of the n^3 blocks
   std::vector<std::string> halo_strategies, transpose_strategies, reduce_strategies;
   std::vector<long long> alltoall_sizes;  // bytes per rank pair
   std::vector<int> group_sizes;           // communicator sizes for alltoall / allreduce / barrier
@@ -65,6 +66,10 @@ class ResultTable {
 
 // Payload check of a sub-test: wrong bytes (or values) summed over ranks, one verification check.
 void check_payloads(RunContext& ctx, const std::string& test, long long wrong_local, long long checked_local);
+
+// Barrier that yields the processor while it waits (MPI_Ibarrier + MPI_Test + sched_yield): with more
+// ranks than cores, ranks waiting for the next repetition leave the cores to the ranks still working.
+void polite_barrier(MPI_Comm comm);
 
 // Communicator of consecutive blocks of `group` ranks (the block containing this rank).
 MPI_Comm split_groups(MPI_Comm comm, int group);

@@ -9,6 +9,7 @@ namespace proxylab::comm {
 void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test);  // pingpong, echo, swap
 void probe_ring(RunContext& ctx, const Settings& s);
 void probe_halo(RunContext& ctx, const Settings& s);
+void probe_halo3d(RunContext& ctx, const Settings& s);
 void probe_alltoall(RunContext& ctx, const Settings& s);
 void probe_allreduce(RunContext& ctx, const Settings& s);
 
