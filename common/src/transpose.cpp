@@ -127,18 +127,23 @@ class NonblockingTranspose : public Transpose {
 };
 
 // Node-aware (the seed's CASTEP "SHM" all-to-all): the ranks of a node hand their data to the node
-// leader, the leaders run one MPI_Alltoallv among themselves (fewer, larger messages on the network)
-// and hand the received data back. Node-local traffic goes through MPI_Gatherv / MPI_Scatterv on
-// the node communicator (shared memory inside MPICH).
+// leader, the leaders run one MPI_Alltoallv among themselves (fewer, larger messages between nodes)
+// and hand the received data back. The hand-over goes through an MPI shared-memory window
+// (MPI_Win_allocate_shared on the node communicator): every rank writes its counts and packed data
+// into its own segment, the leader reads all segments in place and writes each rank's result into
+// that rank's segment; MPI_Win_sync + node barriers order the steps (the unified memory model).
 class NodeAwareTranspose : public Transpose {
  public:
   NodeAwareTranspose(MPI_Comm comm, int ranks_per_node) : Transpose(TransposeStrategy::node_aware, comm) {
     const int me = comm_rank(comm), p = comm_size(comm);
-    MPI_Comm node, leaders;
-    if (ranks_per_node > 0)
-      MPI_Comm_split(comm, me / ranks_per_node, me, &node);
-    else
-      MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &node);
+    MPI_Comm shared, node, leaders;
+    MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, me, MPI_INFO_NULL, &shared);
+    if (ranks_per_node > 0) {  // emulated nodes: blocks of consecutive ranks (inside one shared-memory node)
+      MPI_Comm_split(shared, me / ranks_per_node, me, &node);
+      MPI_Comm_free(&shared);
+    } else {
+      node = shared;
+    }
     node_ = make_comm_handle(node);
     node_rank_ = comm_rank(node);
     MPI_Comm_split(comm, node_rank_ == 0 ? 0 : MPI_UNDEFINED, me, &leaders);
@@ -157,54 +162,74 @@ class NodeAwareTranspose : public Transpose {
     }
     local_ = members_[node_id];
   }
+  ~NodeAwareTranspose() override { free_window(); }
 
   void exchange(const double* send, const int* sc, const int* sd, double* recv, const int* rc, const int* rd) override {
     count(sc);
-    const int p = comm_size(comm_), nloc = static_cast<int>(local_.size());
-    // 1. My data in (node, member) order, and my counts, to the leader.
-    mine_.clear();
+    const int p = comm_size(comm_);
+    long long in = 0, out = 0;
+    for (int r = 0; r < p; ++r) in += sc[r], out += rc[r];
+    reserve(2LL * p + in + out);  // segment: [send counts | recv counts] as doubles, send data, recv data
+    // 1. Counts and data, in (node, member) order, into my own segment.
+    double* seg = segment_[node_rank_];
+    for (int r = 0; r < p; ++r) seg[r] = sc[r], seg[p + r] = rc[r];
+    double* at = seg + 2 * p;
     for (const auto& m : members_)
-      for (int dst : m) mine_.insert(mine_.end(), send + sd[dst], send + sd[dst] + sc[dst]);
-    std::vector<int> my_counts(sc, sc + p);
-    my_counts.insert(my_counts.end(), rc, rc + p);
-    const bool leader = node_rank_ == 0;
-    counts_.resize(leader ? static_cast<size_t>(2) * p * nloc : 0);
-    MPI_Gather(my_counts.data(), 2 * p, MPI_INT, counts_.data(), 2 * p, MPI_INT, 0, *node_);
-    std::vector<int> gcount(nloc, 0), gdispl(nloc + 1, 0), scount(nloc, 0), sdispl(nloc + 1, 0);
-    if (leader)
-      for (int l = 0; l < nloc; ++l) {
-        for (int r = 0; r < p; ++r) gcount[l] += sent(l, r), scount[l] += got(l, r);
-        gdispl[l + 1] = gdispl[l] + gcount[l];
-        sdispl[l + 1] = sdispl[l] + scount[l];
-      }
-    gathered_.resize(gdispl[nloc]);
-    MPI_Gatherv(mine_.data(), static_cast<int>(mine_.size()), MPI_DOUBLE, gathered_.data(), gcount.data(),
-                gdispl.data(), MPI_DOUBLE, 0, *node_);
-    // 2. Leaders exchange node-to-node blocks: [local source][destination member] for each node.
-    if (leader) leader_exchange(gdispl, sdispl);
-    // 3. Every rank gets its data back in source-rank order.
-    int total = 0;
-    for (int r = 0; r < p; ++r) total += rc[r];
-    mine_.resize(total);
-    MPI_Scatterv(scattered_.data(), scount.data(), sdispl.data(), MPI_DOUBLE, mine_.data(), total, MPI_DOUBLE, 0,
-                 *node_);
-    for (int src = 0, at = 0; src < p; at += rc[src], ++src) copy_doubles(recv + rd[src], mine_.data() + at, rc[src]);
+      for (int dst : m) copy_doubles(at, send + sd[dst], sc[dst]), at += sc[dst];
+    node_sync();
+    // 2. The leader exchanges node-to-node blocks and writes every rank's data into its segment.
+    if (node_rank_ == 0) leader_exchange();
+    node_sync();
+    // 3. My data, in source-rank order, after my send data.
+    const double* got = seg + 2 * p + in;
+    for (int src = 0; src < p; got += rc[src], ++src) copy_doubles(recv + rd[src], got, rc[src]);
   }
 
  private:
-  int sent(int l, int r) const { return counts_[static_cast<size_t>(2 * l) * comm_size(comm_) + r]; }
-  int got(int l, int r) const { return counts_[static_cast<size_t>(2 * l + 1) * comm_size(comm_) + r]; }
+  int sent(int l, int r) const { return static_cast<int>(segment_[l][r]); }
+  int got(int l, int r) const { return static_cast<int>(segment_[l][comm_size(comm_) + r]); }
+  void node_sync() {
+    MPI_Win_sync(win_);
+    MPI_Barrier(*node_);
+    MPI_Win_sync(win_);
+  }
 
-  void leader_exchange(const std::vector<int>& gdispl, const std::vector<int>& sdispl) {
+  // Segments of at least `need` doubles on every rank of the node (collective on the node).
+  void reserve(long long need) {
+    MPI_Allreduce(MPI_IN_PLACE, &need, 1, MPI_LONG_LONG, MPI_MAX, *node_);
+    if (need <= capacity_) return;
+    free_window();
+    capacity_ = std::max(need, 2 * capacity_);
+    double* base = nullptr;
+    MPI_Win_allocate_shared(MPI_Aint(capacity_) * sizeof(double), sizeof(double), MPI_INFO_NULL, *node_, &base, &win_);
+    MPI_Win_lock_all(MPI_MODE_NOCHECK, win_);
+    segment_.assign(local_.size(), nullptr);
+    for (size_t l = 0; l < local_.size(); ++l) {
+      MPI_Aint bytes;
+      int unit;
+      MPI_Win_shared_query(win_, static_cast<int>(l), &bytes, &unit, &segment_[l]);
+    }
+  }
+  void free_window() {
+    int finalized = 0;
+    MPI_Finalized(&finalized);
+    if (win_ == MPI_WIN_NULL || finalized) return;
+    MPI_Win_unlock_all(win_);
+    MPI_Win_free(&win_);
+  }
+
+  void leader_exchange() {
     const int nodes = static_cast<int>(members_.size()), nloc = static_cast<int>(local_.size());
+    const int p = comm_size(comm_);
     std::vector<int> lsc(nodes, 0), lsd(nodes + 1, 0), lrc(nodes, 0), lrd(nodes + 1, 0);
-    std::vector<int> cursor(gdispl.begin(), gdispl.end() - 1);  // walks each source's (node, member) order
+    std::vector<const double*> cursor(nloc);  // walks each member's (node, member) ordered data
+    for (int l = 0; l < nloc; ++l) cursor[l] = segment_[l] + 2 * p;
     outgoing_.clear();
     for (int m = 0; m < nodes; ++m) {
       for (int l = 0; l < nloc; ++l)
         for (int dst : members_[m]) {
           const int n = sent(l, dst);
-          outgoing_.insert(outgoing_.end(), gathered_.begin() + cursor[l], gathered_.begin() + cursor[l] + n);
+          outgoing_.insert(outgoing_.end(), cursor[l], cursor[l] + n);
           cursor[l] += n, lsc[m] += n;
         }
       for (int src : members_[m])
@@ -215,19 +240,19 @@ class NodeAwareTranspose : public Transpose {
     incoming_.resize(lrd[nodes]);
     MPI_Alltoallv(outgoing_.data(), lsc.data(), lsd.data(), MPI_DOUBLE, incoming_.data(), lrc.data(), lrd.data(),
                   MPI_DOUBLE, *leaders_);
-    // Reorder [node][source member][local destination] into [local destination][source rank].
-    const int p = comm_size(comm_);
-    std::vector<int> start(static_cast<size_t>(nloc) * p);
-    for (int l = 0; l < nloc; ++l)
-      for (int src = 0, at = sdispl[l]; src < p; at += got(l, src), ++src) start[static_cast<size_t>(l) * p + src] = at;
-    scattered_.resize(sdispl[nloc]);
-    int at = 0;
+    // [node][source member][local destination] -> each destination's segment, in source-rank order.
+    std::vector<double*> start(static_cast<size_t>(nloc) * p);
+    for (int l = 0; l < nloc; ++l) {
+      double* at = segment_[l] + (cursor[l] - segment_[l]);  // after member l's send data
+      for (int src = 0; src < p; at += got(l, src), ++src) start[static_cast<size_t>(l) * p + src] = at;
+    }
+    const double* from = incoming_.data();
     for (int m = 0; m < nodes; ++m)
       for (int src : members_[m])
         for (int l = 0; l < nloc; ++l) {
           const int n = got(l, src);
-          copy_doubles(scattered_.data() + start[static_cast<size_t>(l) * p + src], incoming_.data() + at, n);
-          at += n;
+          copy_doubles(start[static_cast<size_t>(l) * p + src], from, n);
+          from += n;
         }
   }
 
@@ -235,8 +260,10 @@ class NodeAwareTranspose : public Transpose {
   int node_rank_ = 0;
   std::vector<std::vector<int>> members_;  // members_[node][node rank] = rank in comm
   std::vector<int> local_;                 // members of my node
-  std::vector<int> counts_;                // leader: [local rank][send counts | recv counts]
-  std::vector<double> mine_, gathered_, outgoing_, incoming_, scattered_;
+  MPI_Win win_ = MPI_WIN_NULL;
+  long long capacity_ = 0;        // doubles per segment
+  std::vector<double*> segment_;  // every node member's segment, mapped here
+  std::vector<double> outgoing_, incoming_;
 };
 
 }  // namespace
