@@ -10,19 +10,21 @@ constexpr double flatten_epsilon = 0.33, flatten_omega1 = 0.75, flatten_omega2 =
 
 // VH-1: flatten. steep: scratch; flat written for zones [lo, hi) (reads p, u in [lo - 3, hi + 3)).
 template <int B>
-inline void flatten(const double* p, const double* u, double* steep, double* flat, int lo, int hi) {
+inline void flatten(const double* KOKKOS_RESTRICT p, const double* KOKKOS_RESTRICT u, double* KOKKOS_RESTRICT steep,
+                    double* KOKKOS_RESTRICT flat, int lo, int hi) {
   for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {
     const double dp = p[i + B] - p[i - B], dp2 = p[i + 2 * B] - p[i - 2 * B];
-    const double ratio = dp2 != 0.0 ? dp / (dp2 != 0.0 ? dp2 : 1.0) : 0.0;
-    double f = flatten_omega2 * (ratio - flatten_omega1);
-    f = f < 0.0 ? 0.0 : (f > 1.0 ? 1.0 : f);
-    const double pmin = p[i + B] < p[i - B] ? p[i + B] : p[i - B];
-    const bool shock = kmath::fabs(dp) > flatten_epsilon * pmin && u[i - B] > u[i + B];
-    steep[i] = shock ? f : 0.0;
+    const double safe = dp2 != 0.0 ? dp2 : 1.0, ratio = dp2 != 0.0 ? dp / safe : 0.0;
+    const double f = flatten_omega2 * (ratio - flatten_omega1), upper = f > 1.0 ? 1.0 : f;
+    const double pp = p[i + B], pm = p[i - B], pmin = pp < pm ? pp : pm;
+    // & rather than &&: no branch, so the loop vectorizes
+    const bool shock = (kmath::fabs(dp) > flatten_epsilon * pmin) & (u[i - B] > u[i + B]);
+    const double clamped = upper < 0.0 ? 0.0 : upper;
+    steep[i] = shock ? clamped : 0.0;
   }
   for (int i = lo * B; i < hi * B; ++i) {
     const double dp = p[i + B] - p[i - B];
-    const double other = dp < 0.0 ? steep[i + B] : steep[i - B];
+    const double right = steep[i + B], left = steep[i - B], other = dp < 0.0 ? right : left;
     flat[i] = steep[i] > other ? steep[i] : other;
   }
 }

@@ -45,24 +45,24 @@ inline void paraset_uniform(const ParaCoef& c, int lo, int hi) {
 }
 
 // VH-1: parabola. For zones [lo, hi): left/right edge values al, ar and the curvature a6 of the
-// monotone parabola of `a`, blended with the zone average by `flat` (nullptr: no flattening).
+// monotone parabola of `a`, blended with the zone average by `flat` (0: no flattening).
 // Reads a in [lo - 2, hi + 2) and coefficients of zones [lo - 2, hi + 1); da, face: scratch.
 template <int B>
 inline void parabola(const double* a, const double* flat, const ParaCoef& c, double* da, double* face, double* al,
                      double* ar, double* a6, int lo, int hi) {
   for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {  // monotonized slopes (eq. 1.8)
     const double dr = a[i + B] - a[i], dl = a[i] - a[i - B];
-    double d = c.c1[i] * dr + c.c2[i] * dl;
-    const double lim = 2.0 * (kmath::fabs(dl) < kmath::fabs(dr) ? kmath::fabs(dl) : kmath::fabs(dr));
-    d = kmath::fabs(d) < lim ? d : (d < 0.0 ? -lim : lim);
-    da[i] = dr * dl > 0.0 ? d : 0.0;
+    const double d = c.c1[i] * dr + c.c2[i] * dl, adl = kmath::fabs(dl), adr = kmath::fabs(dr);
+    const double lim = 2.0 * (adl < adr ? adl : adr);
+    const double upper = d > lim ? lim : d, clipped = upper < -lim ? -lim : upper;  // branch-free: vectorizes
+    da[i] = dr * dl > 0.0 ? clipped : 0.0;
   }
   for (int i = lo * B; i < (hi + 1) * B; ++i) {  // face n - 1/2, from zone n - 1
     const int j = i - B;
     face[i] = a[j] + c.c3[j] * (a[i] - a[j]) + c.c4[j] * da[i] + c.c5[j] * da[j];
   }
   for (int i = lo * B; i < hi * B; ++i) {  // flatten, then monotonicity (eq. 1.10)
-    const double f = flat ? flat[i] : 0.0, g = 1.0 - f, ai = a[i];
+    const double f = flat[i], g = 1.0 - f, ai = a[i];
     double l = f * ai + g * face[i], r = f * ai + g * face[i + B];
     const bool extremum = (r - ai) * (ai - l) <= 0.0;
     l = extremum ? ai : l;

@@ -3,6 +3,8 @@
 // neighbouring fixed zone with the parabola average of the donor Lagrangian zone. Mass, momentum and
 // total energy move as fluxes (mass flux times the specific quantity), so their sums telescope.
 #pragma once
+#include <Kokkos_Core.hpp>
+
 #include "gas.hpp"
 #include "parabola.hpp"
 
@@ -12,23 +14,30 @@ namespace proxylab::evh1 {
 // dxl: fq(n) = fm(n) * average of q over the sliver. fm: mass flux (already computed), or nullptr to
 // compute the volume-weighted flux itself (for density: fm = delta * rho average).
 template <int B>
-inline void remap_flux(const double* umid, double dt, const double* dxl, const double* al, const double* ar,
-                       const double* a6, const double* fm, double* flux, int lo, int hi) {
+inline void remap_flux(const double* KOKKOS_RESTRICT umid, double dt, const double* KOKKOS_RESTRICT dxl,
+                       const double* KOKKOS_RESTRICT al, const double* KOKKOS_RESTRICT ar,
+                       const double* KOKKOS_RESTRICT a6, const double* KOKKOS_RESTRICT fm,
+                       double* KOKKOS_RESTRICT flux, int lo, int hi) {
   for (int i = lo * B; i < (hi + 1) * B; ++i) {
     const int j = i - B;  // zone n - 1 (left of face n); zone n is i
     const double delta = dt * umid[i];
     const double from_left = right_edge_average(al[j], ar[j], a6[j], delta / dxl[j]);
     const double from_right = left_edge_average(al[i], ar[i], a6[i], -delta / dxl[i]);
-    const double avg = delta >= 0.0 ? from_left : from_right;
-    flux[i] = fm ? fm[i] * avg : delta * avg;
+    flux[i] = delta >= 0.0 ? from_left : from_right;  // the average over the sliver
   }
+  if (fm)
+    for (int i = lo * B; i < (hi + 1) * B; ++i) flux[i] *= fm[i];
+  else
+    for (int i = lo * B; i < (hi + 1) * B; ++i) flux[i] *= dt * umid[i];
 }
 
 // New fixed-grid zones [lo, hi): r, u, v, p from the Lagrangian masses dm and the fluxes.
 template <int B>
-inline void remap_update(const double* dm, const double* fm, const double* fu, const double* fv, const double* fe,
-                         double dx, const Gas& gas, double* r, double* p, double* u, double* v, const double* e, int lo,
-                         int hi) {
+inline void remap_update(const double* KOKKOS_RESTRICT dm, const double* KOKKOS_RESTRICT fm,
+                         const double* KOKKOS_RESTRICT fu, const double* KOKKOS_RESTRICT fv,
+                         const double* KOKKOS_RESTRICT fe, double dx, const Gas& gas, double* KOKKOS_RESTRICT r,
+                         double* KOKKOS_RESTRICT p, double* KOKKOS_RESTRICT u, double* KOKKOS_RESTRICT v,
+                         const double* KOKKOS_RESTRICT e, int lo, int hi) {
   const double gm1 = gas.gamma - 1.0;
   for (int i = lo * B; i < hi * B; ++i) {
     const int k = i + B;

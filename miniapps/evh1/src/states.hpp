@@ -30,18 +30,27 @@ inline void courant_fraction(const double* r, const double* p, double gamma, dou
 // the 8 Newton iterations outside, the loop over faces inside, so that the inner loop vectorizes.
 // Same arithmetic as two_shock() (tested bit-identical). s[0..7]: scratch arrays.
 template <int B>
-inline void riemann_faces(const double* pr_edge, const double* ur_edge, const double* rr_edge, const double* pl_edge,
-                          const double* ul_edge, const double* rl_edge, const Gas& gas, double* const* s, double* umid,
-                          double* pmid, int lo, int hi) {
-  double *pl = s[0], *ul = s[1], *cl = s[2], *vl = s[3], *pr = s[4], *ur = s[5], *cr = s[6], *vr = s[7];
-  const double gamma = gas.gamma, smallp = gas.smallp;
+inline void riemann_faces(const double* KOKKOS_RESTRICT pr_edge, const double* KOKKOS_RESTRICT ur_edge,
+                          const double* KOKKOS_RESTRICT rr_edge, const double* KOKKOS_RESTRICT pl_edge,
+                          const double* KOKKOS_RESTRICT ul_edge, const double* KOKKOS_RESTRICT rl_edge, const Gas& gas,
+                          double* const* s, double* KOKKOS_RESTRICT umid, double* KOKKOS_RESTRICT pmid, int lo,
+                          int hi) {
+  double* KOKKOS_RESTRICT pl = s[0];
+  double* KOKKOS_RESTRICT ul = s[1];
+  double* KOKKOS_RESTRICT cl = s[2];
+  double* KOKKOS_RESTRICT vl = s[3];
+  double* KOKKOS_RESTRICT pr = s[4];
+  double* KOKKOS_RESTRICT ur = s[5];
+  double* KOKKOS_RESTRICT cr = s[6];
+  double* KOKKOS_RESTRICT vr = s[7];
+  const double gamma = gas.gamma, smallp = gas.smallp, smallr = gas.smallr;
   const double gamfac1 = 0.5 * (gamma + 1.0) / gamma, gamfac2 = gamma + 1.0;
   for (int i = lo * B; i < hi * B; ++i) {
     const int j = i - B;
     pl[i] = pr_edge[j] > smallp ? pr_edge[j] : smallp;
-    const double rl = rr_edge[j] > gas.smallr ? rr_edge[j] : gas.smallr;
+    const double rl = rr_edge[j] > smallr ? rr_edge[j] : smallr;
     pr[i] = pl_edge[i] > smallp ? pl_edge[i] : smallp;
-    const double rr = rl_edge[i] > gas.smallr ? rl_edge[i] : gas.smallr;
+    const double rr = rl_edge[i] > smallr ? rl_edge[i] : smallr;
     ul[i] = ur_edge[j];
     ur[i] = ul_edge[i];
     cl[i] = kmath::sqrt(gamma * pl[i] * rl);

@@ -84,7 +84,8 @@ TEST_CASE("PPM interface values are exact for quadratic profiles on non-uniform 
   const int o = 4;  // zone 0 at array index 4
   ParaCoef pc{c[0].data() + o, c[1].data() + o, c[2].data() + o, c[3].data() + o, c[4].data() + o};
   paraset<1>(dx.data() + o, pc, -2, n + 2, -2, n + 1);
-  parabola<1>(avg.data() + o, nullptr, pc, da.data() + o, face.data() + o, al.data() + o, ar.data() + o,
+  const std::vector<double> no_flattening(n + 8, 0.0);
+  parabola<1>(avg.data() + o, no_flattening.data() + o, pc, da.data() + o, face.data() + o, al.data() + o, ar.data() + o,
               a6.data() + o, 0, n);
   for (int k = 0; k < n; ++k) {
     CHECK(allclose(al[o + k], xa[o + k] * xa[o + k], 1e-12));
