@@ -51,19 +51,20 @@ def table(title, header, rows):
 
 
 def report(ranks, runs):
-    print(f"\n### {ranks} ranks ({len(runs)} runs, medians over runs of each point's median)")
-    lat = median_of(runs, "pingpong", ["bytes"], "t_med_us")
-    bw = median_of(runs, "pingpong", ["bytes"], "gbs_pair_med")
-    swap = median_of(runs, "swap", ["bytes"], "gbs_pair_med")
+    print(f"\n### {ranks} ranks ({len(runs)} runs; median over runs of each point's {STAT})")
+    lat = median_of(runs, "pingpong", ["bytes"], STAT)
+    swap_t = median_of(runs, "swap", ["bytes"], STAT)
+    bw = {b: (b[0] / (t * 1e3) if t > 0 else 0.0) for b, t in lat.items()}
+    swap = {b: (2 * b[0] / (t * 1e3) if t > 0 else 0.0) for b, t in swap_t.items()}
     if lat:
         table("pingpong (half round trip) and swap (both directions, per pair)", ["bytes", "latency us", "GB/s", "swap GB/s"],
               [(b[0], f"{lat[b]:.3g}", f"{bw[b]:.3g}", f"{swap.get(b, float('nan')):.3g}") for b in sorted(lat)])
-    ring = median_of(runs, "ring", ["order", "bytes"], "t_med_us")
-    ring_bw = median_of(runs, "ring", ["order", "bytes"], "gbs_rank_med")
+    ring = median_of(runs, "ring", ["order", "bytes"], STAT)
+    ring_bw = {k: (2 * k[1] / (t * 1e3) if t > 0 else 0.0) for k, t in ring.items()}
     if ring:
         table("ring (HPCC)", ["order", "bytes", "us", "GB/s per rank"],
               [(k[0], k[1], f"{ring[k]:.3g}", f"{ring_bw[k]:.3g}") for k in sorted(ring)])
-    halo = median_of(runs, "halo", ["tile", "width", "strategy"], "t_med_us")
+    halo = median_of(runs, "halo", ["tile", "width", "strategy"], STAT)
     if halo:
         cases = sorted({(k[0], k[1]) for k in halo})
         strategies = sorted({k[2] for k in halo})
@@ -73,10 +74,10 @@ def report(ranks, runs):
             best = min(times, key=times.get)
             rows.append((c[0], c[1], *[f"{times[s]:.3g}" for s in strategies], best))
         table("halo, us per exchange (2-D, edges + corners)", ["tile", "width", *strategies, "fastest"], rows)
-    h3 = median_of(runs, "halo3d", ["n", "method"], "t_med_us")
+    h3 = median_of(runs, "halo3d", ["n", "method"], STAT)
     if h3:
         table("halo3d, us per six-face swap", ["n", "method", "us"], [(k[0], k[1], f"{h3[k]:.3g}") for k in sorted(h3)])
-    a2a = median_of(runs, "alltoall", ["group", "bytes", "strategy"], "t_med_us")
+    a2a = median_of(runs, "alltoall", ["group", "bytes", "strategy"], STAT)
     if a2a:
         cases = sorted({(k[0], k[1]) for k in a2a})
         strategies = sorted({k[2] for k in a2a})
@@ -85,20 +86,27 @@ def report(ranks, runs):
             times = {s: a2a[(c[0], c[1], s)] for s in strategies if (c[0], c[1], s) in a2a}
             rows.append((c[0], c[1], *[f"{times[s]:.3g}" for s in strategies], min(times, key=times.get)))
         table("alltoall, us per call", ["group", "bytes/pair", *strategies, "fastest"], rows)
-    red = median_of(runs, "allreduce", ["operation", "group", "words"], "t_med_us")
+    red = median_of(runs, "allreduce", ["operation", "group", "words"], STAT)
     if red:
         table("allreduce / barrier, us per call", ["operation", "group", "words", "us"],
               [(k[0], k[1], k[2], f"{red[k]:.3g}") for k in sorted(red, key=lambda k: (k[1], k[0], k[2]))])
 
 
+STAT = "t_med_us"
+
+
 def main():
+    global STAT
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--bin", default="build/openmp/bin/proxylab-comm")
     ap.add_argument("--deck", default="inputs/comm/default.yaml")
     ap.add_argument("--ranks", type=int, nargs="+", default=[2])
     ap.add_argument("--runs", type=int, default=3)
+    ap.add_argument("--stat", default="t_med_us", choices=["t_min_us", "t_med_us", "t_max_us"],
+                    help="per-point statistic tabulated (t_min_us is robust on a loaded machine)")
     ap.add_argument("--set", action="append", default=[], dest="sets", help="deck override key=value")
     a = ap.parse_args()
+    STAT = a.stat
     for ranks in a.ranks:
         report(ranks, [run_once(a.bin, a.deck, ranks, a.sets) for _ in range(a.runs)])
 

@@ -31,6 +31,8 @@ void declare(Schema& s) {
   s.integer("pairs.distance", 1, 1, 1 << 20, "j of the pairs i-(i+j) (pingpong uses the pair 0-j)");
   s.integer("pairs.count", 0, 0, 1 << 20, "simultaneous pairs for echo and swap; 0 = every pair that fits");
   s.text("ring.bytes", "8,2000000", "message sizes of the ring test (HPCC: 8 B latency, 2,000,000 B bandwidth)");
+  s.text("ring.partners", "2,4",
+         "X nearest ring neighbours exchanged with at once (even; 2 = HPCC ring, 4 = the coarray L4 / R4)");
   s.integer("ring.seed", 1, 0, 1 << 30, "seed of the random ring order");
   s.text("halo.strategies", "all",
          "comma-separated halo strategies (packed, sendrecv, persistent, datatype, rma) or 'all'");
@@ -136,6 +138,10 @@ Settings read_settings(const Config& cfg, int ranks) {
   if (pairs_used && s.distance >= ranks)
     cfg.reject("pairs.distance", "1 .. ranks - 1 = " + std::to_string(ranks - 1) + " (the pair 0-j must exist)");
   s.ring_bytes = number_list(cfg, "ring.bytes", 0, 1LL << 30);
+  for (long long x : number_list(cfg, "ring.partners", 2, 64)) {
+    if (x % 2) cfg.reject("ring.partners", "even numbers in [2, 64] (X/2 neighbours on each side)");
+    s.ring_partners.push_back(static_cast<int>(x));
+  }
   s.ring_seed = static_cast<int>(cfg.integer("ring.seed"));
   s.halo_strategies = name_list(cfg, "halo.strategies", halo_strategy_names());
   for (long long v : number_list(cfg, "halo.tiles", 1, 1 << 14)) s.halo_tiles.push_back(static_cast<int>(v));

@@ -2,7 +2,8 @@
 //   pingpong  one pair (0, distance): half round-trip latency and bandwidth (COMMS1, HPCC ping-pong)
 //   echo      every pair i-(i+distance) at once, ping-pong in each (COMMTEST ECHO, unidirectional)
 //   swap      every pair i-(i+distance) at once, MPI_Sendrecv both ways (COMMTEST SWAP, bidirectional)
-//   ring      every rank exchanges with both ring neighbours at once, natural and random order (HPCC)
+//   ring      every rank exchanges with its X nearest ring neighbours at once, natural and random
+//             order (X = 2: HPCC natural / random ring; X = 4, 8: the coarray benchmark's L4 / R4 ...)
 #include <algorithm>
 #include <numeric>
 #include <random>
@@ -84,43 +85,50 @@ void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test) {
 void probe_ring(RunContext& ctx, const Settings& s) {
   auto region = ctx.timers.scope("ring", Category::communication);
   ResultTable table(ctx, "ring",
-                    "ring: every rank sends to and receives from both ring neighbours at once (HPCC natural / random "
-                    "ring); GB/s per rank = 2 x bytes / time",
-                    {"order", "bytes", "reps", "t_min_us", "t_med_us", "t_max_us", "gbs_rank_med"});
+                    "ring: every rank exchanges with its X nearest ring neighbours at once (X = 2: HPCC natural / "
+                    "random ring; X > 2: the coarray benchmark's LX / RX); GB/s per rank = X x bytes / time",
+                    {"order", "partners", "bytes", "reps", "t_min_us", "t_med_us", "t_max_us", "gbs_rank_med"});
   std::vector<int> natural(ctx.size), random(ctx.size);
   std::iota(natural.begin(), natural.end(), 0);
   random = natural;
   std::mt19937 gen(static_cast<unsigned>(s.ring_seed));  // same seed, same permutation on every rank
   std::shuffle(random.begin(), random.end(), gen);
-  std::vector<unsigned char> out, from_left, from_right;
+  std::vector<unsigned char> out;
   long long wrong = 0, checked = 0;
-  for (const auto* order : {&natural, &random}) {
-    const int pos = static_cast<int>(std::find(order->begin(), order->end(), ctx.rank) - order->begin());
-    const int left = (*order)[(pos - 1 + ctx.size) % ctx.size], right = (*order)[(pos + 1) % ctx.size];
-    for (long long bytes : s.ring_bytes) {
-      const int reps = repetitions_for(bytes, s.repetitions), total = s.warmup + reps, n = static_cast<int>(bytes);
-      std::vector<double> t(total, 0.0);
-      from_left.assign(std::max(bytes, 1LL), 0), from_right.assign(std::max(bytes, 1LL), 0);
-      for (int rep = 0; rep < total; ++rep) {
-        fill_payload(out, bytes, ctx.rank, rep);
-        MPI_Request req[4];
-        polite_barrier(ctx.comm);
-        const double t0 = MPI_Wtime();
-        MPI_Irecv(from_left.data(), n, MPI_BYTE, left, 1, ctx.comm, &req[0]);
-        MPI_Irecv(from_right.data(), n, MPI_BYTE, right, 2, ctx.comm, &req[1]);
-        MPI_Isend(out.data(), n, MPI_BYTE, right, 1, ctx.comm, &req[2]);
-        MPI_Isend(out.data(), n, MPI_BYTE, left, 2, ctx.comm, &req[3]);
-        MPI_Waitall(4, req, MPI_STATUSES_IGNORE);
-        t[rep] = MPI_Wtime() - t0;
-        wrong += wrong_bytes(from_left, bytes, left, rep) + wrong_bytes(from_right, bytes, right, rep);
-        checked += 2 * bytes;
+  for (const auto* order : {&natural, &random})
+    for (int X : s.ring_partners) {
+      // Partner k: offset o = k / 2 + 1 in the ring order, right (k even) or left (k odd); the message
+      // to the right at offset o carries tag 2o - 1 and is received by that rank from its left.
+      const int pos = static_cast<int>(std::find(order->begin(), order->end(), ctx.rank) - order->begin());
+      std::vector<int> peer(X), send_tag(X), recv_tag(X);
+      for (int k = 0; k < X; ++k) {
+        const int o = k / 2 + 1, right = k % 2 == 0;
+        peer[k] = (*order)[((pos + (right ? o : -o)) % ctx.size + ctx.size) % ctx.size];
+        send_tag[k] = right ? 2 * o - 1 : 2 * o;
+        recv_tag[k] = right ? 2 * o : 2 * o - 1;
       }
-      const Stats st = reduce_times(ctx.comm, t, s.warmup);
-      const double bw = st.median > 0 ? 2.0 * bytes / st.median * 1e-9 : 0.0;
-      table.row(
-          {order == &natural ? "natural" : "random", bytes, reps, st.min * 1e6, st.median * 1e6, st.max * 1e6, bw});
+      for (long long bytes : s.ring_bytes) {
+        const int reps = repetitions_for(bytes, s.repetitions), total = s.warmup + reps, n = static_cast<int>(bytes);
+        std::vector<double> t(total, 0.0);
+        std::vector<std::vector<unsigned char>> in(X, std::vector<unsigned char>(std::max(bytes, 1LL)));
+        std::vector<MPI_Request> req(2 * X);
+        for (int rep = 0; rep < total; ++rep) {
+          fill_payload(out, bytes, ctx.rank, rep);
+          polite_barrier(ctx.comm);
+          const double t0 = MPI_Wtime();
+          for (int k = 0; k < X; ++k) MPI_Irecv(in[k].data(), n, MPI_BYTE, peer[k], recv_tag[k], ctx.comm, &req[k]);
+          for (int k = 0; k < X; ++k) MPI_Isend(out.data(), n, MPI_BYTE, peer[k], send_tag[k], ctx.comm, &req[X + k]);
+          MPI_Waitall(2 * X, req.data(), MPI_STATUSES_IGNORE);
+          t[rep] = MPI_Wtime() - t0;
+          for (int k = 0; k < X; ++k) wrong += wrong_bytes(in[k], bytes, peer[k], rep);
+          checked += X * bytes;
+        }
+        const Stats st = reduce_times(ctx.comm, t, s.warmup);
+        const double bw = st.median > 0 ? double(X) * bytes / st.median * 1e-9 : 0.0;
+        table.row({order == &natural ? "natural" : "random", X, bytes, reps, st.min * 1e6, st.median * 1e6,
+                   st.max * 1e6, bw});
+      }
     }
-  }
   check_payloads(ctx, "ring", wrong, checked);
 }
 

@@ -18,6 +18,7 @@ struct Settings {
   std::vector<long long> sizes;  // message sizes (bytes) for pingpong / echo / swap
   int distance = 1, pairs = 0;   // pairs i-(i+distance); 0 = every pair that fits
   std::vector<long long> ring_bytes;
+  std::vector<int> ring_partners;  // X of the LX / RX patterns (2 = HPCC ring)
   int ring_seed = 1;
   std::vector<int> halo_tiles, halo_widths;
   int halo_fields = 1;
