@@ -12,6 +12,7 @@
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/reduce.hpp"
 #include "proxylab/comm/transpose.hpp"
+#include "proxylab/progress.hpp"
 
 namespace proxylab::comm {
 namespace {
@@ -197,15 +198,18 @@ void run(RunContext& ctx) {
             << " repetitions per point (+" << s.warmup << " warm-up), timer overhead " << timer_overhead() * 1e9
             << " ns subtracted; times are the slowest rank's per repetition\n";
   if (ctx.size == 1) ctx.out() << "  (1 rank: pingpong, echo and swap need 2 ranks and are skipped)\n";
-  for (const auto& t : s.tests) {
-    if (ctx.stop_requested()) break;
+  Progress progress(ctx, static_cast<long long>(s.tests.size()), "sub-test");
+  for (size_t i = 0; i < s.tests.size(); ++i) {
+    const std::string& t = s.tests[i];
     if (t == "pingpong" || t == "echo" || t == "swap") probe_pairs(ctx, s, t);
     if (t == "ring") probe_ring(ctx, s);
     if (t == "halo") probe_halo(ctx, s);
     if (t == "halo3d") probe_halo3d(ctx, s);
     if (t == "alltoall") probe_alltoall(ctx, s);
     if (t == "allreduce") probe_allreduce(ctx, s);
+    if (!progress.update(static_cast<long long>(i + 1))) break;  // Ctrl-C: stop after this sub-test
   }
+  progress.finish();
   ctx.out() << "\n";
   set_fom(ctx);
 }

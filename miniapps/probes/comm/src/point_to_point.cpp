@@ -53,23 +53,23 @@ void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test) {
     std::vector<double> t(total, 0.0);
     in.assign(std::max(bytes, 1LL), 0);
     for (int rep = 0; rep < total; ++rep) {
-      fill_payload(out, bytes, ctx.rank, rep);
       polite_barrier(ctx.comm);
       if (partner < 0) continue;
-      const int n = static_cast<int>(bytes);
+      fill_payload(out, bytes, ctx.rank, rep);
+      const int n = static_cast<int>(bytes), tag = rep % 32768;
       if (swap) {
         const double t0 = MPI_Wtime();
-        MPI_Sendrecv(out.data(), n, MPI_BYTE, partner, rep, in.data(), n, MPI_BYTE, partner, rep, ctx.comm,
+        MPI_Sendrecv(out.data(), n, MPI_BYTE, partner, tag, in.data(), n, MPI_BYTE, partner, tag, ctx.comm,
                      MPI_STATUS_IGNORE);
         t[rep] = MPI_Wtime() - t0;
       } else if (low) {
         const double t0 = MPI_Wtime();
-        MPI_Send(out.data(), n, MPI_BYTE, partner, rep, ctx.comm);
-        MPI_Recv(in.data(), n, MPI_BYTE, partner, rep, ctx.comm, MPI_STATUS_IGNORE);
+        MPI_Send(out.data(), n, MPI_BYTE, partner, tag, ctx.comm);
+        MPI_Recv(in.data(), n, MPI_BYTE, partner, tag, ctx.comm, MPI_STATUS_IGNORE);
         t[rep] = 0.5 * (MPI_Wtime() - t0);
       } else {
-        MPI_Recv(in.data(), n, MPI_BYTE, partner, rep, ctx.comm, MPI_STATUS_IGNORE);
-        MPI_Send(out.data(), n, MPI_BYTE, partner, rep, ctx.comm);
+        MPI_Recv(in.data(), n, MPI_BYTE, partner, tag, ctx.comm, MPI_STATUS_IGNORE);
+        MPI_Send(out.data(), n, MPI_BYTE, partner, tag, ctx.comm);
       }
       wrong += wrong_bytes(in, bytes, partner, rep);
       checked += bytes;
