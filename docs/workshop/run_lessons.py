@@ -1,0 +1,341 @@
+#!/usr/bin/env python3
+"""Run every workshop lesson's commands and keep what they print (docs/workshop/results/).
+
+    python3 docs/workshop/run_lessons.py                 # all lessons, the sizes the lessons show (< 15 min, 2 cores)
+    python3 docs/workshop/run_lessons.py --lesson 06     # one lesson (prefix of its folder name)
+    python3 docs/workshop/run_lessons.py --smoke         # every command at tiny sizes, repeat 1, no charts (ctest)
+    python3 docs/workshop/run_lessons.py --list          # print the commands of every lesson
+
+The commands are the ones printed in the lesson files, word for word: the smoke mode checks that each
+lesson file still contains each of its commands, so the text and the script cannot drift apart. In the
+smoke mode `--repeat N` becomes `--repeat 1`, the lesson's `smoke` overrides are added as `--set`, outputs
+go to a temporary folder and every command must exit 0 (every run verified).
+
+Binaries come from PROXYLAB_BUILD_DIR (default build/openmp), as for ./proxylab itself.
+Standard library only.
+"""
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import os
+import platform
+import re
+import shlex
+import shutil
+import socket
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parents[1]
+RESULTS = HERE / "results"
+
+
+@dataclass
+class Step:
+    """One command of a lesson: `./proxylab ARGS`. name: file stem of its output under results/<lesson>/.
+    smoke: --set overrides for the tiny ctest run. out: what the script adds ('dir': --out results/<lesson>/<name>
+    --quiet; 'json': --json results/<lesson>/<name>.json; 'none': nothing; 'pair': a Begin/Solution exercise)."""
+    name: str
+    args: str
+    smoke: list[str] = field(default_factory=list)
+    out: str = "dir"
+
+
+@dataclass
+class Lesson:
+    folder: str
+    title: str
+    steps: list[Step]
+
+
+POP = "--deck inputs/pop/small.yaml"
+POP_SMOKE = ["solver.max_iters=20", "solver.crit=0"]
+EVH1_SMOKE = ["grid.nx=32", "grid.ny=32", "time.max_steps=3", "verify.sedov_jump=0", "verify.sedov_radius=10",
+              "verify.diagonal=10"]
+PST_SMOKE = ["model.truncation=10", "time.steps=4"]
+FFT_SMOKE = ["fft3d.nx=16", "fft3d.ny=16", "fft3d.nz=16", "fft3d.iterations=1", "fft3d.warmup=0"]
+
+LESSONS = [
+    Lesson("01-measuring", "Measuring honestly", [
+        Step("perturbation-pop", f"perturbation pop {POP} --ranks 2 --repeat 5", POP_SMOKE),
+        Step("null-compare-stream",
+             "compare stream --deck inputs/stream/small.yaml --vary stream.scalar=0.4,0.5 --ranks 1 --repeat 7",
+             ["stream.n=65536", "stream.iterations=3"]),
+    ]),
+    Lesson("02-know-the-machine", "Know the machine", [
+        Step("stream-sweep", "sweep stream --set stream.n=4194304 --ranks 1,2 --mode weak --repeat 3",
+             ["stream.n=65536", "stream.iterations=3"]),
+        Step("comm-probe", "run --deck inputs/comm/small.yaml --ranks 2 comm", [], out="json"),
+        Step("dgemm-pstswm", "run --deck inputs/pstswm/small.yaml --set perf.measure_dgemm=true pstswm",
+             PST_SMOKE, out="json"),
+    ]),
+    Lesson("03-vectorization", "Vectorization and loop structure", [
+        Step("evh1-pencil-batched", "compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 "
+             "--set verify.sedov_jump=0 --vary evh1.mapping=pencil,batched --ranks 1 --repeat 3", EVH1_SMOKE),
+        Step("pop-mapping", f"compare pop {POP} --vary solver.mapping=flat,mdrange,team --ranks 1 --repeat 3",
+             POP_SMOKE),
+    ]),
+    Lesson("04-compile-time-constants", "Tell the compiler what you know", [
+        Step("pstswm-fixed-levels", "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
+             "--set transform.lt=loop --vary transform.fixed_levels=false,true --ranks 1 --repeat 3", PST_SMOKE),
+    ]),
+    Lesson("05-library-substitution", "Library substitution", [
+        Step("pstswm-loop-gemm", "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
+             "--vary transform.lt=loop,gemm --ranks 1 --repeat 3", PST_SMOKE),
+    ]),
+    Lesson("06-halo-protocols", "Halo exchange protocols", [
+        Step("pop-halo", f"compare pop {POP} --vary comm.halo=packed,sendrecv,persistent,datatype,rma "
+             "--ranks 2 --repeat 3", POP_SMOKE),
+        Step("comm-halo", "run --ranks 2 --set probe.tests=halo --set halo.tiles=8,64,512 --set halo.widths=2 "
+             "--set probe.repetitions=50 comm", ["halo.tiles=8", "probe.repetitions=2"], out="json"),
+    ]),
+    Lesson("07-latency-bound-reductions", "Latency-bound reductions", [
+        Step("pop-solvers", f"compare pop {POP} --vary solver.name=pcg,chrongear,pcsi,pipecg --ranks 2 --repeat 3",
+             POP_SMOKE),
+        Step("pop-reduce", f"compare pop {POP} --set solver.name=pipecg "
+             "--vary comm.reduce=allreduce,iallreduce,reproducible --ranks 2 --repeat 3",
+             POP_SMOKE),
+        Step("exercise-07", "exercise 07-fuse-reductions --ranks 2 --repeat 5 --set ex.iterations=20000",
+             ["ex.iterations=50"], out="pair"),
+    ]),
+    Lesson("08-transpose-vs-distributed", "Transpose vs distributed algorithms", [
+        Step("pstswm-algorithm", "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
+             "--vary parallel.algorithm=transpose,distributed --ranks 2 --repeat 3", PST_SMOKE),
+        Step("evh1-algorithm", "compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 "
+             "--set verify.sedov_jump=0 --vary evh1.algorithm=transpose,halo --ranks 2 --repeat 3", EVH1_SMOKE),
+    ]),
+    Lesson("09-alltoall-and-the-node", "All-to-all and the node", [
+        Step("fft3d-decomposition", "compare fft3d --deck inputs/fft3d/64cube.yaml "
+             "--vary fft3d.decomposition=slab,pencil --ranks 2 --repeat 3", FFT_SMOKE),
+        Step("fft3d-transpose", "compare fft3d --deck inputs/fft3d/64cube.yaml "
+             "--vary fft3d.transpose=alltoall,alltoallv,pairwise,nonblocking,node_aware --ranks 2 --repeat 3",
+             FFT_SMOKE),
+    ]),
+    Lesson("10-load-imbalance", "Finding load imbalance", [
+        Step("trace-balanced", "run --ranks 2 --trace docs/workshop/results/10-load-imbalance/trace-balanced.json "
+             "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=128 --set fft3d.ny=128 --set fft3d.nz=4 fft3d",
+             ["fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
+        Step("gantt-balanced", "gantt docs/workshop/results/10-load-imbalance/trace-balanced.json", out="none"),
+        Step("trace-imbalanced", "run --ranks 2 --trace docs/workshop/results/10-load-imbalance/trace-imbalanced.json "
+             "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=128 --set fft3d.ny=128 --set fft3d.nz=3 fft3d",
+             ["fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
+        Step("gantt-imbalanced", "gantt docs/workshop/results/10-load-imbalance/trace-imbalanced.json", out="none"),
+    ]),
+    Lesson("11-ranks-vs-threads", "Ranks vs threads", [
+        Step("evh1-ranks-threads", "compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 "
+             "--set verify.sedov_jump=0 --vary evh1.algorithm=halo --ranks 1,2 --threads 1,2 --repeat 3",
+             EVH1_SMOKE),
+    ]),
+    Lesson("12-memory-layout", "Memory layout and alignment", [
+        Step("exercise-12", "exercise 12-layout --ranks 1 --repeat 5 --set ex.n=2048 --set ex.sweeps=20",
+             ["ex.n=64", "ex.sweeps=2"], out="pair"),
+    ]),
+]
+
+
+def machine_text() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    try:
+        load = " ".join(f"{x:.1f}" for x in os.getloadavg())
+    except OSError:
+        load = "?"
+    commit = subprocess.run(["git", "rev-parse", "--short", "HEAD"], cwd=ROOT, capture_output=True,
+                            text=True).stdout.strip()
+    return (f"host {socket.gethostname()}, {os.cpu_count()} cores ({cpu}), {platform.system()} "
+            f"{platform.release()}; date {datetime.datetime.utcnow():%Y-%m-%d %H:%M} UTC; load average {load} "
+            f"at the start; git {commit}")
+
+
+def command_words(step: Step, lesson: Lesson, smoke: bool, outdir: Path) -> list[str]:
+    """The ./proxylab argument list of one step (smoke: repeat 1, tiny overrides, no plot)."""
+    words = shlex.split(step.args)
+    if smoke:
+        if "--repeat" in words:
+            words[words.index("--repeat") + 1] = "1"
+        for kv in step.smoke:
+            words += ["--set", kv]
+        if words[0] in ("compare", "sweep", "perturbation", "gantt"):
+            words.append("--no-plot")
+        words = [w.replace("docs/workshop/results/" + lesson.folder, str(outdir)) for w in words]
+    if step.out == "dir":
+        words += ["--out", str(outdir / step.name), "--quiet"]
+    elif step.out == "json":
+        words += ["--json", str(outdir / f"{step.name}.json")]
+    return words
+
+
+def check_lesson_text(lesson: Lesson) -> list[str]:
+    """Every command must appear word for word in the lesson file."""
+    text = " ".join((HERE / f"{lesson.folder}.md").read_text().split()) if (HERE / f"{lesson.folder}.md").exists() \
+        else ""
+    wanted = [line for s in lesson.steps
+              for line in (exercise_lines(s) if s.out == "pair" else [f"./proxylab {s.args}"])]
+    return [f"{lesson.folder}.md lacks the command '{w}'" for w in wanted if w not in text]
+
+
+def exercise_commands(step: Step) -> tuple[str, int, int, list[str]]:
+    """'exercise NN-name --ranks R --repeat K --set ...' -> (NN-name, R, K, the --set words)."""
+    words = shlex.split(step.args)
+    name, ranks, repeat = words[1], int(words[words.index("--ranks") + 1]), int(words[words.index("--repeat") + 1])
+    sets = [w for i, w in enumerate(words) if i > 1 and words[i - 1] == "--set"]
+    return name, ranks, repeat, [x for kv in sets for x in ("--set", kv)]
+
+
+def exercise_lines(step: Step) -> list[str]:
+    """The two commands a lesson shows for a Begin/Solution pair."""
+    name, ranks, _, sets = exercise_commands(step)
+    return [f"mpiexec -n {ranks} build/openmp/bin/proxylab-workshop-{name[:2]}-{stage} {' '.join(sets)}".strip()
+            for stage in ("begin", "solution")]
+
+
+def run_pair(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[int, float]:
+    """Begin and Solution interleaved --repeat times; a table of the FOM (median, min, max, ratio)."""
+    name, ranks, repeat, sets = exercise_commands(step)
+    if smoke:
+        repeat, sets = 1, sets + [x for kv in step.smoke for x in ("--set", kv)]
+    bindir = Path(env["PROXYLAB_BUILD_DIR"]) / "bin"
+    mpiexec = "mpiexec.mpich" if shutil.which("mpiexec.mpich") else "mpiexec"
+    foms: dict[str, list[float]] = {"begin": [], "solution": []}
+    unit, rc_all, t0 = "", 0, time.time()
+    with open(log_path, "w") as log:
+        for _ in range(repeat):
+            for stage in foms:
+                cmd = [mpiexec, "-n", str(ranks), str(bindir / f"proxylab-workshop-{name[:2]}-{stage}")] + sets
+                res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+                log.write("$ " + " ".join(cmd) + "\n" + res.stdout + res.stderr)
+                m = re.search(r"^FOM: ([-+0-9.eE]+) (\S+)", res.stdout, re.M)
+                ok = res.returncode == 0 and "VERIFICATION: PASSED" in res.stdout and m
+                rc_all = rc_all or (0 if ok else (res.returncode or 1))
+                if m:
+                    foms[stage].append(float(m.group(1)))
+                    unit = m.group(2)
+        if foms["begin"] and len(foms["begin"]) == len(foms["solution"]):
+            ratios = [b / a for a, b in zip(foms["begin"], foms["solution"])]
+            log.write(f"\nexercise {name}: {ranks} rank(s), {repeat} repeat(s) interleaved; FOM [{unit}]\n")
+            log.write(f"{'variant':10s} {'n':>2s} {'median':>10s} {'min':>10s} {'max':>10s}  ratio to begin\n")
+            for stage, v in foms.items():
+                r = statistics.median(ratios) if stage == "solution" else 1.0
+                log.write(f"{stage:10s} {len(v):2d} {statistics.median(v):10.4g} {min(v):10.4g} {max(v):10.4g}  "
+                          f"{r:.3f}\n")
+    return rc_all, time.time() - t0
+
+
+def run_step(words: list[str], log_path: Path, env: dict) -> tuple[int, float]:
+    t0 = time.time()
+    with open(log_path, "w") as log:
+        log.write("$ ./proxylab " + " ".join(shlex.quote(w) for w in words) + "\n")
+        log.flush()
+        rc = subprocess.run([str(ROOT / "proxylab")] + words, cwd=ROOT, stdout=log, stderr=subprocess.STDOUT,
+                            env=env).returncode
+    return rc, time.time() - t0
+
+
+def verified(step: Step, rc: int, log_path: Path) -> bool:
+    text = log_path.read_text(errors="replace")
+    if step.args.startswith("run "):
+        return rc == 0 and "VERIFICATION: PASSED" in text
+    return rc == 0
+
+
+def compare_summary(records: Path) -> list[str]:
+    """One line per rank x thread configuration: each variant's median FOM and time and its ratio to the first."""
+    doc = json.loads(records.read_text())
+    lines = []
+    for key, conf in doc.get("summary", {}).get("configs", {}).items():
+        parts = []
+        by_name = {m["metric"]: m for m in conf.get("metrics", [])}
+        fom = next((m for name, m in by_name.items() if name.startswith("FOM")), None)
+        rt = by_name.get("run time [s]")
+        for label, v in (fom or {}).get("variants", {}).items():
+            t = rt["variants"].get(label, {}) if rt else {}
+            parts.append(f"{label} {v['median']:.4g} (x{v['ratio']:.2f}; time x{t.get('ratio', float('nan')):.2f})")
+        if fom:
+            lines.append(f"{key} ranks x threads, {fom['metric']}: " + "; ".join(parts))
+    return lines
+
+
+def write_summary(lessons: list[Lesson]) -> None:
+    """results/SUMMARY.md: the headline numbers of every lesson from the files just written."""
+    out = ["# Workshop results: headline numbers", "", f"Machine: {(RESULTS / 'MACHINE.txt').read_text().strip()}",
+           "", "Ratios are medians of back-to-back pairs, variant / first variant (FOM; and run time).", ""]
+    for lesson in lessons:
+        out.append(f"## {lesson.folder}: {lesson.title}")
+        for step in lesson.steps:
+            folder, txt = RESULTS / lesson.folder, RESULTS / lesson.folder / f"{step.name}.txt"
+            if (folder / step.name / "records.json").exists() and step.args.startswith("compare"):
+                out += [f"- `{step.name}` " + line for line in compare_summary(folder / step.name / "records.json")]
+            elif step.out == "pair" and txt.exists():
+                out += [f"- `{step.name}` " + l.strip() for l in txt.read_text().splitlines()
+                        if l.startswith(("begin ", "solution ", "exercise "))]
+            else:
+                out.append(f"- `{step.name}`: see `{lesson.folder}/{step.name}.txt`")
+        out.append("")
+    (RESULTS / "SUMMARY.md").write_text("\n".join(out))
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, repeat 1, temporary output (the ctest)")
+    ap.add_argument("--lesson", action="append", default=[], help="run only lessons whose folder starts so")
+    ap.add_argument("--list", action="store_true", help="print the commands and exit")
+    args = ap.parse_args()
+    lessons = [l for l in LESSONS if not args.lesson or any(l.folder.startswith(p) for p in args.lesson)]
+    if args.list:
+        for l in lessons:
+            print(f"# {l.folder}: {l.title}")
+            for s in l.steps:
+                print("\n".join(exercise_lines(s)) if s.out == "pair" else f"./proxylab {s.args}")
+        return 0
+    problems = [p for l in lessons for p in check_lesson_text(l)] if args.smoke else []
+    env = dict(os.environ)
+    env.setdefault("PROXYLAB_BUILD_DIR", str(ROOT / "build" / "openmp"))
+    tmp = tempfile.TemporaryDirectory(prefix="workshop-smoke-") if args.smoke else None
+    base = Path(tmp.name) if tmp else RESULTS
+    if not args.smoke:
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "MACHINE.txt").write_text(machine_text() + "\n")
+    print(f"[workshop] {'smoke run' if args.smoke else 'results in ' + str(RESULTS)}; {machine_text()}", flush=True)
+    failures, t_all = [], time.time()
+    for lesson in lessons:
+        outdir = base / lesson.folder
+        outdir.mkdir(parents=True, exist_ok=True)
+        for step in lesson.steps:
+            log_path = outdir / f"{step.name}.txt"
+            if step.out == "pair":
+                rc, dt = run_pair(step, args.smoke, log_path, env)
+            else:
+                rc, dt = run_step(command_words(step, lesson, args.smoke, outdir), log_path, env)
+            ok = verified(step, rc, log_path)
+            print(f"[workshop] {lesson.folder}/{step.name}: {'ok' if ok else 'FAILED (exit %d)' % rc} "
+                  f"({dt:.1f} s)", flush=True)
+            if not ok:
+                failures.append(f"{lesson.folder}/{step.name}: exit {rc}; see the end of its output:\n"
+                                + "".join(log_path.read_text(errors="replace").splitlines(True)[-15:]))
+    if not args.smoke:
+        write_summary(LESSONS)
+    for p in problems:
+        print(f"[workshop] {p}")
+    for f in failures:
+        print(f"[workshop] FAILED {f}")
+    print(f"[workshop] {len(failures)} failed command(s), {len(problems)} lesson text problem(s); "
+          f"{time.time() - t_all:.0f} s", flush=True)
+    return 1 if failures or problems else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
