@@ -86,6 +86,7 @@ SolveStats solve(const Domain& d, const Operator& op, GlobalSum& gsum, Timers& t
                             c[0] = mask(j, i) * tarea(j, i) * tarea(j, i);
                             c[1] = mask(j, i) * r(j, i) * r(j, i);
                           });
+  w.stats.tarea2 = s[0];
   w.stats.tolerance2 = o.crit * o.crit * s[0];
   w.stats.rr_initial = w.stats.rr_final = s[1];
   switch (o.kind) {

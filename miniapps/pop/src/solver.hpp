@@ -33,6 +33,7 @@ struct SolveStats {
   int iterations = 0;
   bool converged = false;
   double rr_initial = 0, rr_final = 0, tolerance2 = 0;  // sums of squares
+  double tarea2 = 0;                                     // sum of TAREA^2 over ocean points
   std::vector<std::pair<int, double>> history;           // (iteration, sum r^2) at every check
   long long halo_updates = 0, reductions = 0, reduction_words = 0;  // in the iterations (not setup)
   long long setup_halo_updates = 0, setup_reductions = 0;
