@@ -47,6 +47,7 @@ class Step:
     args: str
     smoke: list[str] = field(default_factory=list)
     out: str = "dir"
+    keep: str = ""  # regex: timer-region rows (compare) or output lines (run) shown in the lesson page
 
 
 @dataclass
@@ -57,11 +58,19 @@ class Lesson:
 
 
 POP = "--deck inputs/pop/small.yaml"
+EVH1 = ("compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 --set verify.sedov_radius=0.05 "
+        "--set verify.sedov_jump=3")
+PST = "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20"
+FFT = "compare fft3d --deck inputs/fft3d/64cube.yaml"
+FFT_RUN = "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=128 --set fft3d.ny=128"
+TRACES = "docs/workshop/results/10-load-imbalance"
 POP_SMOKE = ["solver.max_iters=20", "solver.crit=0"]
 EVH1_SMOKE = ["grid.nx=32", "grid.ny=32", "time.max_steps=3", "verify.sedov_jump=0", "verify.sedov_radius=10",
               "verify.diagonal=10"]
 PST_SMOKE = ["model.truncation=10", "time.steps=4"]
 FFT_SMOKE = ["fft3d.nx=16", "fft3d.ny=16", "fft3d.nz=16", "fft3d.iterations=1", "fft3d.warmup=0"]
+POP_REGIONS, EVH1_REGIONS = r"^solve/(halo|reduction)", r"(sweep_x|sweep_y|communication)$"
+PST_REGIONS, FFT_REGIONS = r"(legendre|comm)$", r"(transpose|local_fft)$"
 
 LESSONS = [
     Lesson("01-measuring", "Measuring honestly", [
@@ -73,66 +82,67 @@ LESSONS = [
     Lesson("02-know-the-machine", "Know the machine", [
         Step("stream-sweep", "sweep stream --set stream.n=4194304 --ranks 1,2 --mode weak --repeat 3",
              ["stream.n=65536", "stream.iterations=3"]),
-        Step("comm-probe", "run --deck inputs/comm/small.yaml --ranks 2 comm", [], out="json"),
+        Step("comm-probe", "run --deck inputs/comm/small.yaml --ranks 2 comm", [], out="json",
+             keep=r"^(pingpong|ring|allreduce):"),
         Step("dgemm-pstswm", "run --deck inputs/pstswm/small.yaml --set perf.measure_dgemm=true pstswm",
-             PST_SMOKE, out="json"),
+             PST_SMOKE, out="json", keep=r"(?i)dgemm"),
     ]),
     Lesson("03-vectorization", "Vectorization and loop structure", [
-        Step("evh1-pencil-batched", "compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 "
-             "--set verify.sedov_jump=0 --vary evh1.mapping=pencil,batched --ranks 1 --repeat 3", EVH1_SMOKE),
+        Step("evh1-pencil-batched", f"{EVH1} --vary evh1.mapping=pencil,batched --ranks 1 --repeat 3", EVH1_SMOKE,
+             keep=EVH1_REGIONS),
         Step("pop-mapping", f"compare pop {POP} --vary solver.mapping=flat,mdrange,team --ranks 1 --repeat 3",
-             POP_SMOKE),
+             POP_SMOKE, keep=r"^solve/(operator|vector)"),
     ]),
     Lesson("04-compile-time-constants", "Tell the compiler what you know", [
-        Step("pstswm-fixed-levels", "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
-             "--set transform.lt=loop --vary transform.fixed_levels=false,true --ranks 1 --repeat 3", PST_SMOKE),
+        Step("pstswm-fixed-levels",
+             f"{PST} --set transform.lt=loop --vary transform.fixed_levels=false,true --ranks 1 --repeat 3",
+             PST_SMOKE, keep=PST_REGIONS),
     ]),
     Lesson("05-library-substitution", "Library substitution", [
-        Step("pstswm-loop-gemm", "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
-             "--vary transform.lt=loop,gemm --ranks 1 --repeat 3", PST_SMOKE),
+        Step("pstswm-loop-gemm", f"{PST} --vary transform.lt=loop,gemm --ranks 1 --repeat 3", PST_SMOKE,
+             keep=PST_REGIONS),
     ]),
     Lesson("06-halo-protocols", "Halo exchange protocols", [
         Step("pop-halo", f"compare pop {POP} --vary comm.halo=packed,sendrecv,persistent,datatype,rma "
-             "--ranks 2 --repeat 3", POP_SMOKE),
+             "--ranks 2 --repeat 3", POP_SMOKE, keep=POP_REGIONS),
         Step("comm-halo", "run --ranks 2 --set probe.tests=halo --set halo.tiles=8,64,512 --set halo.widths=2 "
-             "--set probe.repetitions=50 comm", ["halo.tiles=8", "probe.repetitions=2"], out="json"),
+             "--set probe.repetitions=50 comm", ["halo.tiles=8", "probe.repetitions=2"], out="json",
+             keep=r"^halo:"),
     ]),
     Lesson("07-latency-bound-reductions", "Latency-bound reductions", [
         Step("pop-solvers", f"compare pop {POP} --vary solver.name=pcg,chrongear,pcsi,pipecg --ranks 2 --repeat 3",
-             POP_SMOKE),
+             POP_SMOKE, keep=POP_REGIONS),
         Step("pop-reduce", f"compare pop {POP} --set solver.name=pipecg "
-             "--vary comm.reduce=allreduce,iallreduce,reproducible --ranks 2 --repeat 3",
-             POP_SMOKE),
+             "--vary comm.reduce=allreduce,iallreduce,reproducible --ranks 2 --repeat 3", POP_SMOKE,
+             keep=POP_REGIONS),
         Step("exercise-07", "exercise 07-fuse-reductions --ranks 2 --repeat 5 --set ex.iterations=20000",
              ["ex.iterations=50"], out="pair"),
     ]),
     Lesson("08-transpose-vs-distributed", "Transpose vs distributed algorithms", [
-        Step("pstswm-algorithm", "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
-             "--vary parallel.algorithm=transpose,distributed --ranks 2 --repeat 3", PST_SMOKE),
-        Step("evh1-algorithm", "compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 "
-             "--set verify.sedov_jump=0 --vary evh1.algorithm=transpose,halo --ranks 2 --repeat 3", EVH1_SMOKE),
+        Step("pstswm-algorithm", f"{PST} --vary parallel.algorithm=transpose,distributed --ranks 2 --repeat 3",
+             PST_SMOKE, keep=PST_REGIONS),
+        Step("evh1-algorithm", f"{EVH1} --vary evh1.algorithm=transpose,halo --ranks 2 --repeat 3", EVH1_SMOKE,
+             keep=EVH1_REGIONS),
     ]),
     Lesson("09-alltoall-and-the-node", "All-to-all and the node", [
-        Step("fft3d-decomposition", "compare fft3d --deck inputs/fft3d/64cube.yaml "
-             "--vary fft3d.decomposition=slab,pencil --ranks 2 --repeat 3", FFT_SMOKE),
-        Step("fft3d-transpose", "compare fft3d --deck inputs/fft3d/64cube.yaml "
-             "--vary fft3d.transpose=alltoall,alltoallv,pairwise,nonblocking,node_aware --ranks 2 --repeat 3",
-             FFT_SMOKE),
+        Step("fft3d-decomposition", f"{FFT} --vary fft3d.decomposition=slab,pencil --ranks 2 --repeat 3",
+             FFT_SMOKE, keep=FFT_REGIONS),
+        Step("fft3d-transpose",
+             f"{FFT} --vary fft3d.transpose=alltoall,alltoallv,pairwise,nonblocking,node_aware --ranks 2 --repeat 3",
+             FFT_SMOKE, keep=FFT_REGIONS),
     ]),
     Lesson("10-load-imbalance", "Finding load imbalance", [
-        Step("trace-balanced", "run --ranks 2 --trace docs/workshop/results/10-load-imbalance/trace-balanced.json "
-             "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=128 --set fft3d.ny=128 --set fft3d.nz=4 fft3d",
+        Step("trace-balanced", f"run --ranks 2 --trace {TRACES}/trace-balanced.json {FFT_RUN} --set fft3d.nz=4 fft3d",
              ["fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
-        Step("gantt-balanced", "gantt docs/workshop/results/10-load-imbalance/trace-balanced.json", out="none"),
-        Step("trace-imbalanced", "run --ranks 2 --trace docs/workshop/results/10-load-imbalance/trace-imbalanced.json "
-             "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=128 --set fft3d.ny=128 --set fft3d.nz=3 fft3d",
+        Step("gantt-balanced", f"gantt {TRACES}/trace-balanced.json", out="none"),
+        Step("trace-imbalanced",
+             f"run --ranks 2 --trace {TRACES}/trace-imbalanced.json {FFT_RUN} --set fft3d.nz=3 fft3d",
              ["fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
-        Step("gantt-imbalanced", "gantt docs/workshop/results/10-load-imbalance/trace-imbalanced.json", out="none"),
+        Step("gantt-imbalanced", f"gantt {TRACES}/trace-imbalanced.json", out="none"),
     ]),
     Lesson("11-ranks-vs-threads", "Ranks vs threads", [
-        Step("evh1-ranks-threads", "compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 "
-             "--set verify.sedov_jump=0 --vary evh1.algorithm=halo --ranks 1,2 --threads 1,2 --repeat 3",
-             EVH1_SMOKE),
+        Step("evh1-ranks-threads", f"{EVH1} --vary evh1.algorithm=halo --ranks 1,2 --threads 1,2 --repeat 3",
+             EVH1_SMOKE, keep=EVH1_REGIONS),
     ]),
     Lesson("12-memory-layout", "Memory layout and alignment", [
         Step("exercise-12", "exercise 12-layout --ranks 1 --repeat 5 --set ex.n=2048 --set ex.sweeps=20",
@@ -163,20 +173,21 @@ def machine_text() -> str:
 
 def command_words(step: Step, lesson: Lesson, smoke: bool, outdir: Path) -> list[str]:
     """The ./proxylab argument list of one step (smoke: repeat 1, tiny overrides, no plot)."""
-    words = shlex.split(step.args)
+    words, extra = shlex.split(step.args), []
     if smoke:
         if "--repeat" in words:
             words[words.index("--repeat") + 1] = "1"
         for kv in step.smoke:
-            words += ["--set", kv]
+            extra += ["--set", kv]
         if words[0] in ("compare", "sweep", "perturbation", "gantt"):
-            words.append("--no-plot")
+            extra.append("--no-plot")
         words = [w.replace("docs/workshop/results/" + lesson.folder, str(outdir)) for w in words]
     if step.out == "dir":
-        words += ["--out", str(outdir / step.name), "--quiet"]
+        extra += ["--out", str(outdir / step.name), "--quiet"]
     elif step.out == "json":
-        words += ["--json", str(outdir / f"{step.name}.json")]
-    return words
+        extra += ["--json", str(outdir / f"{step.name}.json")]
+    # `./proxylab run` passes everything after the app name to the binary: its own options go before it
+    return words[:-1] + extra + words[-1:] if words[0] == "run" else words + extra
 
 
 def check_lesson_text(lesson: Lesson) -> list[str]:
@@ -288,11 +299,71 @@ def write_summary(lessons: list[Lesson]) -> None:
     (RESULTS / "SUMMARY.md").write_text("\n".join(out))
 
 
+def excerpt(step: Step, text: str) -> str:
+    """What a lesson page shows of a step's output: the tables (compare: FOM, run time and the regions
+    matching step.keep), or for `run` the lines matching step.keep, and always the FOM line."""
+    lines = text.splitlines()
+    if step.args.startswith("run "):  # the blocks (up to a blank line) whose first line matches step.keep
+        start, shown, inside = re.compile(step.keep or r"^(FOM|VERIFICATION):"), [], False
+        for line in lines:
+            inside = bool(start.search(line)) or (inside and line.strip() != "")
+            if inside or line.startswith(("FOM:", "VERIFICATION:")):
+                shown.append(line)
+        return "\n".join(shown)
+    keep_region = re.compile(step.keep) if step.keep else None
+    shown, keep = [], True
+    for line in lines:
+        if line.startswith(("$ ", "[")) or "Interactive view" in line:
+            continue
+        if line.startswith("region "):
+            name = line.split()[1]
+            keep = bool(keep_region and keep_region.search(name))
+        elif line and not line[0].isspace():
+            keep = True
+        if keep:
+            shown.append(line)
+    return "\n".join(shown).strip()
+
+
+def figures(lesson: Lesson, step: Step) -> list[str]:
+    """PNG files a step wrote, relative to docs/workshop/."""
+    folder = RESULTS / lesson.folder
+    pngs = sorted((folder / step.name).glob("*.png")) if (folder / step.name).is_dir() else []
+    if step.args.startswith("gantt "):
+        pngs = [folder / (Path(shlex.split(step.args)[1]).stem + ".png")]
+    return [str(p.relative_to(HERE)) for p in pngs if p.exists()]
+
+
+def write_measured(lesson: Lesson, machine: str) -> None:
+    """Replace the block between the measured markers of the lesson page with the results just written."""
+    page = HERE / f"{lesson.folder}.md"
+    begin, end = "<!-- measured:begin (written by run_lessons.py) -->", "<!-- measured:end -->"
+    text = page.read_text()
+    if begin not in text or end not in text:
+        return
+    out = [begin, f"Produced by `python3 docs/workshop/run_lessons.py` on {machine}.", ""]
+    for step in lesson.steps:
+        txt = RESULTS / lesson.folder / f"{step.name}.txt"
+        if not txt.exists():
+            out += [f"`{step.name}`: **not yet measured** (no output in results/{lesson.folder}/).", ""]
+            continue
+        title = " / ".join(exercise_lines(step)) if step.out == "pair" else f"./proxylab {step.args}"
+        out += [f"`{title}` ([full output](results/{lesson.folder}/{step.name}.txt)):", "```text",
+                excerpt(step, txt.read_text(errors="replace")), "```"]
+        out += [f"![{step.name}]({png})" for png in figures(lesson, step)] + [""]
+    out.append(end)
+    head, rest = text.split(begin, 1)
+    page.write_text(head + "\n".join(out) + rest.split(end, 1)[1])
+
+
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--smoke", action="store_true", help="tiny sizes, repeat 1, temporary output (the ctest)")
     ap.add_argument("--lesson", action="append", default=[], help="run only lessons whose folder starts so")
+    ap.add_argument("--step", action="append", default=[], help="run only the steps of this name (repeatable)")
     ap.add_argument("--list", action="store_true", help="print the commands and exit")
+    ap.add_argument("--pages", action="store_true",
+                    help="only rewrite the measured blocks of the lesson pages and results/SUMMARY.md from results/")
     args = ap.parse_args()
     lessons = [l for l in LESSONS if not args.lesson or any(l.folder.startswith(p) for p in args.lesson)]
     if args.list:
@@ -300,6 +371,11 @@ def main() -> int:
             print(f"# {l.folder}: {l.title}")
             for s in l.steps:
                 print("\n".join(exercise_lines(s)) if s.out == "pair" else f"./proxylab {s.args}")
+        return 0
+    if args.pages:
+        write_summary(LESSONS)
+        for lesson in lessons:
+            write_measured(lesson, (RESULTS / "MACHINE.txt").read_text().strip())
         return 0
     problems = [p for l in lessons for p in check_lesson_text(l)] if args.smoke else []
     env = dict(os.environ)
@@ -315,6 +391,8 @@ def main() -> int:
         outdir = base / lesson.folder
         outdir.mkdir(parents=True, exist_ok=True)
         for step in lesson.steps:
+            if args.step and step.name not in args.step:
+                continue
             log_path = outdir / f"{step.name}.txt"
             if step.out == "pair":
                 rc, dt = run_pair(step, args.smoke, log_path, env)
@@ -328,6 +406,9 @@ def main() -> int:
                                 + "".join(log_path.read_text(errors="replace").splitlines(True)[-15:]))
     if not args.smoke:
         write_summary(LESSONS)
+        machine = (RESULTS / "MACHINE.txt").read_text().strip()
+        for lesson in lessons:
+            write_measured(lesson, machine)
     for p in problems:
         print(f"[workshop] {p}")
     for f in failures:
