@@ -1,5 +1,6 @@
 // Optional per-rank timeline: spans of compute and communication, written as one Chrome trace JSON
-// file (pid = rank, numeric microseconds since a common epoch taken after a barrier), viewable in
+// file (pid = rank, numeric microseconds since rank 0's epoch, each rank's clock offset estimated by
+// ping-pong with rank 0), viewable in
 // Perfetto (ui.perfetto.dev) and drawn by `./proxylab gantt`.
 #pragma once
 #include <mpi.h>
@@ -26,6 +27,7 @@ class Trace {
   size_t write(const std::string& path) const;
 
  private:
+  void align_epoch();
   struct Span {
     std::string name;
     Category cat;
