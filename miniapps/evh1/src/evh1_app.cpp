@@ -48,7 +48,7 @@ void declare(Schema& s) {
   s.real("sedov.p0", 1e-5, 1e-20, 1e10, "ambient pressure");
   s.real("sedov.radius_zones", 3.5, 0.5, 100, "energy deposited in zones whose centre lies within this many zones");
   s.real("advection.ux", 1.0, -100, 100, "flow velocity x");
-  s.real("advection.uy", 0.5, -100, 100, "flow velocity y");
+  s.real("advection.uy", 1.0, -100, 100, "flow velocity y");
   s.real("advection.p", 1.0, 1e-10, 1e10, "uniform pressure");
   s.real("advection.amplitude", 0.2, 0.0, 0.9, "density wave amplitude");
   s.real("verify.sod_l1", 0.01, 0, 1e10, "Sod: limit of the mean |rho - rho_exact|");
