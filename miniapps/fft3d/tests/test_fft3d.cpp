@@ -9,6 +9,7 @@
 #include "distributed_fft.hpp"
 #include "nas_ft.hpp"
 #include "proxylab/errors.hpp"
+#include "reshape.hpp"
 #include "proxylab/testing.hpp"
 
 using namespace proxylab;
@@ -134,6 +135,25 @@ TEST_CASE("fft3d: impossible decompositions are input errors naming the key", "[
   const auto e = Decomposition::make(DecompKind::pencil, 8, 8, 1, 4, 0, 0);
   CHECK(e.p_row == 4);
   CHECK(e.p_col == 1);
+}
+
+TEST_CASE("fft3d: copy_box permutes a 3-D block identically with every mapping", "[fft3d]") {
+  // Source 4 x 5 x 6 (i, j, k) contiguous in k; destination laid out (k, i, j): dst(k, i, j) = src(i, j, k).
+  const int n0 = 4, n1 = 5, n2 = 6;
+  Field src = make_field("src", n0 * n1 * n2);
+  for (int i = 0; i < n0 * n1 * n2; ++i) src(i) = Complex(i, -i);
+  BoxCopy c;
+  c.n[0] = n0, c.n[1] = n1, c.n[2] = n2;
+  c.sa[0] = n1 * n2, c.sa[1] = n2, c.sa[2] = 1;
+  c.da[0] = n1, c.da[1] = 1, c.da[2] = n0 * n1;
+  for (auto m : {Mapping::flat, Mapping::mdrange, Mapping::team}) {
+    Field dst = make_field("dst", n0 * n1 * n2);
+    copy_box("test::copy_box", m, c, src.data(), dst.data());
+    Kokkos::fence();
+    for (int i = 0; i < n0; ++i)
+      for (int j = 0; j < n1; ++j)
+        for (int k = 0; k < n2; ++k) CHECK(dst((k * n0 + i) * n1 + j) == src((i * n1 + j) * n2 + k));
+  }
 }
 
 TEST_CASE("fft3d: the 46-bit LCG is exact (x <- 5^13 x mod 2^46)", "[fft3d]") {
