@@ -1,6 +1,9 @@
 // Halo strategies at 1, 2 and 4 ranks: after an exchange every ghost cell (edges and corners) holds
 // the global-index value of the neighbour's interior cell it mirrors; ghosts off a non-periodic edge
-// keep their sentinel. Periodic and not, widths 1 and 2, 1 and 3 fields, uneven blocks, three grid shapes.
+// keep their sentinel. Periodic and not, width 1 with one field and width 2 with three, uneven blocks, three grid
+// shapes.
+#include <utility>
+
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/testing.hpp"
@@ -70,20 +73,19 @@ TEST_CASE("halo: every strategy fills edges and corners from the neighbours' int
     const int NX = 3 * grid.px() + 1, NY = 4 * grid.py() + 2;  // uneven blocks of 3-4 and 4-5 cells
     const Block b = block_of(grid, NX, NY);
     for (const auto& name : proxylab::halo_strategy_names())
-      for (int w : {1, 2})
-        for (int nf : {1, 3}) {
-          INFO("strategy " << name << " px " << grid.px() << " py " << grid.py() << " periodic " << per[0] << per[1]
-                           << " width " << w << " fields " << nf);
-          auto halo = HaloExchange::create(proxylab::parse_halo_strategy(name), grid, b.nx, b.ny, w, nf);
-          CHECK(halo->strategy() == proxylab::parse_halo_strategy(name));
-          CHECK(halo->width() == w);
-          proxylab::View3D<double> v("fields", nf, b.ny + 2 * w, b.nx + 2 * w);
-          for (int pass = 0; pass < 2; ++pass) {  // a repeated exchange reuses requests, windows, buffers
-            fill(v, b, w, pass);
-            halo->exchange(v);
-            CHECK(mismatches(v, grid, b, NX, NY, w, pass) == 0);
-          }
+      for (auto [w, nf] : {std::pair{1, 1}, std::pair{2, 3}}) {  // widths 1, 2; one field and three
+        INFO("strategy " << name << " px " << grid.px() << " py " << grid.py() << " periodic " << per[0] << per[1]
+                         << " width " << w << " fields " << nf);
+        auto halo = HaloExchange::create(proxylab::parse_halo_strategy(name), grid, b.nx, b.ny, w, nf);
+        CHECK(halo->strategy() == proxylab::parse_halo_strategy(name));
+        CHECK(halo->width() == w);
+        proxylab::View3D<double> v("fields", nf, b.ny + 2 * w, b.nx + 2 * w);
+        for (int pass = 0; pass < 2; ++pass) {  // a repeated exchange reuses requests, windows, buffers
+          fill(v, b, w, pass);
+          halo->exchange(v);
+          CHECK(mismatches(v, grid, b, NX, NY, w, pass) == 0);
         }
+      }
   }
 }
 
