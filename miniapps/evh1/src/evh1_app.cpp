@@ -43,7 +43,9 @@ void declare(Schema& s) {
   s.real("sod.p_left", 1.0, 1e-10, 1e10, "left pressure");
   s.real("sod.rho_right", 0.125, 1e-10, 1e10, "right density");
   s.real("sod.p_right", 0.1, 1e-10, 1e10, "right pressure");
-  s.real("sedov.energy", 1.0, 1e-10, 1e10, "blast energy per unit length");
+  s.choice("sedov.geometry", "cartesian", {"cartesian", "cylindrical"},
+           "cartesian: x-y slab, a line blast (nu = 2); cylindrical: x = r, y = z, a point blast on the axis (nu = 3)");
+  s.real("sedov.energy", 1.0, 1e-10, 1e10, "blast energy (per unit length in cartesian)");
   s.real("sedov.rho0", 1.0, 1e-10, 1e10, "ambient density");
   s.real("sedov.p0", 1e-5, 1e-20, 1e10, "ambient pressure");
   s.real("sedov.radius_zones", 3.5, 0.5, 100, "energy deposited in zones whose centre lies within this many zones");

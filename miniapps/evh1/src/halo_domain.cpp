@@ -37,7 +37,8 @@ class HaloDomain : public Domain {
     auto s = timers.scope("sweep_x");
     const bool split = pgrid_.px() > 1;
     Pencils p{fields_, 2, yr_.size(), nghost, xr_.size(), nghost, var_ux, var_uy,
-              end(grid.x_lo, pgrid_.cx() == 0, split), end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split)};
+              end(grid.x_lo, pgrid_.cx() == 0, split), end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split),
+              grid.cylindrical, grid.x0, xr_.begin};
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 

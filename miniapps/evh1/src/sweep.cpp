@@ -6,6 +6,7 @@
 
 #include "evolve.hpp"
 #include "flatten.hpp"
+#include "geometry.hpp"
 #include "proxylab/errors.hpp"
 #include "remap.hpp"
 #include "states.hpp"
@@ -41,7 +42,7 @@ namespace {
 // The 1-D temporaries of a block of B pencils (VH-1 keeps them as module globals), zone-major.
 struct Work {
   enum { r, p, u, v, e, steep, flat, y, dm, dxl, umid, pmid, c1, c2, c3, c4, c5, da, face, al, ar, a6,
-         pR, uR, rR, pL, uL, rL, fm, fu, fv, fe, count };
+         pR, uR, rR, pL, uL, rL, fm, fu, fv, fe, rf, vol, count };
   double* a[count];
   static std::size_t doubles(int nzones, int lanes) { return std::size_t(count) * (nzones + 2 * nghost + 1) * lanes; }
   Work(double* base, int nzones, int lanes) {
@@ -49,6 +50,8 @@ struct Work {
     for (int k = 0; k < count; ++k) a[k] = base + k * stride + nghost * lanes;  // zone 0 at offset nghost
   }
   ParaCoef coef() const { return {a[c1], a[c2], a[c3], a[c4], a[c5]}; }
+  // an array indexed by zone only (no lanes), zone 0 at offset nghost
+  double* per_zone(int k, int lanes) const { return a[k] - nghost * lanes + nghost; }
 };
 
 using Clock = std::chrono::steady_clock;
@@ -146,8 +149,17 @@ struct Block {
       if (pc.right == Boundary::reflect) a[Work::umid][n * B + l] = 0.0;
     }
     t[phase_riemann] += since(t0);
-    evolve<B>(a[Work::umid], a[Work::pmid], dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e],
-              a[Work::dm], a[Work::dxl], -3, n + 3);
+    double* rf = w.per_zone(Work::rf, B);
+    double* vol = w.per_zone(Work::vol, B);
+    if (pc.cylindrical) {
+      face_radii(pc.origin, pc.first_face, dx, rf, -nghost, n + nghost);
+      for (int z = 0; z < n; ++z) vol[z] = radial_volume(rf[z], rf[z + 1]);
+      evolve_radial<B>(a[Work::umid], a[Work::pmid], rf, dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v],
+                       a[Work::e], a[Work::dm], a[Work::dxl], -3, n + 3);
+    } else {
+      evolve<B>(a[Work::umid], a[Work::pmid], dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e],
+                a[Work::dm], a[Work::dxl], -3, n + 3);
+    }
     t[phase_evolve] += since(t0);
     // remap: parabolae of rho, u, v, e on the Lagrangian grid, fluxes through the fixed faces
     paraset<B>(a[Work::dxl], coef, -2, n + 2, -2, n + 1);
@@ -157,9 +169,14 @@ struct Block {
                   a[Work::a6], -1, n + 1);
       remap_flux<B>(a[Work::umid], dt, a[Work::dxl], a[Work::al], a[Work::ar], a[Work::a6],
                     k == 0 ? nullptr : a[Work::fm], a[q_flux[k]], 0, n);
+      if (k == 0 && pc.cylindrical) radial_sliver_volumes<B>(a[Work::umid], rf, dt, a[Work::fm], 0, n);
     }
-    remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r], a[Work::p],
-                    a[Work::u], a[Work::v], a[Work::e], 0, n);
+    if (pc.cylindrical)
+      remap_update_radial<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], vol, gas, a[Work::r],
+                             a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n);
+    else
+      remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r],
+                      a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n);
     t[phase_remap] += since(t0);
   }
 };

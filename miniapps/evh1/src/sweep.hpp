@@ -34,6 +34,11 @@ struct Pencils {
   int nzones = 0, zone_begin = 0;
   int normal = var_ux, transverse = var_uy;  // velocity along / across the sweep
   Boundary left = Boundary::reflect, right = Boundary::reflect;
+  // Cylindrical radius along the sweep (VH-1 ngeom = 1): face n of every pencil sits at
+  // r = origin + (first_face + n) * dx (global face index, so every decomposition computes the same r).
+  bool cylindrical = false;
+  double origin = 0;
+  int first_face = 0;
 };
 
 enum Phase : int { phase_parabola = 0, phase_riemann, phase_evolve, phase_remap, nphases };
