@@ -46,7 +46,7 @@ class HaloExchange {
  protected:
   HaloExchange(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nfields);
   HaloStrategy strategy_;
-  const ProcessGrid& grid_;
+  ProcessGrid grid_;  // a copy: communicators are shared handles, so a temporary grid cannot dangle
   int nx_, ny_, w_, nfields_;
   long long bytes_ = 0;
   int messages_ = 0;
