@@ -19,42 +19,44 @@ Operator build_operator(const Domain& d, Mapping m) {
   auto A = op.A;
   auto rA0 = op.rA0, mask = op.mask, tarea = op.tarea;
   // POP: btrop_operator coefficient set-up (barotropic.F90 init), corner terms at the four U-points
-  for_each_2d("pop::build_operator", m, 0, ny, 0, nx, KOKKOS_LAMBDA(int j, int i) {
-    const int gi = gi0 + i, gj = gj0 + j;
-    const double dyu = g.dyu();
-    // x and y corner weights at U-point (ii, jj); zero outside the closed rows
-    auto xw = [&](int ii, int jj) { return jj < 0 || jj >= g.ny ? 0.0 : 0.25 * g.hu(ii, jj) * dyu / g.dxu(jj); };
-    auto yw = [&](int ii, int jj) { return jj < 0 || jj >= g.ny ? 0.0 : 0.25 * g.hu(ii, jj) * g.dxu(jj) / dyu; };
-    const double xne = xw(gi, gj), xse = xw(gi, gj - 1), xnw = xw(gi - 1, gj), xsw = xw(gi - 1, gj - 1);
-    const double yne = yw(gi, gj), yse = yw(gi, gj - 1), ynw = yw(gi - 1, gj), ysw = yw(gi - 1, gj - 1);
-    const bool ocean = gj >= 0 && gj < g.ny && g.ht(gi, gj) > 0.0;
-    const double area = gj >= 0 && gj < g.ny ? g.tarea(gj) : 0.0;
-    A.ane(j, i) = xne + yne;
-    A.ae(j, i) = xne + xse - yne - yse;
-    A.an(j, i) = yne + ynw - xne - xnw;
-    const double ac = -((xne + yne) + (xse + yse) + (xnw + ynw) + (xsw + ysw));
-    const double a0 = ocean ? ac - area * time_factor : 0.0;
-    A.a0(j, i) = a0;
-    rA0(j, i) = ocean ? 1.0 / a0 : 0.0;
-    mask(j, i) = ocean ? 1.0 : 0.0;
-    tarea(j, i) = area;
-  });
+  for_each_2d(
+      "pop::build_operator", m, 0, ny, 0, nx, KOKKOS_LAMBDA(int j, int i) {
+        const int gi = gi0 + i, gj = gj0 + j;
+        const double dyu = g.dyu();
+        // x and y corner weights at U-point (ii, jj); zero outside the closed rows
+        auto xw = [&](int ii, int jj) { return jj < 0 || jj >= g.ny ? 0.0 : 0.25 * g.hu(ii, jj) * dyu / g.dxu(jj); };
+        auto yw = [&](int ii, int jj) { return jj < 0 || jj >= g.ny ? 0.0 : 0.25 * g.hu(ii, jj) * g.dxu(jj) / dyu; };
+        const double xne = xw(gi, gj), xse = xw(gi, gj - 1), xnw = xw(gi - 1, gj), xsw = xw(gi - 1, gj - 1);
+        const double yne = yw(gi, gj), yse = yw(gi, gj - 1), ynw = yw(gi - 1, gj), ysw = yw(gi - 1, gj - 1);
+        const bool ocean = gj >= 0 && gj < g.ny && g.ht(gi, gj) > 0.0;
+        const double area = gj >= 0 && gj < g.ny ? g.tarea(gj) : 0.0;
+        A.ane(j, i) = xne + yne;
+        A.ae(j, i) = xne + xse - yne - yse;
+        A.an(j, i) = yne + ynw - xne - xnw;
+        const double ac = -((xne + yne) + (xse + yse) + (xnw + ynw) + (xsw + ysw));
+        const double a0 = ocean ? ac - area * time_factor : 0.0;
+        A.a0(j, i) = a0;
+        rA0(j, i) = ocean ? 1.0 / a0 : 0.0;
+        mask(j, i) = ocean ? 1.0 : 0.0;
+        tarea(j, i) = area;
+      });
   return op;
 }
 
-void apply_operator(const Operator& op, const Domain& d, Mapping m, const View2D<double>& x,
-                    const View2D<double>& q) {
+void apply_operator(const Operator& op, const Domain& d, Mapping m, const View2D<double>& x, const View2D<double>& q) {
   const Stencil A = op.A;
-  for_each_2d("pop::apply_operator", m, d.jb(), d.je(), d.ib(), d.ie(),
-              KOKKOS_LAMBDA(int j, int i) { q(j, i) = A.apply(x, j, i); });
+  for_each_2d(
+      "pop::apply_operator", m, d.jb(), d.je(), d.ib(), d.ie(),
+      KOKKOS_LAMBDA(int j, int i) { q(j, i) = A.apply(x, j, i); });
 }
 
 void residual(const Operator& op, const Domain& d, Mapping m, const View2D<double>& b, const View2D<double>& x,
               const View2D<double>& r) {
   const Stencil A = op.A;
   // POP: btropOperator followed by R = B - R (the true residual of the convergence check)
-  for_each_2d("pop::residual", m, d.jb(), d.je(), d.ib(), d.ie(),
-              KOKKOS_LAMBDA(int j, int i) { r(j, i) = b(j, i) - A.apply(x, j, i); });
+  for_each_2d(
+      "pop::residual", m, d.jb(), d.je(), d.ib(), d.ie(),
+      KOKKOS_LAMBDA(int j, int i) { r(j, i) = b(j, i) - A.apply(x, j, i); });
 }
 
 void exact_problem(const Operator& op, const Domain& d, Mapping m, const View2D<double>& xstar,
@@ -63,9 +65,9 @@ void exact_problem(const Operator& op, const Domain& d, Mapping m, const View2D<
   const int gi0 = d.i0() - d.width(), gj0 = d.j0() - d.width();
   const int ny = d.ny_local() + 2 * d.width(), nx = d.nx_local() + 2 * d.width();
   auto mask = op.mask;
-  for_each_2d("pop::exact_solution", m, 0, ny, 0, nx, KOKKOS_LAMBDA(int j, int i) {
-    xstar(j, i) = mask(j, i) * exact_solution(g, gi0 + i, gj0 + j);
-  });
+  for_each_2d(
+      "pop::exact_solution", m, 0, ny, 0, nx,
+      KOKKOS_LAMBDA(int j, int i) { xstar(j, i) = mask(j, i) * exact_solution(g, gi0 + i, gj0 + j); });
   apply_operator(op, d, m, xstar, b);
 }
 

@@ -35,8 +35,7 @@ Operator build_operator(const Domain& d, Mapping m);
 constexpr double operator_bytes_per_point = 6 * 8;
 
 // q = A x on the own points (x's ghosts must be current).
-void apply_operator(const Operator& op, const Domain& d, Mapping m, const View2D<double>& x,
-                    const View2D<double>& q);
+void apply_operator(const Operator& op, const Domain& d, Mapping m, const View2D<double>& x, const View2D<double>& q);
 // r = b - A x on the own points (x's ghosts must be current).
 void residual(const Operator& op, const Domain& d, Mapping m, const View2D<double>& b, const View2D<double>& x,
               const View2D<double>& r);

@@ -14,7 +14,8 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
   w.halo(x);
   residual(w.op, w.dom, w.opt.mapping, b, x, r);
   auto precondition = [&]() {
-    w.vector("pop::cg_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
+    w.vector(
+        "pop::cg_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
   };
   if (fused) precondition();
   double rho_old = 1.0, sigma = 0.0;
@@ -25,18 +26,20 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
     w.halo(z);
     std::array<double, 2> d;
     if (fused) {
-      d = w.sum<2>("operator+reduction", "pop::cg_operator_dots", 8, KOKKOS_LAMBDA(int j, int i, double* c) {
-        const double v = A.apply(z, j, i);
-        az(j, i) = v;
-        c[0] = mask(j, i) * r(j, i) * z(j, i);
-        c[1] = mask(j, i) * v * z(j, i);
-      });
+      d = w.sum<2>(
+          "operator+reduction", "pop::cg_operator_dots", 8, KOKKOS_LAMBDA(int j, int i, double* c) {
+            const double v = A.apply(z, j, i);
+            az(j, i) = v;
+            c[0] = mask(j, i) * r(j, i) * z(j, i);
+            c[1] = mask(j, i) * v * z(j, i);
+          });
     } else {
       w.apply(z, az);
-      d = w.sum<2>("reduction", "pop::cg_dots", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
-        c[0] = mask(j, i) * r(j, i) * z(j, i);
-        c[1] = mask(j, i) * az(j, i) * z(j, i);
-      });
+      d = w.sum<2>(
+          "reduction", "pop::cg_dots", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
+            c[0] = mask(j, i) * r(j, i) * z(j, i);
+            c[1] = mask(j, i) * az(j, i) * z(j, i);
+          });
     }
     const double rho = d[0], delta = d[1];
     const double beta = rho / rho_old;
@@ -44,19 +47,24 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
     const double alpha = rho / sigma;
     rho_old = rho;
     if (fused) {
-      w.vector("pop::cg_update", 12, KOKKOS_LAMBDA(int j, int i) {
-        const double sn = z(j, i) + beta * s(j, i), qn = az(j, i) + beta * q(j, i);
-        s(j, i) = sn, q(j, i) = qn;
-        x(j, i) += alpha * sn;
-        const double rn = r(j, i) - alpha * qn;
-        r(j, i) = rn;
-        z(j, i) = rn * rA0(j, i);
-      });
+      w.vector(
+          "pop::cg_update", 12, KOKKOS_LAMBDA(int j, int i) {
+            const double sn = z(j, i) + beta * s(j, i), qn = az(j, i) + beta * q(j, i);
+            s(j, i) = sn, q(j, i) = qn;
+            x(j, i) += alpha * sn;
+            const double rn = r(j, i) - alpha * qn;
+            r(j, i) = rn;
+            z(j, i) = rn * rA0(j, i);
+          });
     } else {
-      w.vector("pop::cg_update_s", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = z(j, i) + beta * s(j, i); });
-      w.vector("pop::cg_update_q", 3, KOKKOS_LAMBDA(int j, int i) { q(j, i) = az(j, i) + beta * q(j, i); });
-      w.vector("pop::cg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * s(j, i); });
-      w.vector("pop::cg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * q(j, i); });
+      w.vector(
+          "pop::cg_update_s", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = z(j, i) + beta * s(j, i); });
+      w.vector(
+          "pop::cg_update_q", 3, KOKKOS_LAMBDA(int j, int i) { q(j, i) = az(j, i) + beta * q(j, i); });
+      w.vector(
+          "pop::cg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * s(j, i); });
+      w.vector(
+          "pop::cg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * q(j, i); });
     }
     if (w.is_check(m)) {
       if (w.check(m, b, x, r)) break;

@@ -12,17 +12,17 @@
 
 namespace proxylab::pop {
 
-constexpr double earth_radius = 6.37122e6;  // m
-constexpr double gravity = 9.80616;         // m s^-2
+constexpr double earth_radius = 6.37122e6;   // m
+constexpr double gravity = 9.80616;          // m s^-2
 constexpr double implicit_beta = 1.0 / 3.0;  // POP's barotropic time weighting (REFERENCES)
 constexpr double deg = 3.14159265358979323846 / 180.0;
 
 struct GridSpec {
-  int nx = 320, ny = 384;          // T-points in longitude, latitude
-  double lat_south = -78.0;        // degrees, southern edge of the first T row
-  double lat_north = 78.0;         // degrees, northern edge of the last T row
-  double dt = 3600.0;              // barotropic time step (s): the implicit time term of the operator
-  double depth_max = 5500.0;       // m
+  int nx = 320, ny = 384;     // T-points in longitude, latitude
+  double lat_south = -78.0;   // degrees, southern edge of the first T row
+  double lat_north = 78.0;    // degrees, northern edge of the last T row
+  double dt = 3600.0;         // barotropic time step (s): the implicit time term of the operator
+  double depth_max = 5500.0;  // m
 
   KOKKOS_INLINE_FUNCTION double dlon() const { return 360.0 * deg / nx; }
   KOKKOS_INLINE_FUNCTION double dlat() const { return (lat_north - lat_south) * deg / ny; }

@@ -14,51 +14,58 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   w.halo(x);
   residual(w.op, w.dom, w.opt.mapping, b, x, r);
   auto precond_dot = [&]() {  // eta1 = <r, M^-1 r>
-    return w.sum<1>("reduction", "pop::pcg_precond_dot", 3, KOKKOS_LAMBDA(int j, int i, double* c) {
-      c[0] = mask(j, i) * r(j, i) * r(j, i) * rA0(j, i);
-    })[0];
+    return w.sum<1>(
+        "reduction", "pop::pcg_precond_dot", 3,
+        KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * r(j, i) * r(j, i) * rA0(j, i); })[0];
   };
   double eta0 = 1.0, eta1 = fused ? precond_dot() : 0.0;
   w.begin_iterations();
   int m = 1;
   for (; m <= w.opt.max_iters; ++m) {
     if (!fused) {
-      w.vector("pop::pcg_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
-      eta1 = w.sum<1>("reduction", "pop::pcg_dot_rz", 3, KOKKOS_LAMBDA(int j, int i, double* c) {
-        c[0] = mask(j, i) * r(j, i) * z(j, i);
-      })[0];
+      w.vector(
+          "pop::pcg_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
+      eta1 = w.sum<1>(
+          "reduction", "pop::pcg_dot_rz", 3,
+          KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * r(j, i) * z(j, i); })[0];
     }
     const double beta = eta1 / eta0;
     if (fused)
-      w.vector("pop::pcg_direction", 4, KOKKOS_LAMBDA(int j, int i) { s(j, i) = r(j, i) * rA0(j, i) + beta * s(j, i); });
+      w.vector(
+          "pop::pcg_direction", 4, KOKKOS_LAMBDA(int j, int i) { s(j, i) = r(j, i) * rA0(j, i) + beta * s(j, i); });
     else
-      w.vector("pop::pcg_direction", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = z(j, i) + beta * s(j, i); });
+      w.vector(
+          "pop::pcg_direction", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = z(j, i) + beta * s(j, i); });
     w.halo(s);
     double sq;
     if (fused) {
-      sq = w.sum<1>("operator+reduction", "pop::pcg_operator_dot", 7, KOKKOS_LAMBDA(int j, int i, double* c) {
-        const double v = A.apply(s, j, i);
-        q(j, i) = v;
-        c[0] = mask(j, i) * s(j, i) * v;
-      })[0];
+      sq = w.sum<1>(
+          "operator+reduction", "pop::pcg_operator_dot", 7, KOKKOS_LAMBDA(int j, int i, double* c) {
+            const double v = A.apply(s, j, i);
+            q(j, i) = v;
+            c[0] = mask(j, i) * s(j, i) * v;
+          })[0];
     } else {
       w.apply(s, q);
-      sq = w.sum<1>("reduction", "pop::pcg_dot_sq", 3, KOKKOS_LAMBDA(int j, int i, double* c) {
-        c[0] = mask(j, i) * s(j, i) * q(j, i);
-      })[0];
+      sq = w.sum<1>(
+          "reduction", "pop::pcg_dot_sq", 3,
+          KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * s(j, i) * q(j, i); })[0];
     }
     const double alpha = eta1 / sq;
     eta0 = eta1;
     if (fused) {
-      eta1 = w.sum<1>("vector+reduction", "pop::pcg_update_dot", 8, KOKKOS_LAMBDA(int j, int i, double* c) {
-        x(j, i) += alpha * s(j, i);
-        const double rn = r(j, i) - alpha * q(j, i);
-        r(j, i) = rn;
-        c[0] = mask(j, i) * rn * rn * rA0(j, i);
-      })[0];
+      eta1 = w.sum<1>(
+          "vector+reduction", "pop::pcg_update_dot", 8, KOKKOS_LAMBDA(int j, int i, double* c) {
+            x(j, i) += alpha * s(j, i);
+            const double rn = r(j, i) - alpha * q(j, i);
+            r(j, i) = rn;
+            c[0] = mask(j, i) * rn * rn * rA0(j, i);
+          })[0];
     } else {
-      w.vector("pop::pcg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * s(j, i); });
-      w.vector("pop::pcg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * q(j, i); });
+      w.vector(
+          "pop::pcg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * s(j, i); });
+      w.vector(
+          "pop::pcg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * q(j, i); });
     }
     if (w.is_check(m)) {
       if (w.check(m, b, x, r)) break;

@@ -14,7 +14,8 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
   const auto mask = w.op.mask, rA0 = w.op.rA0;
   const bool fused = w.opt.fused;
   auto precondition = [&](const View2D<double>& out, const View2D<double>& in) {
-    w.vector("pop::pipecg_precond", 3, KOKKOS_LAMBDA(int j, int i) { out(j, i) = in(j, i) * rA0(j, i); });
+    w.vector(
+        "pop::pipecg_precond", 3, KOKKOS_LAMBDA(int j, int i) { out(j, i) = in(j, i) * rA0(j, i); });
   };
   // (re)start: r = b - A x, u = M^-1 r, w = A u; with replacement also s = A p, q = M^-1 s, z = A q
   auto recompute = [&](bool with_directions) {
@@ -36,16 +37,18 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
   int m = 1;
   for (; m <= w.opt.max_iters; ++m) {
     if (fused) {
-      w.start<2>("precond+reduction", "pop::pipecg_precond_dots", 6, KOKKOS_LAMBDA(int j, int i, double* c) {
-        mv(j, i) = wv(j, i) * rA0(j, i);
-        c[0] = mask(j, i) * r(j, i) * u(j, i);
-        c[1] = mask(j, i) * wv(j, i) * u(j, i);
-      });
+      w.start<2>(
+          "precond+reduction", "pop::pipecg_precond_dots", 6, KOKKOS_LAMBDA(int j, int i, double* c) {
+            mv(j, i) = wv(j, i) * rA0(j, i);
+            c[0] = mask(j, i) * r(j, i) * u(j, i);
+            c[1] = mask(j, i) * wv(j, i) * u(j, i);
+          });
     } else {
-      w.start<2>("reduction", "pop::pipecg_dots", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
-        c[0] = mask(j, i) * r(j, i) * u(j, i);
-        c[1] = mask(j, i) * wv(j, i) * u(j, i);
-      });
+      w.start<2>(
+          "reduction", "pop::pipecg_dots", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
+            c[0] = mask(j, i) * r(j, i) * u(j, i);
+            c[1] = mask(j, i) * wv(j, i) * u(j, i);
+          });
       precondition(mv, wv);
     }
     w.halo(mv);  // overlapped with the global sum in flight
@@ -56,24 +59,33 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
     const double alpha = m == 1 ? gamma / delta : gamma / (delta - beta * gamma / alpha_old);
     gamma_old = gamma, alpha_old = alpha;
     if (fused) {
-      w.vector("pop::pipecg_update", 17, KOKKOS_LAMBDA(int j, int i) {
-        const double zn = n(j, i) + beta * z(j, i), qn = mv(j, i) + beta * q(j, i);
-        const double sn = wv(j, i) + beta * s(j, i), pn = u(j, i) + beta * p(j, i);
-        z(j, i) = zn, q(j, i) = qn, s(j, i) = sn, p(j, i) = pn;
-        x(j, i) += alpha * pn;
-        r(j, i) -= alpha * sn;
-        u(j, i) -= alpha * qn;
-        wv(j, i) -= alpha * zn;
-      });
+      w.vector(
+          "pop::pipecg_update", 17, KOKKOS_LAMBDA(int j, int i) {
+            const double zn = n(j, i) + beta * z(j, i), qn = mv(j, i) + beta * q(j, i);
+            const double sn = wv(j, i) + beta * s(j, i), pn = u(j, i) + beta * p(j, i);
+            z(j, i) = zn, q(j, i) = qn, s(j, i) = sn, p(j, i) = pn;
+            x(j, i) += alpha * pn;
+            r(j, i) -= alpha * sn;
+            u(j, i) -= alpha * qn;
+            wv(j, i) -= alpha * zn;
+          });
     } else {
-      w.vector("pop::pipecg_update_z", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = n(j, i) + beta * z(j, i); });
-      w.vector("pop::pipecg_update_q", 3, KOKKOS_LAMBDA(int j, int i) { q(j, i) = mv(j, i) + beta * q(j, i); });
-      w.vector("pop::pipecg_update_s", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = wv(j, i) + beta * s(j, i); });
-      w.vector("pop::pipecg_update_p", 3, KOKKOS_LAMBDA(int j, int i) { p(j, i) = u(j, i) + beta * p(j, i); });
-      w.vector("pop::pipecg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * p(j, i); });
-      w.vector("pop::pipecg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * s(j, i); });
-      w.vector("pop::pipecg_update_u", 3, KOKKOS_LAMBDA(int j, int i) { u(j, i) -= alpha * q(j, i); });
-      w.vector("pop::pipecg_update_w", 3, KOKKOS_LAMBDA(int j, int i) { wv(j, i) -= alpha * z(j, i); });
+      w.vector(
+          "pop::pipecg_update_z", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = n(j, i) + beta * z(j, i); });
+      w.vector(
+          "pop::pipecg_update_q", 3, KOKKOS_LAMBDA(int j, int i) { q(j, i) = mv(j, i) + beta * q(j, i); });
+      w.vector(
+          "pop::pipecg_update_s", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = wv(j, i) + beta * s(j, i); });
+      w.vector(
+          "pop::pipecg_update_p", 3, KOKKOS_LAMBDA(int j, int i) { p(j, i) = u(j, i) + beta * p(j, i); });
+      w.vector(
+          "pop::pipecg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * p(j, i); });
+      w.vector(
+          "pop::pipecg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * s(j, i); });
+      w.vector(
+          "pop::pipecg_update_u", 3, KOKKOS_LAMBDA(int j, int i) { u(j, i) -= alpha * q(j, i); });
+      w.vector(
+          "pop::pipecg_update_w", 3, KOKKOS_LAMBDA(int j, int i) { wv(j, i) -= alpha * z(j, i); });
     }
     if (w.is_check(m)) {
       // with replacement r becomes the true residual; without, the check writes into n (free here)

@@ -44,9 +44,9 @@ bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, c
     count_bytes(7);
   }
   auto mask = op.mask;
-  const double rr = sum<1>("reduction", "pop::residual_norm", 2, KOKKOS_LAMBDA(int j, int i, double* c) {
-    c[0] = mask(j, i) * r(j, i) * r(j, i);
-  })[0];
+  const double rr = sum<1>(
+      "reduction", "pop::residual_norm", 2,
+      KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * r(j, i) * r(j, i); })[0];
   stats.history.emplace_back(m, rr);
   stats.rr_final = rr;
   if (!std::isfinite(rr))  // a global value: every rank throws alike
@@ -81,19 +81,27 @@ SolveStats solve(const Domain& d, const Operator& op, GlobalSum& gsum, Timers& t
   const View2D<double> r = w.field("pop::r0");
   w.halo(x);
   residual(op, d, o.mapping, b, x, r);
-  auto s = gsum.sum_2d<2>("pop::norms", o.mapping, d.jb(), d.je(), d.ib(), d.ie(),
-                          KOKKOS_LAMBDA(int j, int i, double* c) {
-                            c[0] = mask(j, i) * tarea(j, i) * tarea(j, i);
-                            c[1] = mask(j, i) * r(j, i) * r(j, i);
-                          });
+  auto s = gsum.sum_2d<2>(
+      "pop::norms", o.mapping, d.jb(), d.je(), d.ib(), d.ie(), KOKKOS_LAMBDA(int j, int i, double* c) {
+        c[0] = mask(j, i) * tarea(j, i) * tarea(j, i);
+        c[1] = mask(j, i) * r(j, i) * r(j, i);
+      });
   w.stats.tarea2 = s[0];
   w.stats.tolerance2 = o.crit * o.crit * s[0];
   w.stats.rr_initial = w.stats.rr_final = s[1];
   switch (o.kind) {
-    case SolverKind::pcg: solve_pcg(w, b, x); break;
-    case SolverKind::chrongear: solve_chrongear(w, b, x); break;
-    case SolverKind::pcsi: solve_pcsi(w, b, x); break;
-    case SolverKind::pipecg: solve_pipecg(w, b, x); break;
+    case SolverKind::pcg:
+      solve_pcg(w, b, x);
+      break;
+    case SolverKind::chrongear:
+      solve_chrongear(w, b, x);
+      break;
+    case SolverKind::pcsi:
+      solve_pcsi(w, b, x);
+      break;
+    case SolverKind::pipecg:
+      solve_pipecg(w, b, x);
+      break;
   }
   return w.stats;
 }

@@ -13,31 +13,31 @@
 namespace proxylab::pop {
 
 enum class SolverKind { pcg, chrongear, pcsi, pipecg };
-const std::vector<std::string>& solver_names();  // {"pcg","chrongear","pcsi","pipecg"}
+const std::vector<std::string>& solver_names();    // {"pcg","chrongear","pcsi","pipecg"}
 SolverKind parse_solver(const std::string& name);  // InputError naming the allowed values
 
 struct SolverOptions {
   SolverKind kind = SolverKind::pcg;
-  double crit = 1e-13;   // 0: benchmark mode, exactly max_iters iterations
+  double crit = 1e-13;  // 0: benchmark mode, exactly max_iters iterations
   int max_iters = 1000;
   int check_freq = 10;
   Mapping mapping = Mapping::flat;
-  bool fused = true;     // fused vector updates (one pass) or one kernel per array statement
-  bool replace = true;   // pipecg: residual replacement at each convergence check
-  int lanczos_steps = 40;     // pcsi: Lanczos steps for the eigenvalue bounds
-  double mu_safety = 1.05;    // pcsi: factor on the largest Ritz value
-  double nu_safety = 1.0;     // pcsi: factor on the smallest Ritz value
+  bool fused = true;        // fused vector updates (one pass) or one kernel per array statement
+  bool replace = true;      // pipecg: residual replacement at each convergence check
+  int lanczos_steps = 40;   // pcsi: Lanczos steps for the eigenvalue bounds
+  double mu_safety = 1.05;  // pcsi: factor on the largest Ritz value
+  double nu_safety = 1.0;   // pcsi: factor on the smallest Ritz value
 };
 
 struct SolveStats {
   int iterations = 0;
   bool converged = false;
-  double rr_initial = 0, rr_final = 0, tolerance2 = 0;  // sums of squares
-  double tarea2 = 0;                                     // sum of TAREA^2 over ocean points
-  std::vector<std::pair<int, double>> history;           // (iteration, sum r^2) at every check
+  double rr_initial = 0, rr_final = 0, tolerance2 = 0;              // sums of squares
+  double tarea2 = 0;                                                // sum of TAREA^2 over ocean points
+  std::vector<std::pair<int, double>> history;                      // (iteration, sum r^2) at every check
   long long halo_updates = 0, reductions = 0, reduction_words = 0;  // in the iterations (not setup)
   long long setup_halo_updates = 0, setup_reductions = 0;
-  double bytes = 0;  // bytes moved by this rank's operator and vector kernels in the iterations
+  double bytes = 0;       // bytes moved by this rank's operator and vector kernels in the iterations
   double nu = 0, mu = 0;  // pcsi eigenvalue bounds
 };
 
@@ -90,8 +90,7 @@ class Workspace {
   // POP2's convergence check at iteration m: halo x, r = b - A x (unless r is already the true
   // residual: recompute = false), sum r^2. Returns true when done (converged, or stopped by
   // on_check). Records the history; RuntimeError (all ranks) when the residual is not finite.
-  bool check(int m, const View2D<double>& b, const View2D<double>& x, const View2D<double>& r,
-             bool recompute = true);
+  bool check(int m, const View2D<double>& b, const View2D<double>& x, const View2D<double>& r, bool recompute = true);
   bool is_check(int m) const { return m % opt.check_freq == 0 || m == opt.max_iters; }
   void begin_iterations();  // marks the end of set-up for the counters
   void end_iterations(int iterations);

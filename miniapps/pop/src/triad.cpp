@@ -19,7 +19,8 @@ double triad_bandwidth(long long n, int repeats, Mapping m) {
     Kokkos::fence();
     const double t0 = MPI_Wtime();
     // STREAM: triad
-    for_each_1d("pop::stream_triad", m, 0, int(n), KOKKOS_LAMBDA(int i) { a(i) = b(i) + s * c(i); });
+    for_each_1d(
+        "pop::stream_triad", m, 0, int(n), KOKKOS_LAMBDA(int i) { a(i) = b(i) + s * c(i); });
     Kokkos::fence();
     best = std::min(best, MPI_Wtime() - t0);
   }

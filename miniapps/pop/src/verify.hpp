@@ -11,8 +11,7 @@ struct SolutionError {
   double rel_max = 0;  // max |x - x*| / max |x*| over ocean points
 };
 
-SolutionError solution_error(const Domain& d, const Operator& op, const View2D<double>& x,
-                             const View2D<double>& xstar);
+SolutionError solution_error(const Domain& d, const Operator& op, const View2D<double>& x, const View2D<double>& xstar);
 
 double ocean_fraction(const Domain& d, const Operator& op);
 

@@ -56,8 +56,10 @@ Dense assemble_from_formula(Problem& pb) {
       const int J = j + W, I = i + W, p = j * NX + i;
       auto add = [&](int dj, int di, double c) {
         const int jj = j + dj, ii = (i + di + NX) % NX;
-        if (jj >= 0 && jj < NY) A(p, jj * NX + ii) += c;
-        else REQUIRE(c == 0.0);  // closed boundary: no weight on points outside the grid
+        if (jj >= 0 && jj < NY)
+          A(p, jj * NX + ii) += c;
+        else
+          REQUIRE(c == 0.0);  // closed boundary: no weight on points outside the grid
       };
       add(0, 0, a0(J, I));
       add(1, 0, an(J, I)), add(-1, 0, an(J - 1, I));
@@ -142,7 +144,8 @@ TEST_CASE("pop operator: stencil, symmetry, conservation, negative definite, ban
     std::vector<double> ab(size_t(ldab) * N, 0.0), b = own_points(pb.b);
     for (int p = 0; p < N; ++p) {
       if (mask[p] == 0) A(p, p) = 1.0;  // land: identity row, b = 0
-      for (int q = std::max(0, p - kl); q <= std::min(N - 1, p + ku); ++q) ab[size_t(q) * ldab + kl + ku + p - q] = A(p, q);
+      for (int q = std::max(0, p - kl); q <= std::min(N - 1, p + ku); ++q)
+        ab[size_t(q) * ldab + kl + ku + p - q] = A(p, q);
     }
     std::vector<int> ipiv(N);
     int info = 0;

@@ -106,7 +106,8 @@ TEST_CASE("pop: every solver x mapping x fused/unfused reaches the reference sol
         SolverOptions o = options(all_solvers[s]);
         o.mapping = mappings[m], o.fused = fused;
         const SolveStats st = pb.solve(o, ReduceStrategy::allreduce);
-        INFO("solver " << solver_names()[s] << ", mapping " << to_string(mappings[m]) << (fused ? ", fused" : ", unfused"));
+        INFO("solver " << solver_names()[s] << ", mapping " << to_string(mappings[m])
+                       << (fused ? ", fused" : ", unfused"));
         CHECK(st.converged);
         CHECK(distance(pb, xref) <= tolerance);
       }
@@ -128,10 +129,19 @@ TEST_CASE("pop: global sums per iteration as the solvers promise", "[pop][mpi]")
     CHECK(st.rr_final < st.rr_initial);
     const long long checks = 2, n = 20;
     switch (s) {  // iteration sums + one per check (+ pcg fused: the check's new <r, M^-1 r>)
-      case SolverKind::pcg: CHECK(st.reductions == 2 * n + 2 * checks); break;
-      case SolverKind::chrongear: CHECK(st.reductions == n + checks); CHECK(st.reduction_words == 2 * n + checks); break;
-      case SolverKind::pcsi: CHECK(st.reductions == checks); break;
-      case SolverKind::pipecg: CHECK(st.reductions == n + checks); break;
+      case SolverKind::pcg:
+        CHECK(st.reductions == 2 * n + 2 * checks);
+        break;
+      case SolverKind::chrongear:
+        CHECK(st.reductions == n + checks);
+        CHECK(st.reduction_words == 2 * n + checks);
+        break;
+      case SolverKind::pcsi:
+        CHECK(st.reductions == checks);
+        break;
+      case SolverKind::pipecg:
+        CHECK(st.reductions == n + checks);
+        break;
     }
     if (s != SolverKind::pipecg) CHECK(st.halo_updates == n + (s == SolverKind::pcsi ? 0 : checks));
   }

@@ -1,0 +1,93 @@
+#!/usr/bin/env python3
+"""POP barotropic proxy benchmarks (not tests): runs variants side by side, median of several runs,
+and writes a markdown table.
+
+  python3 docs/perf/pop/bench.py --bin build/pop/bin/proxylab-pop --repeats 3 > docs/perf/pop/results.md
+
+Tables: (1) time per iteration and per solve of each solver at 1, 2, 4 ranks on the small grid
+(latency-bound), with global sums / halo updates per iteration and the time-per-solve ratio to pcg;
+(2) halo strategy x global-sum strategy for pcg at 4 ranks; (3) the x1 grid at 1 rank in benchmark
+mode (124 iterations, as CGPOP): achieved bandwidth of the operator + vector kernels against the
+STREAM triad measured in the same run, fused and unfused.
+"""
+import argparse, json, os, statistics, subprocess, sys, tempfile
+
+
+def run(binary, ranks, sets, deck):
+    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
+        path = f.name
+    cmd = ["mpiexec", "-n", str(ranks), binary, "--deck", deck, "--quiet", "--json", path]
+    for s in sets:
+        cmd += ["--set", s]
+    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
+    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if p.returncode != 0:
+        sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stdout))
+    with open(path) as f:
+        rec = json.load(f)
+    os.unlink(path)
+    return rec["results"] if "results" in rec else rec["report"]["results"]
+
+
+def median_of(binary, repeats, ranks, sets, deck):
+    recs = [run(binary, ranks, sets, deck) for _ in range(repeats)]
+    med = lambda key: statistics.median(r[key] if isinstance(key, str) else key(r) for r in recs)
+    return recs[0], med
+
+
+def main():
+    ap = argparse.ArgumentParser()
+    ap.add_argument("--bin", default="build/pop/bin/proxylab-pop")
+    ap.add_argument("--repeats", type=int, default=3)
+    a = ap.parse_args()
+    small, x1 = "inputs/pop/small.yaml", "inputs/pop/x1-bench.yaml"
+    print("# POP barotropic proxy: measured tables\n")
+    print("Command: `python3 docs/perf/pop/bench.py --bin %s --repeats %d`  " % (a.bin, a.repeats))
+    print("Machine: %d cores, load average before the run %s (4 ranks oversubscribe 2 cores). "
+          "Medians of %d runs; OMP_NUM_THREADS=1.\n" % (os.cpu_count(), os.getloadavg(), a.repeats))
+
+    print("## 1. Solvers on the small grid (64 x 48, crit 1e-13): time per iteration and per solve\n")
+    print("| solver | ranks | iterations | sums/iter | words/iter | halo/iter | s/iteration | s/solve | solve vs pcg |")
+    print("|---|---|---|---|---|---|---|---|---|")
+    for ranks in (1, 2, 4):
+        base = None
+        for solver in ("pcg", "chrongear", "pcsi", "pipecg"):
+            sets = ["solver.name=" + solver]
+            if solver == "pipecg":
+                sets.append("comm.reduce=iallreduce")
+            r, med = median_of(a.bin, a.repeats, ranks, sets, small)
+            t_iter, t_solve = med("seconds_per_iteration"), med("solve_seconds")
+            base = t_solve if solver == "pcg" else base
+            print("| %s%s | %d | %d | %.2f | %.2f | %.2f | %.3e | %.3e | %.2f |" % (
+                solver, " (iallreduce)" if solver == "pipecg" else "", ranks, r["iterations"],
+                r["reductions_per_iteration"], r["reduction_words_per_iteration"], r["halo_updates_per_iteration"],
+                t_iter, t_solve, t_solve / base))
+
+    print("\n## 2. pcg at 4 ranks on the small grid: halo strategy x global-sum strategy (s per iteration; halo part)\n")
+    print("| halo | allreduce | iallreduce | reproducible | halo s/iter (allreduce) |")
+    print("|---|---|---|---|---|")
+    for halo in ("packed", "sendrecv", "persistent", "datatype", "rma"):
+        row, halo_t = [], 0
+        for red in ("allreduce", "iallreduce", "reproducible"):
+            r, med = median_of(a.bin, a.repeats, 4, ["comm.halo=" + halo, "comm.reduce=" + red], small)
+            row.append("%.3e" % med("seconds_per_iteration"))
+            if red == "allreduce":
+                halo_t = med(lambda x: x["seconds_per_iteration_split"]["halo"])
+        print("| %s | %s | %.3e |" % (halo, " | ".join(row), halo_t))
+
+    print("\n## 3. x1 (320 x 384) at 1 rank, 124 iterations: kernel bandwidth vs STREAM triad (same run)\n")
+    print("| solver | updates | mapping | bytes/iter | s/iteration | kernels GB/s | triad GB/s | ratio |")
+    print("|---|---|---|---|---|---|---|---|")
+    for solver in ("pcg", "chrongear"):
+        for fused in ("true", "false"):
+            for mapping in ("flat", "mdrange", "team"):
+                sets = ["solver.name=" + solver, "solver.fused=" + fused, "solver.mapping=" + mapping]
+                r, med = median_of(a.bin, a.repeats, 1, sets, x1)
+                print("| %s | %s | %s | %.3g | %.3e | %.2f | %.2f | %.0f%% |" % (
+                    solver, "fused" if fused == "true" else "unfused", mapping, r["bytes_per_iteration_all_ranks"],
+                    med("seconds_per_iteration"), med("kernel_bandwidth_gbs"), med("triad_bandwidth_gbs"),
+                    100 * med("kernel_vs_triad")))
+
+
+if __name__ == "__main__":
+    main()
