@@ -37,7 +37,9 @@ void declare(Schema& s) {
   s.integer("decomp.py", 0, 0, 1 << 16, "ranks in y for algorithm=halo (0 = automatic)");
   s.choice("bc.x", "auto", {"auto", "reflect", "outflow", "periodic"}, "x boundaries (auto = the problem's own)");
   s.choice("bc.y", "auto", {"auto", "reflect", "outflow", "periodic"}, "y boundaries (auto = the problem's own)");
-  s.choice("sod.direction", "x", {"x", "y"}, "direction of the Sod tube (the other extent is grid.ny or grid.nx zones)");
+  s.choice("sod.direction", "x", {"x", "y", "oblique"},
+           "Sod tube along x or y (the other extent is grid.ny or grid.nx zones), or oblique: along the diagonal of "
+           "a periodic unit square (two mirrored tubes, t_end 0.07)");
   s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position");
   s.real("sod.rho_left", 1.0, 1e-10, 1e10, "left density");
   s.real("sod.p_left", 1.0, 1e-10, 1e10, "left pressure");
