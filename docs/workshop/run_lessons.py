@@ -62,7 +62,7 @@ EVH1 = ("compare evh1 --deck inputs/evh1/sedov-128.yaml --set time.t_end=0.02 --
         "--set verify.sedov_jump=3")
 PST = "compare pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20"
 FFT = "compare fft3d --deck inputs/fft3d/64cube.yaml"
-FFT_RUN = "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=128 --set fft3d.ny=128"
+FFT_RUN = "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=1024 --set fft3d.ny=1024 --set fft3d.iterations=5"
 TRACES = "docs/workshop/results/10-load-imbalance"
 POP_SMOKE = ["solver.max_iters=20", "solver.crit=0"]
 EVH1_SMOKE = ["grid.nx=32", "grid.ny=32", "time.max_steps=3", "verify.sedov_jump=0", "verify.sedov_radius=10",
@@ -85,7 +85,7 @@ LESSONS = [
         Step("comm-probe", "run --deck inputs/comm/small.yaml --ranks 2 comm", [], out="json",
              keep=r"^(pingpong|ring|allreduce):"),
         Step("dgemm-pstswm", "run --deck inputs/pstswm/small.yaml --set perf.measure_dgemm=true pstswm",
-             PST_SMOKE, out="json", keep=r"(?i)dgemm"),
+             PST_SMOKE, out="json", keep=r"DGEMM [0-9]"),
     ]),
     Lesson("03-vectorization", "Vectorization and loop structure", [
         Step("evh1-pencil-batched", f"{EVH1} --vary evh1.mapping=pencil,batched --ranks 1 --repeat 3", EVH1_SMOKE,
@@ -133,11 +133,11 @@ LESSONS = [
     ]),
     Lesson("10-load-imbalance", "Finding load imbalance", [
         Step("trace-balanced", f"run --ranks 2 --trace {TRACES}/trace-balanced.json {FFT_RUN} --set fft3d.nz=4 fft3d",
-             ["fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
+             ["fft3d.nx=64", "fft3d.ny=64", "fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
         Step("gantt-balanced", f"gantt {TRACES}/trace-balanced.json", out="none"),
         Step("trace-imbalanced",
              f"run --ranks 2 --trace {TRACES}/trace-imbalanced.json {FFT_RUN} --set fft3d.nz=3 fft3d",
-             ["fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
+             ["fft3d.nx=64", "fft3d.ny=64", "fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
         Step("gantt-imbalanced", f"gantt {TRACES}/trace-imbalanced.json", out="none"),
     ]),
     Lesson("11-ranks-vs-threads", "Ranks vs threads", [
@@ -210,7 +210,7 @@ def exercise_commands(step: Step) -> tuple[str, int, int, list[str]]:
 def exercise_lines(step: Step) -> list[str]:
     """The two commands a lesson shows for a Begin/Solution pair."""
     name, ranks, _, sets = exercise_commands(step)
-    return [f"mpiexec -n {ranks} build/openmp/bin/proxylab-workshop-{name[:2]}-{stage} {' '.join(sets)}".strip()
+    return [f"OMP_NUM_THREADS=1 mpiexec -n {ranks} build/openmp/bin/proxylab-workshop-{name[:2]}-{stage} {' '.join(sets)}".strip()
             for stage in ("begin", "solution")]
 
 
@@ -220,6 +220,7 @@ def run_pair(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[int, f
     if smoke:
         repeat, sets = 1, sets + [x for kv in step.smoke for x in ("--set", kv)]
     bindir = Path(env["PROXYLAB_BUILD_DIR"]) / "bin"
+    env = dict(env, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")  # 1 thread per rank, as the harness runs
     mpiexec = "mpiexec.mpich" if shutil.which("mpiexec.mpich") else "mpiexec"
     foms: dict[str, list[float]] = {"begin": [], "solution": []}
     unit, rc_all, t0 = "", 0, time.time()
@@ -282,7 +283,8 @@ def compare_summary(records: Path) -> list[str]:
 
 def write_summary(lessons: list[Lesson]) -> None:
     """results/SUMMARY.md: the headline numbers of every lesson from the files just written."""
-    out = ["# Workshop results: headline numbers", "", f"Machine: {(RESULTS / 'MACHINE.txt').read_text().strip()}",
+    out = ["# Workshop results: headline numbers", "", "Machine and runs:", "",
+           *[f"- {line}" for line in (RESULTS / "MACHINE.txt").read_text().strip().splitlines()],
            "", "Ratios are medians of back-to-back pairs, variant / first variant (FOM; and run time).", ""]
     for lesson in lessons:
         out.append(f"## {lesson.folder}: {lesson.title}")
@@ -375,7 +377,7 @@ def main() -> int:
     if args.pages:
         write_summary(LESSONS)
         for lesson in lessons:
-            write_measured(lesson, (RESULTS / "MACHINE.txt").read_text().strip())
+            write_measured(lesson, "; ".join((RESULTS / "MACHINE.txt").read_text().strip().splitlines()))
         return 0
     problems = [p for l in lessons for p in check_lesson_text(l)] if args.smoke else []
     env = dict(os.environ)
@@ -384,7 +386,11 @@ def main() -> int:
     base = Path(tmp.name) if tmp else RESULTS
     if not args.smoke:
         RESULTS.mkdir(exist_ok=True)
-        (RESULTS / "MACHINE.txt").write_text(machine_text() + "\n")
+        if args.lesson or args.step:  # a partial rerun: keep the description of the earlier runs
+            with open(RESULTS / "MACHINE.txt", "a") as f:
+                f.write(f"rerun of {' '.join(args.lesson + args.step)}: {machine_text()}\n")
+        else:
+            (RESULTS / "MACHINE.txt").write_text(machine_text() + "\n")
     print(f"[workshop] {'smoke run' if args.smoke else 'results in ' + str(RESULTS)}; {machine_text()}", flush=True)
     failures, t_all = [], time.time()
     for lesson in lessons:
@@ -406,7 +412,7 @@ def main() -> int:
                                 + "".join(log_path.read_text(errors="replace").splitlines(True)[-15:]))
     if not args.smoke:
         write_summary(LESSONS)
-        machine = (RESULTS / "MACHINE.txt").read_text().strip()
+        machine = "; ".join((RESULTS / "MACHINE.txt").read_text().strip().splitlines())
         for lesson in lessons:
             write_measured(lesson, machine)
     for p in problems:
