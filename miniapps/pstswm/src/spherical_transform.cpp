@@ -82,18 +82,22 @@ void SphericalTransform::fold(int nf, const std::vector<bool>& scaled) {
   auto E = e_loc_, O = o_loc_;
   auto ms = concat_ms_;
   auto scale = fold_scale_;
-  for_each_3d("pstswm::fold", Mapping::flat, 0, opt_.ntrunc + 1, 0, kloc, 0, nf * L,
-              KOKKOS_LAMBDA(int mi, int pl, int fl) {
-                const int f = fl / L, l = fl % L, m = ms(mi);
-                const double s = scale(((vec_mask >> f) & 1) * kloc + pl);
-                const size_t north = ((size_t(f) * 2 * kloc + 2 * pl) * L + l) * 2 * nh + 2 * m;
-                const size_t south = north + size_t(L) * 2 * nh;
-                const size_t out = (size_t(mi) * kloc + pl) * ncol + 2 * fl;
-                for (int ri = 0; ri < 2; ++ri) {
-                  E(out + ri) = s * (four(north + ri) + four(south + ri));
-                  O(out + ri) = s * (four(north + ri) - four(south + ri));
-                }
-              });
+  const int nm = opt_.ntrunc + 1;
+  // One (pair, field x level) per iteration, wavenumbers innermost: the Fourier rows are read
+  // contiguously and the writes of neighbouring iterations share cache lines.
+  for_each_2d("pstswm::fold", Mapping::flat, 0, kloc, 0, nf * L, KOKKOS_LAMBDA(int pl, int fl) {
+    const int f = fl / L, l = fl % L;
+    const double s = scale(((vec_mask >> f) & 1) * kloc + pl);
+    const size_t north = ((size_t(f) * 2 * kloc + 2 * pl) * L + l) * 2 * nh;
+    const size_t south = north + size_t(L) * 2 * nh;
+    for (int mi = 0; mi < nm; ++mi) {
+      const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(mi) * kloc + pl) * ncol + 2 * fl;
+      for (int ri = 0; ri < 2; ++ri) {
+        E(out + ri) = s * (four(north + m2 + ri) + four(south + m2 + ri));
+        O(out + ri) = s * (four(north + m2 + ri) - four(south + m2 + ri));
+      }
+    }
+  });
 }
 
 // The inverse of fold (without weights): north = E + O, south = E - O; wavenumbers above N are zero.
