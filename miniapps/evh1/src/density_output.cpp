@@ -12,9 +12,17 @@ void write_density(const std::string& path, const std::vector<double>& global, c
   std::ofstream bin(path, std::ios::binary);
   if (!bin) throw RuntimeError("output.density_file '" + path + "': cannot open for writing");
   bin.write(reinterpret_cast<const char*>(global.data()), std::streamsize(sizeof(double)) * g.nx * g.ny);
-  nlohmann::json meta = {{"file", path}, {"dtype", "float64"}, {"byte_order", "little"}, {"shape", {g.ny, g.nx}},
-                         {"order", "C (x fastest)"}, {"x0", g.x0}, {"y0", g.y0}, {"dx", g.dx}, {"time", time},
-                         {"problem", problem}, {"quantity", "density"}};
+  nlohmann::json meta = {{"file", path},
+                         {"dtype", "float64"},
+                         {"byte_order", "little"},
+                         {"shape", {g.ny, g.nx}},
+                         {"order", "C (x fastest)"},
+                         {"x0", g.x0},
+                         {"y0", g.y0},
+                         {"dx", g.dx},
+                         {"time", time},
+                         {"problem", problem},
+                         {"quantity", "density"}};
   std::ofstream(path + ".json") << meta.dump(2) << "\n";
 }
 

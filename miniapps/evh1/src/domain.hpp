@@ -21,7 +21,7 @@ struct GridSpec {
   int nx = 128, ny = 128;
   double x0 = 0, y0 = 0, dx = 1.0 / 128;  // square zones: dy = dx
   Boundary x_lo = Boundary::reflect, x_hi = Boundary::reflect, y_lo = Boundary::reflect, y_hi = Boundary::reflect;
-  bool cylindrical = false;  // x is the cylindrical radius r (r-z geometry), y the axis z
+  bool cylindrical = false;                               // x is the cylindrical radius r (r-z geometry), y the axis z
   double xc(int i) const { return x0 + (i + 0.5) * dx; }  // zone centres
   double yc(int j) const { return y0 + (j + 0.5) * dx; }
 };

@@ -24,14 +24,17 @@ void declare(Schema& s) {
   s.integer("grid.ny", 128, 8, 1 << 16, "zones in y");
   s.real("time.t_end", 0, 0, 1e6, "end time; 0 = the problem's default (sod 0.25, sedov 0.1, advection 1)");
   s.real("time.courant", 0.5, 0.01, 0.95, "Courant number of the time step (VH-1: courant)");
-  s.integer("time.max_steps", 0, 0, 1000000000, "stop after this many steps (0 = run to t_end); checks use the time reached");
+  s.integer("time.max_steps", 0, 0, 1000000000,
+            "stop after this many steps (0 = run to t_end); checks use the time reached");
   s.real("hydro.gamma", 1.4, 1.01, 5.0, "ratio of specific heats");
   s.choice("evh1.algorithm", "transpose", {"transpose", "halo"},
            "parallel algorithm: transpose (EVH1 all-to-all between sweeps) or halo (2-D blocks, ghost-zone exchange)");
   s.choice("evh1.mapping", "batched", sweep_mapping_names(),
-           "pencil (one pencil at a time, 1-D temporaries, as EVH1) or batched (lanes pencils at once, vector across pencils)");
+           "pencil (one pencil at a time, 1-D temporaries, as EVH1) or batched (lanes pencils at once, vector across "
+           "pencils)");
   s.integer("evh1.lanes", 8, 4, 16, "pencils per block for mapping=batched: 4, 8 or 16");
-  s.choice("evh1.transpose_strategy", "alltoallv", transpose_strategy_names(), "all-to-all strategy (algorithm=transpose)");
+  s.choice("evh1.transpose_strategy", "alltoallv", transpose_strategy_names(),
+           "all-to-all strategy (algorithm=transpose)");
   s.choice("evh1.halo_strategy", "packed", halo_strategy_names(), "halo exchange strategy (algorithm=halo)");
   s.integer("decomp.px", 0, 0, 1 << 16, "ranks in x for algorithm=halo (0 = automatic)");
   s.integer("decomp.py", 0, 0, 1 << 16, "ranks in y for algorithm=halo (0 = automatic)");
@@ -64,7 +67,8 @@ void declare(Schema& s) {
   s.real("verify.conservation", 1e-12, 0, 1e10, "limit of the relative drift of total mass and energy");
   s.boolean("verify.against_reference", false,
             "also run the serial pencil reference on every rank and compare the fields (tests; small grids)");
-  s.real("verify.reference_tol", 0.0, 0, 1e10, "limit of the max abs difference from the reference (0 = bit-identical)");
+  s.real("verify.reference_tol", 0.0, 0, 1e10,
+         "limit of the max abs difference from the reference (0 = bit-identical)");
   s.text("output.density_file", "", "write the final density (raw float64 + .json header) for plot_density.py");
 }
 
@@ -88,19 +92,23 @@ void choose_halo_grid(const Config& cfg, int size, int nx, int ny, int& px, int&
   if (px * py != size)
     cfg.reject("decomp.px", "px * py = number of ranks (" + std::to_string(size) + "); got " + std::to_string(px) +
                                 " x " + std::to_string(py));
-  if (nx / px < nghost) cfg.reject("grid.nx", "at least " + std::to_string(nghost) + " zones per rank in x (px = " +
-                                                  std::to_string(px) + ", algorithm=halo)");
-  if (ny / py < nghost) cfg.reject("grid.ny", "at least " + std::to_string(nghost) + " zones per rank in y (py = " +
-                                                  std::to_string(py) + ", algorithm=halo)");
+  if (nx / px < nghost)
+    cfg.reject("grid.nx", "at least " + std::to_string(nghost) + " zones per rank in x (px = " + std::to_string(px) +
+                              ", algorithm=halo)");
+  if (ny / py < nghost)
+    cfg.reject("grid.ny", "at least " + std::to_string(nghost) + " zones per rank in y (py = " + std::to_string(py) +
+                              ", algorithm=halo)");
 }
 
 std::unique_ptr<Domain> make_domain(RunContext& ctx, const GridSpec& g, const SweepOptions& opt) {
   const auto& cfg = ctx.config;
   if (cfg.choice("evh1.algorithm") == "transpose") {
-    if (g.nx < ctx.size) cfg.reject("grid.nx", "at least one column per rank for algorithm=transpose (nx >= " +
-                                                   std::to_string(ctx.size) + " ranks)");
-    if (g.ny < ctx.size) cfg.reject("grid.ny", "at least one row per rank for algorithm=transpose (ny >= " +
-                                                   std::to_string(ctx.size) + " ranks)");
+    if (g.nx < ctx.size)
+      cfg.reject("grid.nx",
+                 "at least one column per rank for algorithm=transpose (nx >= " + std::to_string(ctx.size) + " ranks)");
+    if (g.ny < ctx.size)
+      cfg.reject("grid.ny",
+                 "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
     return make_transpose_domain(ctx.comm, g, opt, ctx.timers, cfg.choice("evh1.transpose_strategy"));
   }
   int px = 0, py = 0;
@@ -154,9 +162,8 @@ void run(RunContext& ctx) {
   LoopResult done;
   {
     auto hydro = ctx.timers.scope("hydro");
-    done = run_to(*domain, ctx.comm, pb.t_end, courant, max_steps, [&](long long, double t) {
-      return progress.update(static_cast<long long>(1000 * t / pb.t_end), t);
-    });
+    done = run_to(*domain, ctx.comm, pb.t_end, courant, max_steps,
+                  [&](long long, double t) { return progress.update(static_cast<long long>(1000 * t / pb.t_end), t); });
   }
   MPI_Barrier(ctx.comm);
   const double elapsed = MPI_Wtime() - t0;

@@ -12,9 +12,9 @@ namespace proxylab::evh1 {
 // width), r, u and e (specific total energy).
 template <int B>
 inline void evolve(const double* KOKKOS_RESTRICT umid, const double* KOKKOS_RESTRICT pmid, double dt, double dx,
-                   const Gas& gas, double* KOKKOS_RESTRICT r, const double* KOKKOS_RESTRICT p, double* KOKKOS_RESTRICT u,
-                   const double* KOKKOS_RESTRICT v, double* KOKKOS_RESTRICT e, double* KOKKOS_RESTRICT dm,
-                   double* KOKKOS_RESTRICT dxl, int lo, int hi) {
+                   const Gas& gas, double* KOKKOS_RESTRICT r, const double* KOKKOS_RESTRICT p,
+                   double* KOKKOS_RESTRICT u, const double* KOKKOS_RESTRICT v, double* KOKKOS_RESTRICT e,
+                   double* KOKKOS_RESTRICT dm, double* KOKKOS_RESTRICT dxl, int lo, int hi) {
   const double gm1 = gas.gamma - 1.0;
   for (int i = lo * B; i < hi * B; ++i) {
     const int k = i + B;

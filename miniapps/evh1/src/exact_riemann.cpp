@@ -33,7 +33,8 @@ double star_density(double pstar, const Primitive& k, double gamma) {
 
 StarRegion exact_star(const Primitive& left, const Primitive& right, double gamma) {
   const double cl = std::sqrt(gamma * left.p / left.rho), cr = std::sqrt(gamma * right.p / right.rho);
-  if (2.0 / (gamma - 1.0) * (cl + cr) <= right.u - left.u) throw RuntimeError("exact Riemann solver: vacuum is generated");
+  if (2.0 / (gamma - 1.0) * (cl + cr) <= right.u - left.u)
+    throw RuntimeError("exact Riemann solver: vacuum is generated");
   // PVRS guess (Toro eq. 4.47)
   double p = 0.5 * (left.p + right.p) - 0.125 * (right.u - left.u) * (left.rho + right.rho) * (cl + cr);
   p = std::max(p, 1e-8 * std::min(left.p, right.p));

@@ -36,9 +36,19 @@ class HaloDomain : public Domain {
     exchange();
     auto s = timers.scope("sweep_x");
     const bool split = pgrid_.px() > 1;
-    Pencils p{fields_, 2, yr_.size(), nghost, xr_.size(), nghost, var_ux, var_uy,
-              end(grid.x_lo, pgrid_.cx() == 0, split), end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split),
-              grid.cylindrical, grid.x0, xr_.begin};
+    Pencils p{fields_,
+              2,
+              yr_.size(),
+              nghost,
+              xr_.size(),
+              nghost,
+              var_ux,
+              var_uy,
+              end(grid.x_lo, pgrid_.cx() == 0, split),
+              end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split),
+              grid.cylindrical,
+              grid.x0,
+              xr_.begin};
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 
@@ -46,8 +56,16 @@ class HaloDomain : public Domain {
     exchange();
     auto s = timers.scope("sweep_y");
     const bool split = pgrid_.py() > 1;
-    Pencils p{fields_, 1, xr_.size(), nghost, yr_.size(), nghost, var_uy, var_ux,
-              end(grid.y_lo, pgrid_.cy() == 0, split), end(grid.y_hi, pgrid_.cy() == pgrid_.py() - 1, split)};
+    Pencils p{fields_,
+              1,
+              xr_.size(),
+              nghost,
+              yr_.size(),
+              nghost,
+              var_uy,
+              var_ux,
+              end(grid.y_lo, pgrid_.cy() == 0, split),
+              end(grid.y_hi, pgrid_.cy() == pgrid_.py() - 1, split)};
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 
@@ -62,7 +80,8 @@ class HaloDomain : public Domain {
     std::vector<double> mine(std::size_t(nvars) * nyl * nxl);
     for (int v = 0; v < nvars; ++v)
       for (int jl = 0; jl < nyl; ++jl)
-        for (int il = 0; il < nxl; ++il) mine[(std::size_t(v) * nyl + jl) * nxl + il] = fields_(v, nghost + jl, nghost + il);
+        for (int il = 0; il < nxl; ++il)
+          mine[(std::size_t(v) * nyl + jl) * nxl + il] = fields_(v, nghost + jl, nghost + il);
     std::vector<int> counts(size), displs(size, 0);
     std::vector<BlockRange> xs(size), ys(size);
     for (int r = 0; r < size; ++r) {

@@ -61,8 +61,9 @@ void verify_sod(RunContext& ctx, const Problem& pb, const Gas& gas, const std::v
       l1 += std::fabs(field(f, g, var_rho, i, j) - exact);
     }
   l1 /= double(g.nx) * g.ny;
-  ctx.report.results()["sod"] = {{"p_star", star.p}, {"u_star", star.u}, {"rho_star_left", star.rho_left},
-                                 {"rho_star_right", star.rho_right}, {"l1_density", l1}, {"time", t}};
+  ctx.report.results()["sod"] = {
+      {"p_star", star.p}, {"u_star", star.u}, {"rho_star_left", star.rho_left}, {"rho_star_right", star.rho_right},
+      {"l1_density", l1}, {"time", t}};
   ctx.out() << "  Sod: exact p* = " << star.p << ", u* = " << star.u << "; L1 density error " << l1 << "\n";
   ctx.report.check_le("Sod L1 density error vs exact solution", l1, cfg.real("verify.sod_l1"));
 }
@@ -104,13 +105,17 @@ void verify_sedov(RunContext& ctx, const Problem& pb, const std::vector<double>&
     }
   mirror /= peak;
   diagonal /= peak;
-  ctx.report.results()["sedov"] = {{"time", t}, {"r_exact", r_exact}, {"r_shell_density_max", r_shell},
-                                   {"r_zone_density_max", r_peak}, {"radius_rel_error", err},
-                                   {"peak_density_jump", peak / rho0}, {"mirror_asymmetry", mirror},
+  ctx.report.results()["sedov"] = {{"time", t},
+                                   {"r_exact", r_exact},
+                                   {"r_shell_density_max", r_shell},
+                                   {"r_zone_density_max", r_peak},
+                                   {"radius_rel_error", err},
+                                   {"peak_density_jump", peak / rho0},
+                                   {"mirror_asymmetry", mirror},
                                    {"diagonal_asymmetry", diagonal}};
-  ctx.out() << "  Sedov (nu = " << (point ? 3 : 2) << "): R(t) = " << r_exact << ", density-maximum shell at " << r_shell << " (rel. error "
-            << err << "), peak jump " << peak / rho0 << " (strong-shock limit 6), asymmetry mirror " << mirror
-            << " diagonal " << diagonal << "\n";
+  ctx.out() << "  Sedov (nu = " << (point ? 3 : 2) << "): R(t) = " << r_exact << ", density-maximum shell at "
+            << r_shell << " (rel. error " << err << "), peak jump " << peak / rho0
+            << " (strong-shock limit 6), asymmetry mirror " << mirror << " diagonal " << diagonal << "\n";
   ctx.report.check_le("Sedov shock radius vs R(t) (rel. error)", err, cfg.real("verify.sedov_radius"));
   ctx.report.check("Sedov peak density jump", peak / rho0 >= cfg.real("verify.sedov_jump") && peak / rho0 <= 6.5,
                    peak / rho0, cfg.real("verify.sedov_jump"), ">= limit and <= 6.5");
@@ -156,7 +161,8 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
     const std::string& dir = cfg.choice("sod.direction");
     const bool along_x = dir != "y", oblique = dir == "oblique";
     g.dx = 1.0 / (along_x ? g.nx : g.ny);
-    if (oblique && g.nx != g.ny) cfg.reject("grid.ny", "equal to grid.nx for sod.direction=oblique (periodic unit square)");
+    if (oblique && g.nx != g.ny)
+      cfg.reject("grid.ny", "equal to grid.nx for sod.direction=oblique (periodic unit square)");
     if (oblique) bx = by = Boundary::periodic;
     // closed tube (reflecting ends): the waves do not reach them by t = 0.25, and mass and energy are
     // then conserved exactly (an outflow end leaks the smeared shock precursor on coarse grids)
@@ -223,10 +229,14 @@ void verify_problem(RunContext& ctx, const Problem& pb, const Gas& gas, const st
   const Totals now = totals(f, pb.grid, gas);
   const double dmass = std::fabs(now.mass - initial.mass) / initial.mass;
   const double denergy = std::fabs(now.energy - initial.energy) / initial.energy;
-  ctx.report.results()["conservation"] = {{"mass_initial", initial.mass},    {"mass_final", now.mass},
-                                          {"mass_rel_drift", dmass},         {"energy_initial", initial.energy},
-                                          {"energy_final", now.energy},      {"energy_rel_drift", denergy},
-                                          {"momentum_x_final", now.momentum_x}, {"momentum_y_final", now.momentum_y}};
+  ctx.report.results()["conservation"] = {{"mass_initial", initial.mass},
+                                          {"mass_final", now.mass},
+                                          {"mass_rel_drift", dmass},
+                                          {"energy_initial", initial.energy},
+                                          {"energy_final", now.energy},
+                                          {"energy_rel_drift", denergy},
+                                          {"momentum_x_final", now.momentum_x},
+                                          {"momentum_y_final", now.momentum_y}};
   ctx.out() << "  conservation: mass drift " << dmass << ", energy drift " << denergy << " (relative)\n";
   const GridSpec& g = pb.grid;
   const bool closed = g.x_lo != Boundary::outflow && g.x_hi != Boundary::outflow && g.y_lo != Boundary::outflow &&

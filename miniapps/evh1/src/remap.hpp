@@ -16,8 +16,8 @@ namespace proxylab::evh1 {
 template <int B>
 inline void remap_flux(const double* KOKKOS_RESTRICT umid, double dt, const double* KOKKOS_RESTRICT dxl,
                        const double* KOKKOS_RESTRICT al, const double* KOKKOS_RESTRICT ar,
-                       const double* KOKKOS_RESTRICT a6, const double* KOKKOS_RESTRICT fm,
-                       double* KOKKOS_RESTRICT flux, int lo, int hi) {
+                       const double* KOKKOS_RESTRICT a6, const double* KOKKOS_RESTRICT fm, double* KOKKOS_RESTRICT flux,
+                       int lo, int hi) {
   for (int i = lo * B; i < (hi + 1) * B; ++i) {
     const int j = i - B;  // zone n - 1 (left of face n); zone n is i
     const double delta = dt * umid[i];

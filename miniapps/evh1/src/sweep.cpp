@@ -41,8 +41,43 @@ namespace {
 
 // The 1-D temporaries of a block of B pencils (VH-1 keeps them as module globals), zone-major.
 struct Work {
-  enum { r, p, u, v, e, steep, flat, y, dm, dxl, umid, pmid, c1, c2, c3, c4, c5, da, face, al, ar, a6,
-         pR, uR, rR, pL, uL, rL, fm, fu, fv, fe, rf, vol, count };
+  enum {
+    r,
+    p,
+    u,
+    v,
+    e,
+    steep,
+    flat,
+    y,
+    dm,
+    dxl,
+    umid,
+    pmid,
+    c1,
+    c2,
+    c3,
+    c4,
+    c5,
+    da,
+    face,
+    al,
+    ar,
+    a6,
+    pR,
+    uR,
+    rR,
+    pL,
+    uL,
+    rL,
+    fm,
+    fu,
+    fv,
+    fe,
+    rf,
+    vol,
+    count
+  };
   double* a[count];
   static std::size_t doubles(int nzones, int lanes) { return std::size_t(count) * (nzones + 2 * nghost + 1) * lanes; }
   Work(double* base, int nzones, int lanes) {
@@ -140,7 +175,7 @@ struct Block {
       edge_states<B>(a[Work::al], a[Work::ar], a[Work::a6], a[Work::y], a[q_right[k]], a[q_left[k]], -4, n + 4);
     }
     t[phase_parabola] += since(t0);
-    double* const scratch[8] = {a[Work::c1], a[Work::c2], a[Work::c3], a[Work::c4],
+    double* const scratch[8] = {a[Work::c1], a[Work::c2], a[Work::c3],   a[Work::c4],
                                 a[Work::c5], a[Work::da], a[Work::face], a[Work::al]};
     riemann_faces<B>(a[Work::pR], a[Work::uR], a[Work::rR], a[Work::pL], a[Work::uL], a[Work::rL], gas, scratch,
                      a[Work::umid], a[Work::pmid], -3, n + 4);
@@ -165,8 +200,8 @@ struct Block {
     paraset<B>(a[Work::dxl], coef, -2, n + 2, -2, n + 1);
     const int q_remap[4] = {Work::r, Work::u, Work::v, Work::e}, q_flux[4] = {Work::fm, Work::fu, Work::fv, Work::fe};
     for (int k = 0; k < 4; ++k) {
-      parabola<B>(a[q_remap[k]], a[Work::flat], coef, a[Work::da], a[Work::face], a[Work::al], a[Work::ar],
-                  a[Work::a6], -1, n + 1);
+      parabola<B>(a[q_remap[k]], a[Work::flat], coef, a[Work::da], a[Work::face], a[Work::al], a[Work::ar], a[Work::a6],
+                  -1, n + 1);
       remap_flux<B>(a[Work::umid], dt, a[Work::dxl], a[Work::al], a[Work::ar], a[Work::a6],
                     k == 0 ? nullptr : a[Work::fm], a[q_flux[k]], 0, n);
       if (k == 0 && pc.cylindrical) radial_sliver_volumes<B>(a[Work::umid], rf, dt, a[Work::fm], 0, n);
@@ -175,8 +210,8 @@ struct Block {
       remap_update_radial<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], vol, gas, a[Work::r],
                              a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n);
     else
-      remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r],
-                      a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n);
+      remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r], a[Work::p],
+                      a[Work::u], a[Work::v], a[Work::e], 0, n);
     t[phase_remap] += since(t0);
   }
 };
@@ -191,20 +226,19 @@ PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) 
   Policy policy(nblocks, 1);
   policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
   const Block<B> block{pc, dt, dx, gas};
-  Kokkos::parallel_for(
-      "evh1::sweep", policy, [=](const typename Policy::member_type& team) {
-        Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), pc.nzones, B);
-        const int q0 = team.league_rank() * B;
-        PhaseTimes t{};
-        auto t0 = Clock::now();
-        block.gather(w, q0);
-        t[phase_parabola] += since(t0);
-        block.advance(w, t);
-        t0 = Clock::now();
-        block.scatter(w, q0);
-        t[phase_remap] += since(t0);
-        for (int k = 0; k < nphases; ++k) times(team.league_rank(), k) = t[k];
-      });
+  Kokkos::parallel_for("evh1::sweep", policy, [=](const typename Policy::member_type& team) {
+    Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), pc.nzones, B);
+    const int q0 = team.league_rank() * B;
+    PhaseTimes t{};
+    auto t0 = Clock::now();
+    block.gather(w, q0);
+    t[phase_parabola] += since(t0);
+    block.advance(w, t);
+    t0 = Clock::now();
+    block.scatter(w, q0);
+    t[phase_remap] += since(t0);
+    for (int k = 0; k < nphases; ++k) times(team.league_rank(), k) = t[k];
+  });
   Kokkos::fence();
   PhaseTimes total{};
   for (int b = 0; b < nblocks; ++b)
@@ -218,9 +252,12 @@ PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, S
   if (pencils.npencils <= 0) return PhaseTimes{};
   if (mapping == SweepMapping::pencil) return sweep_lanes<1>(pencils, dt, dx, gas);
   switch (lanes) {
-    case 4: return sweep_lanes<4>(pencils, dt, dx, gas);
-    case 8: return sweep_lanes<8>(pencils, dt, dx, gas);
-    case 16: return sweep_lanes<16>(pencils, dt, dx, gas);
+    case 4:
+      return sweep_lanes<4>(pencils, dt, dx, gas);
+    case 8:
+      return sweep_lanes<8>(pencils, dt, dx, gas);
+    case 16:
+      return sweep_lanes<16>(pencils, dt, dx, gas);
   }
   throw InputError("evh1.lanes = " + std::to_string(lanes) + ": allowed: 4, 8, 16");
 }

@@ -52,8 +52,8 @@ class TransposeDomain : public Domain {
   void sweep_x(double dt) override {
     if (!in_x_) to_x();
     auto s = timers.scope("sweep_x");
-    Pencils p{xdata_, 2, rows_[rank_].size(), 0, grid.nx, 0, var_ux, var_uy, grid.x_lo, grid.x_hi,
-              grid.cylindrical, grid.x0, 0};
+    Pencils p{xdata_,    2,         rows_[rank_].size(), 0,       grid.nx, 0, var_ux, var_uy,
+              grid.x_lo, grid.x_hi, grid.cylindrical,    grid.x0, 0};
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 

@@ -5,11 +5,11 @@
 #include <random>
 #include <vector>
 
-#include "problems.hpp"
-#include "proxylab/testing.hpp"
 #include "evh1_app.hpp"
 #include "exact_riemann.hpp"
 #include "parabola.hpp"
+#include "problems.hpp"
+#include "proxylab/testing.hpp"
 #include "states.hpp"
 #include "time_loop.hpp"
 
@@ -56,13 +56,15 @@ TEST_CASE("EVH1-style Riemann loop is bit-identical to the point solver", "[evh1
   std::mt19937_64 gen(7);
   std::uniform_real_distribution<double> pos(0.05, 5.0), vel(-2.0, 2.0);
   std::vector<std::vector<double>> a(16, std::vector<double>((n + 2) * B));
-  for (int k : {0, 2, 3, 5}) for (auto& x : a[k]) x = pos(gen);  // pR rR pL rL
-  for (int k : {1, 4}) for (auto& x : a[k]) x = vel(gen);        // uR uL
+  for (int k : {0, 2, 3, 5})
+    for (auto& x : a[k]) x = pos(gen);  // pR rR pL rL
+  for (int k : {1, 4})
+    for (auto& x : a[k]) x = vel(gen);  // uR uL
   double* s[8];
   for (int k = 0; k < 8; ++k) s[k] = a[6 + k].data() + B;
   Gas gas;
-  riemann_faces<B>(a[0].data() + B, a[1].data() + B, a[2].data() + B, a[3].data() + B, a[4].data() + B,
-                   a[5].data() + B, gas, s, a[14].data() + B, a[15].data() + B, 0, n);
+  riemann_faces<B>(a[0].data() + B, a[1].data() + B, a[2].data() + B, a[3].data() + B, a[4].data() + B, a[5].data() + B,
+                   gas, s, a[14].data() + B, a[15].data() + B, 0, n);
   for (int i = 0; i < n * B; ++i) {  // face i: left input from zone i - B (array index i), right from zone i
     double p, u;
     two_shock(a[0][i], a[1][i], a[2][i], a[3][B + i], a[4][B + i], a[5][B + i], gas.gamma, gas.smallp, p, u);
@@ -85,8 +87,8 @@ TEST_CASE("PPM interface values are exact for quadratic profiles on non-uniform 
   ParaCoef pc{c[0].data() + o, c[1].data() + o, c[2].data() + o, c[3].data() + o, c[4].data() + o};
   paraset<1>(dx.data() + o, pc, -2, n + 2, -2, n + 1);
   const std::vector<double> no_flattening(n + 8, 0.0);
-  parabola<1>(avg.data() + o, no_flattening.data() + o, pc, da.data() + o, face.data() + o, al.data() + o, ar.data() + o,
-              a6.data() + o, 0, n);
+  parabola<1>(avg.data() + o, no_flattening.data() + o, pc, da.data() + o, face.data() + o, al.data() + o,
+              ar.data() + o, a6.data() + o, 0, n);
   for (int k = 0; k < n; ++k) {
     CHECK(allclose(al[o + k], xa[o + k] * xa[o + k], 1e-12));
     CHECK(allclose(ar[o + k], xa[o + k + 1] * xa[o + k + 1], 1e-12));
@@ -156,8 +158,8 @@ double sod_l1(int nx) {
   const Gas gas;
   const Problem pb = make_problem(cfg, gas);
   proxylab::Timers timers(nullptr, false);
-  auto d = make_transpose_domain(MPI_COMM_SELF, pb.grid, SweepOptions{gas, SweepMapping::batched, 8}, timers,
-                                 "alltoallv");
+  auto d =
+      make_transpose_domain(MPI_COMM_SELF, pb.grid, SweepOptions{gas, SweepMapping::batched, 8}, timers, "alltoallv");
   d->initialize(pb.init);
   const LoopResult r = run_to(*d, MPI_COMM_SELF, pb.t_end, 0.5, 0);
   REQUIRE(r.time == pb.t_end);
@@ -167,7 +169,8 @@ double sod_l1(int nx) {
   double l1 = 0;
   for (int j = 0; j < 8; ++j)
     for (int i = 0; i < nx; ++i)
-      l1 += std::fabs(f[std::size_t(j) * nx + i] - exact_sample(left, right, gas.gamma, star, (pb.grid.xc(i) - 0.5) / 0.25).rho);
+      l1 += std::fabs(f[std::size_t(j) * nx + i] -
+                      exact_sample(left, right, gas.gamma, star, (pb.grid.xc(i) - 0.5) / 0.25).rho);
   return l1 / (8.0 * nx);
 }
 }  // namespace
