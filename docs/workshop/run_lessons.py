@@ -382,6 +382,11 @@ def main() -> int:
     problems = [p for l in lessons for p in check_lesson_text(l)] if args.smoke else []
     env = dict(os.environ)
     env.setdefault("PROXYLAB_BUILD_DIR", str(ROOT / "build" / "openmp"))
+    missing = [a for a in ("stream", "comm", "pop", "pstswm", "evh1", "fft3d")
+               if not (Path(env["PROXYLAB_BUILD_DIR"]) / "bin" / f"proxylab-{a}").exists()]
+    if missing and args.smoke:  # never let the ctest start a build through ./proxylab
+        print(f"[workshop] missing binaries in {env['PROXYLAB_BUILD_DIR']}/bin: {', '.join(missing)}")
+        return 1
     tmp = tempfile.TemporaryDirectory(prefix="workshop-smoke-") if args.smoke else None
     base = Path(tmp.name) if tmp else RESULTS
     if not args.smoke:
