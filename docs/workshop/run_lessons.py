@@ -317,7 +317,7 @@ def excerpt(step: Step, text: str) -> str:
     for line in lines:
         if line.startswith(("$ ", "[")) or "Interactive view" in line:
             continue
-        if line.startswith("region "):
+        if line.startswith("region ") and step.args.startswith("compare "):
             name = line.split()[1]
             keep = bool(keep_region and keep_region.search(name))
         elif line and not line[0].isspace():
