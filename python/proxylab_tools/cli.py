@@ -2,7 +2,7 @@
 
     setup   install/find dependencies (idempotent; ci/setup-deps.sh)
     build   configure and build a CMake preset (default: openmp)
-    run     run one proxy: ./proxylab run pop --deck inputs/pop/x1.yaml --ranks 4 --threads 1 --set solver.kind=pcsi
+    run     run one proxy: ./proxylab run pop --deck inputs/pop/x1.yaml --ranks 4 --threads 1 --set solver.name=pcsi
     demo    every proxy at its small deck on 2 ranks, verified, one summary table
     test    set up, build and run the whole ctest suite
     compare, sweep, gantt, perturbation: the experiment harness (python/proxylab_tools/harness_*.py)
@@ -165,7 +165,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", help="write the JSON run record here")
     sp.add_argument("--trace", help="write a Chrome trace here (view with ./proxylab gantt)")
     sp.add_argument("--quiet", action="store_true", help="print only the FOM and VERIFICATION lines")
-    sp.add_argument("extra", nargs=argparse.REMAINDER, help="further flags passed to the binary after --")
+    sp.epilog = "Flags after a bare -- go to the binary: ./proxylab run pop -- --no-timers --help-deck"
     sp.set_defaults(func=cmd_run)
 
     sp = sub.add_parser("demo", help="every proxy at its small deck, verified, one summary table")
@@ -192,9 +192,12 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    # Everything after a bare "--" goes to the binary untouched (./proxylab run pop -- --no-timers).
+    extra = argv[argv.index("--") + 1:] if "--" in argv else []
+    argv = argv[:argv.index("--")] if "--" in argv else argv
     args = build_parser().parse_args(argv)
-    if getattr(args, "extra", None) and args.extra[:1] == ["--"]:
-        args.extra = args.extra[1:]
+    args.extra = extra
     try:
         return int(args.func(args) or 0)
     except KeyboardInterrupt:

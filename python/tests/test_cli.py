@@ -1,0 +1,52 @@
+"""The front end's own argument handling: run passes deck, sets, threads and flags after -- to the
+binary exactly once; demo and run pick each app's small deck; aliases name the probes."""
+import unittest
+from unittest import mock
+
+from proxylab_tools import cli, runner
+
+
+class RunArguments(unittest.TestCase):
+    def run_cli(self, argv):
+        calls = []
+
+        def fake_run_app(app, ranks, threads, deck, sets, json_path, trace, quiet, extra, capture, preset):
+            calls.append(dict(app=app, ranks=ranks, threads=threads, deck=deck, sets=sets, json=json_path,
+                              trace=trace, quiet=quiet, extra=extra))
+            return runner.RunResult(app, ranks, threads, str(deck), sets, 0, 0.0)
+
+        built = mock.MagicMock()
+        built.exists.return_value = True
+        with mock.patch.object(runner, "run_app", fake_run_app), mock.patch.object(runner, "binary", lambda *a: built):
+            rc = cli.main(argv)
+        self.assertEqual(rc, 0)
+        self.assertEqual(len(calls), 1)
+        return calls[0]
+
+    def test_deck_sets_and_extra_flags(self):
+        c = self.run_cli(["run", "pop", "--deck", "inputs/pop/x1.yaml", "--ranks", "4", "--threads", "2",
+                          "--set", "solver.name=pcsi", "--set", "comm.halo=rma", "--", "--no-timers"])
+        self.assertEqual((c["app"], c["ranks"], c["threads"]), ("pop", 4, 2))
+        self.assertEqual(str(c["deck"]), "inputs/pop/x1.yaml")
+        self.assertEqual(c["sets"], ["solver.name=pcsi", "comm.halo=rma"])
+        self.assertEqual(c["extra"], ["--no-timers"])
+
+    def test_default_deck_when_none_given(self):
+        c = self.run_cli(["run", "stream"])
+        self.assertTrue(str(c["deck"]).endswith("inputs/stream/small.yaml"))
+        self.assertEqual(c["extra"], [])
+
+    def test_probe_aliases(self):
+        self.assertEqual(runner.canonical_app("probes-comm"), "comm")
+        self.assertTrue(str(runner.binary("probes-stream")).endswith("proxylab-stream"))
+
+    def test_command_line_of_a_run(self):
+        with mock.patch.object(runner.Path, "exists", lambda self: True):
+            cmd = runner.app_command("pop", 2, "d.yaml", ["a.b=1"], "r.json", None, True, ["--no-timers"])
+        self.assertEqual(cmd[1:3], ["-n", "2"])
+        self.assertTrue(cmd[3].endswith("proxylab-pop"))
+        self.assertEqual(cmd[4:], ["--deck", "d.yaml", "--set", "a.b=1", "--json", "r.json", "--quiet", "--no-timers"])
+
+
+if __name__ == "__main__":
+    unittest.main()
