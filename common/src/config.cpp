@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <sstream>
@@ -32,11 +33,12 @@ std::string join(const std::vector<std::string>& items, const std::string& sep) 
   return out;
 }
 
+// Shortest of %.15g / %.17g that reads back as the same double (0.4, not 0.40000000000000002).
 std::string format_real(double v) {
-  std::ostringstream os;
-  os.precision(17);
-  os << v;
-  return os.str();
+  char buf[64];
+  std::snprintf(buf, sizeof buf, "%.15g", v);
+  if (std::strtod(buf, nullptr) != v) std::snprintf(buf, sizeof buf, "%.17g", v);
+  return buf;
 }
 
 std::string allowed_text(const ParamSpec& p) {
