@@ -5,7 +5,7 @@
 
 #include <CLI/CLI.hpp>
 #include <Kokkos_Core.hpp>
-#include <atomic>
+#include <algorithm>
 #include <cmath>
 #include <csignal>
 #include <cstdlib>
@@ -50,6 +50,12 @@ int end_with_error(MPI_Comm comm, int code, const std::string& app, const std::s
   return code;
 }
 
+std::string join_ints(const std::vector<int>& v) {
+  std::string s;
+  for (size_t k = 0; k < v.size(); ++k) s += (k ? "," : "") + std::to_string(v[k]);
+  return s;
+}
+
 void write_json_record(const std::string& path, const nlohmann::json& record) {
   std::ofstream out(path);
   out << record.dump(2) << "\n";
@@ -67,6 +73,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   std::vector<std::string> overrides;
   bool quiet = false, help_deck = false, no_timers = false;
   int fail_on_rank = -1;
+  std::vector<int> slow_ranks;
+  double slow_factor = 2.0;
   cli.add_option("--deck", deck_path, "YAML input deck (default: built-in defaults)");
   cli.add_option("--set", overrides, "override a deck key: --set section.key=value (repeatable)");
   cli.add_option("--json", json_path, "write the full run record (JSON) to this file");
@@ -74,6 +82,10 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   cli.add_flag("--quiet", quiet, "print only the FOM and VERIFICATION lines");
   cli.add_flag("--help-deck", help_deck, "list every deck key with its type, default and allowed values");
   cli.add_flag("--no-timers", no_timers, "switch timer regions off (to measure their perturbation)");
+  cli.add_option("--slow-ranks", slow_ranks,
+                 "inject load imbalance: compute regions on these ranks take --slow-factor times longer (e.g. 1,3)")
+      ->delimiter(',');
+  cli.add_option("--slow-factor", slow_factor, "slow-down of the --slow-ranks (default 2)")->check(CLI::Range(1.0, 1000.0));
   cli.add_option("--fail-on-rank", fail_on_rank,
                  "testing: raise a runtime error on this rank only, after set-up (the job must end, not hang)");
   cli.footer("Kokkos flags (--kokkos-num-threads=N, ...) are accepted too. Exit codes: 0 verified, "
@@ -111,6 +123,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   Trace trace(comm, !trace_path.empty());
   Timers timers(&trace);
   timers.set_enabled(!no_timers);
+  const bool slowed = std::find(slow_ranks.begin(), slow_ranks.end(), rank) != slow_ranks.end();
+  if (slowed) timers.set_slowdown(slow_factor);
   Report report(spec.name);
   RunContext ctx(*cfg, comm, timers, trace, report, quiet);
 
@@ -118,6 +132,9 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
             << "  deck " << cfg->deck_name() << " | ranks x threads " << size << " x " << ctx.threads() << " | Kokkos "
             << default_backend() << " (" << enabled_backends() << ") | git " << std::string(build_info::git_hash).substr(0, 10)
             << (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") << "\n"
+            << (slow_ranks.empty() ? std::string()
+                                   : "  INJECTED IMBALANCE: compute regions of ranks " + join_ints(slow_ranks) + " take " +
+                                         CLI::detail::to_string(slow_factor) + "x their time\n")
             << "  parameters:\n"
             << cfg->describe() << std::flush;
 
@@ -165,6 +182,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
       record["provenance"] = provenance(comm);
       record["timers"] = timer_json;
       record["timers_enabled"] = !no_timers;
+      record["injected_imbalance"] = {{"slow_ranks", slow_ranks}, {"slow_factor", slow_ranks.empty() ? 1.0 : slow_factor}};
       record["timer_overhead_s"] = timers.overhead_seconds();
       record["run_seconds"] = t_run;
       bool ok = true;

@@ -32,17 +32,25 @@ void Timers::start(const std::string& name, Category cat) {
 void Timers::stop() {
   if (!enabled_ || stack_.empty()) return;
   if (fence_) Kokkos::fence();
-  const double t1 = MPI_Wtime();
+  double t1 = MPI_Wtime();
   Open o = std::move(stack_.back());
   stack_.pop_back();
+  if (slowdown_ > 1.0 && o.cat == Category::compute) {
+    // Injected imbalance: stretch this region's own compute time (children excluded) by busy waiting.
+    const double until = t1 + (slowdown_ - 1.0) * (t1 - o.t0 - o.child_seconds);
+    while ((t1 = MPI_Wtime()) < until) {
+    }
+  }
+  const double elapsed = t1 - o.t0;
+  if (!stack_.empty()) stack_.back().child_seconds += elapsed;
   if (!probe_) Kokkos::Profiling::popRegion();
   auto [it, inserted] = entries_.try_emplace(o.path);
   if (inserted) order_.push_back(o.path), it->second.cat = o.cat;
   it->second.calls += 1;
-  it->second.seconds += t1 - o.t0;
+  it->second.seconds += elapsed;
   if (trace_ && trace_->enabled()) {
     const double now = trace_->now();
-    trace_->span(o.path, o.cat, now - (t1 - o.t0), now);
+    trace_->span(o.path, o.cat, now - elapsed, now);
   }
 }
 

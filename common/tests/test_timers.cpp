@@ -65,3 +65,18 @@ TEST_CASE("timers: regions become trace spans", "[timers][trace]") {
   CHECK(spans == 2);
   std::remove(path.c_str());
 }
+
+TEST_CASE("timers: injected slowdown stretches a region's own compute time only", "[timers]") {
+  proxylab::Timers t;
+  t.set_slowdown(3.0);
+  {
+    auto outer = t.scope("step");
+    usleep(2000);
+    {
+      auto comm = t.scope("halo", proxylab::Category::communication);  // communication is never stretched
+      usleep(2000);
+    }
+  }
+  CHECK(t.seconds("step/halo") < 0.0045);
+  CHECK(t.seconds("step") >= t.seconds("step/halo") + 3 * 0.002);
+}

@@ -45,6 +45,11 @@ class Timers {
   };
   [[nodiscard]] Scope scope(const std::string& name, Category cat = Category::compute) { return Scope(*this, name, cat); }
 
+  // Injected load imbalance (workshop lesson 10, the seeds' Gantt-chart studies): every compute region
+  // of this rank takes `factor` times its own time (busy wait). 1 = off. Timers must be enabled.
+  void set_slowdown(double factor) { slowdown_ = factor; }
+  double slowdown() const { return slowdown_; }
+
   // Timers off: start/stop become no-ops (for the timers-on/off perturbation study).
   void set_enabled(bool on) { enabled_ = on; }
   bool enabled() const { return enabled_; }
@@ -68,10 +73,11 @@ class Timers {
     std::string path;
     Category cat;
     double t0;
+    double child_seconds = 0;  // time spent in nested regions
   };
   Trace* trace_;
   bool fence_, enabled_ = true, probe_ = false;
-  double overhead_ = 0;
+  double overhead_ = 0, slowdown_ = 1.0;
   std::vector<Open> stack_;
   std::map<std::string, Entry> entries_;
   std::vector<std::string> order_;  // first-entered order, for printing
