@@ -99,8 +99,8 @@ class RunResult:
 
 
 def app_command(app: str, ranks: int, deck: str | Path | None = None, sets=(), json_path=None, trace=None,
-                quiet=False, extra=(), preset: str = DEFAULT_PRESET) -> list[str]:
-    exe = binary(app, preset)
+                quiet=False, extra=(), preset: str = DEFAULT_PRESET, exe: str | Path | None = None) -> list[str]:
+    exe = Path(exe) if exe else binary(app, preset)
     if not exe.exists():
         raise SystemExit(f"proxylab: {exe} not built (run ./proxylab build); built apps: {', '.join(built_apps(preset)) or 'none'}")
     cmd = [mpiexec(), "-n", str(ranks), str(exe)]
@@ -118,14 +118,16 @@ def app_command(app: str, ranks: int, deck: str | Path | None = None, sets=(), j
 
 
 def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json_path=None, trace=None, quiet=False,
-            extra=(), capture: bool = True, preset: str = DEFAULT_PRESET, timeout: float | None = None) -> RunResult:
-    """Runs one proxy; with capture the output is returned (and the JSON record parsed)."""
+            extra=(), capture: bool = True, preset: str = DEFAULT_PRESET, timeout: float | None = None,
+            exe: str | Path | None = None) -> RunResult:
+    """Runs one proxy (exe: an explicit binary instead of the preset's); with capture the output is returned
+    (and the JSON record parsed)."""
     tmp = None
     if json_path is None:
         tmp = tempfile.NamedTemporaryFile(prefix=f"proxylab-{app}-", suffix=".json", delete=False)
         tmp.close()
         json_path = tmp.name
-    cmd = app_command(app, ranks, deck, sets, json_path, trace, quiet, extra, preset)
+    cmd = app_command(app, ranks, deck, sets, json_path, trace, quiet, extra, preset, exe)
     t0 = time.perf_counter()
     try:
         if capture:
@@ -146,3 +148,12 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
     if tmp is not None:
         os.unlink(tmp.name)
     return RunResult(app, ranks, threads, str(deck or ""), list(sets), rc, seconds, out, err, record, cmd)
+
+
+def verified_record(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), exe=None) -> dict:
+    """For benchmark scripts: one quiet run; its JSON record, or SystemExit when it failed or did not verify."""
+    r = run_app(app, ranks, threads, deck, sets, quiet=True, exe=exe)
+    if not r.verified or not r.record:
+        raise SystemExit(f"run failed or did not verify (exit {r.returncode}): {' '.join(r.command)}\n"
+                         f"{r.stdout[-2000:]}{r.stderr[-2000:]}")
+    return r.record

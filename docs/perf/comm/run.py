@@ -9,28 +9,17 @@ and ring bandwidth, the fastest halo strategy per tile and width, all-to-all and
 Standard library only. Each run writes its JSON record to a temporary file (--json).
 """
 import argparse
-import json
-import os
 import statistics
-import subprocess
-import tempfile
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
+from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 from collections import defaultdict
 
 
 def run_once(binary, deck, ranks, sets):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = ["mpiexec", "-n", str(ranks), binary, "--deck", deck, "--quiet", "--json", path]
-    for s in sets:
-        cmd += ["--set", s]
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
-    proc = subprocess.run(cmd, env=env, capture_output=True, text=True)
-    if proc.returncode != 0:
-        raise SystemExit(f"run failed ({proc.returncode}): {' '.join(cmd)}\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-    with open(path) as f:
-        record = json.load(f)
-    os.unlink(path)
-    return record["results"]
+    return runner.verified_record("comm", ranks, 1, deck, sets, exe=binary)["results"]
 
 
 def median_of(runs, test, keys, value):

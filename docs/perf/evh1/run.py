@@ -10,25 +10,20 @@ FOM = zone-cycles per second (zones x steps / wall time; a step is one x and one
 Kernel phase times are per-thread sums inside the sweep kernel; communication = halo exchanges or
 transposes (slowest rank). Performance is never asserted (tests do not).
 """
-import argparse, json, os, statistics, subprocess, tempfile
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
+from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 
 RELAX = ["verify.sedov_radius=1", "verify.sedov_jump=0", "verify.diagonal=1", "verify.mirror=1e-6"]
 
 
 def run(binary, ranks, sets, threads=1):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = ["mpiexec", "-n", str(ranks), binary, "--quiet", "--json", path]
-    for s in sets + RELAX:
-        cmd += ["--set", s]
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OMP_PROC_BIND="false")
-    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
-    with open(path) as f:
-        rec = json.load(f)
-    os.unlink(path)
-    if not rec["verification"]["passed"]:
-        raise SystemExit("verification failed: " + " ".join(cmd))
-    return rec
+    return runner.verified_record("evh1", ranks, threads, None, list(sets) + RELAX, exe=binary)
 
 
 def median(binary, ranks, sets, repeats):

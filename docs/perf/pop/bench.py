@@ -10,23 +10,18 @@ Tables: (1) time per iteration and per solve of each solver at 1, 2, 4 ranks on 
 mode (124 iterations, as CGPOP): achieved bandwidth of the operator + vector kernels against the
 STREAM triad measured in the same run, fused and unfused.
 """
-import argparse, json, os, statistics, subprocess, sys, tempfile
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
+from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 
 
 def run(binary, ranks, sets, deck):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = ["mpiexec", "-n", str(ranks), binary, "--deck", deck, "--quiet", "--json", path]
-    for s in sets:
-        cmd += ["--set", s]
-    env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")
-    p = subprocess.run(cmd, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    if p.returncode != 0:
-        sys.exit("failed (%d): %s\n%s" % (p.returncode, " ".join(cmd), p.stdout))
-    with open(path) as f:
-        rec = json.load(f)
-    os.unlink(path)
-    return rec["results"] if "results" in rec else rec["report"]["results"]
+    return runner.verified_record("pop", ranks, 1, deck, sets, exe=binary)
 
 
 def median_of(binary, repeats, ranks, sets, deck):

@@ -8,22 +8,18 @@ Each run writes a JSON record (--json); the table shows the per-step time split 
 transform, fold/unfold, grid-point + spectral work, communication), the LT GFLOP/s per rank and its
 fraction of DGEMM, and the communication volume per step. Performance is never asserted (tests do not).
 """
-import argparse, json, os, statistics, subprocess, tempfile
+import argparse
+import os
+import statistics
+import sys
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
+from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 
 def run(binary, ranks, sets, threads):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as f:
-        path = f.name
-    cmd = ["mpiexec", "-n", str(ranks), binary, "--quiet", "--json", path]
-    for s in sets:
-        cmd += ["--set", s]
-    env = dict(os.environ, OMP_NUM_THREADS=str(threads), OPENBLAS_NUM_THREADS="1", OMP_PROC_BIND="false")
-    subprocess.run(cmd, check=True, env=env, stdout=subprocess.DEVNULL)
-    with open(path) as f:
-        rec = json.load(f)
-    os.unlink(path)
-    if not rec["verification"]["passed"]:
-        raise SystemExit("verification failed: " + " ".join(cmd))
-    return rec["results"]
+    return runner.verified_record("pstswm", ranks, threads, None, sets, exe=binary)["results"]
+
 
 def median_record(binary, ranks, sets, repeats, threads):
     recs = [run(binary, ranks, sets, threads) for _ in range(repeats)]
