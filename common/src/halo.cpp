@@ -9,6 +9,7 @@
 #include <algorithm>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
 
@@ -18,13 +19,10 @@ const std::vector<std::string>& halo_strategy_names() {
 }
 
 HaloStrategy parse_halo_strategy(const std::string& name) {
-  const auto& names = halo_strategy_names();
-  for (size_t k = 0; k < names.size(); ++k)
-    if (names[k] == name) return static_cast<HaloStrategy>(k);
-  throw InputError("halo strategy '" + name + "' is unknown; allowed: packed, sendrecv, persistent, datatype, rma");
+  return parse_named<HaloStrategy>(halo_strategy_names(), name, "halo strategy");
 }
 
-const char* to_string(HaloStrategy s) { return halo_strategy_names()[static_cast<int>(s)].c_str(); }
+const char* to_string(HaloStrategy s) { return name_of(halo_strategy_names(), s); }
 
 HaloExchange::HaloExchange(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nfields)
     : strategy_(s), grid_(grid), nx_(nx), ny_(ny), w_(w), nfields_(nfields) {}

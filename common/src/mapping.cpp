@@ -2,14 +2,10 @@
 #include "proxylab/mapping.hpp"
 
 #include "proxylab/errors.hpp"
+#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
 
-Mapping parse_mapping(const std::string& name) {
-  if (name == "flat") return Mapping::flat;
-  if (name == "mdrange") return Mapping::mdrange;
-  if (name == "team") return Mapping::team;
-  throw InputError("mapping '" + name + "' is unknown; allowed: flat, mdrange, team");
-}
+Mapping parse_mapping(const std::string& name) { return parse_named<Mapping>(mapping_names(), name, "mapping"); }
 
 }  // namespace proxylab

@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
 
@@ -13,20 +14,10 @@ const std::vector<std::string>& reduce_strategy_names() {
 }
 
 ReduceStrategy parse_reduce_strategy(const std::string& name) {
-  if (name == "allreduce") return ReduceStrategy::allreduce;
-  if (name == "iallreduce") return ReduceStrategy::iallreduce;
-  if (name == "reproducible") return ReduceStrategy::reproducible;
-  throw InputError("reduction strategy '" + name + "' is unknown; allowed: allreduce, iallreduce, reproducible");
+  return parse_named<ReduceStrategy>(reduce_strategy_names(), name, "reduction strategy");
 }
 
-const char* to_string(ReduceStrategy s) {
-  switch (s) {
-    case ReduceStrategy::allreduce: return "allreduce";
-    case ReduceStrategy::iallreduce: return "iallreduce";
-    case ReduceStrategy::reproducible: return "reproducible";
-  }
-  return "?";
-}
+const char* to_string(ReduceStrategy s) { return name_of(reduce_strategy_names(), s); }
 
 double ExactSum::to_double() const {
   if (nonfinite) return std::nan("");

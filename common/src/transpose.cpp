@@ -8,6 +8,7 @@
 
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/errors.hpp"
+#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
 
@@ -17,14 +18,10 @@ const std::vector<std::string>& transpose_strategy_names() {
 }
 
 TransposeStrategy parse_transpose_strategy(const std::string& name) {
-  const auto& names = transpose_strategy_names();
-  for (size_t k = 0; k < names.size(); ++k)
-    if (names[k] == name) return static_cast<TransposeStrategy>(k);
-  throw InputError("transpose strategy '" + name +
-                   "' is unknown; allowed: alltoall, alltoallv, pairwise, nonblocking, node_aware");
+  return parse_named<TransposeStrategy>(transpose_strategy_names(), name, "transpose strategy");
 }
 
-const char* to_string(TransposeStrategy s) { return transpose_strategy_names()[static_cast<int>(s)].c_str(); }
+const char* to_string(TransposeStrategy s) { return name_of(transpose_strategy_names(), s); }
 
 void Transpose::count(const int* sendcounts) {
   int size = 1;
