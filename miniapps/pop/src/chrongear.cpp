@@ -57,14 +57,10 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
             z(j, i) = rn * rA0(j, i);
           });
     } else {
-      w.vector(
-          "pop::cg_update_s", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = z(j, i) + beta * s(j, i); });
-      w.vector(
-          "pop::cg_update_q", 3, KOKKOS_LAMBDA(int j, int i) { q(j, i) = az(j, i) + beta * q(j, i); });
-      w.vector(
-          "pop::cg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * s(j, i); });
-      w.vector(
-          "pop::cg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * q(j, i); });
+      w.xpby("pop::cg_update_s", s, z, beta);
+      w.xpby("pop::cg_update_q", q, az, beta);
+      w.axpy("pop::cg_update_x", x, alpha, s);
+      w.axpy("pop::cg_update_r", r, -alpha, q);
     }
     if (w.is_check(m)) {
       if (w.check(m, b, x, r)) break;

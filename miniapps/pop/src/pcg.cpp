@@ -34,8 +34,7 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
       w.vector(
           "pop::pcg_direction", 4, KOKKOS_LAMBDA(int j, int i) { s(j, i) = r(j, i) * rA0(j, i) + beta * s(j, i); });
     else
-      w.vector(
-          "pop::pcg_direction", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = z(j, i) + beta * s(j, i); });
+      w.xpby("pop::pcg_direction", s, z, beta);
     w.halo(s);
     double sq;
     if (fused) {
@@ -62,10 +61,8 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
             c[0] = mask(j, i) * rn * rn * rA0(j, i);
           })[0];
     } else {
-      w.vector(
-          "pop::pcg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * s(j, i); });
-      w.vector(
-          "pop::pcg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * q(j, i); });
+      w.axpy("pop::pcg_update_x", x, alpha, s);
+      w.axpy("pop::pcg_update_r", r, -alpha, q);
     }
     if (w.is_check(m)) {
       if (w.check(m, b, x, r)) break;

@@ -70,22 +70,14 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
             wv(j, i) -= alpha * zn;
           });
     } else {
-      w.vector(
-          "pop::pipecg_update_z", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = n(j, i) + beta * z(j, i); });
-      w.vector(
-          "pop::pipecg_update_q", 3, KOKKOS_LAMBDA(int j, int i) { q(j, i) = mv(j, i) + beta * q(j, i); });
-      w.vector(
-          "pop::pipecg_update_s", 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = wv(j, i) + beta * s(j, i); });
-      w.vector(
-          "pop::pipecg_update_p", 3, KOKKOS_LAMBDA(int j, int i) { p(j, i) = u(j, i) + beta * p(j, i); });
-      w.vector(
-          "pop::pipecg_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += alpha * p(j, i); });
-      w.vector(
-          "pop::pipecg_update_r", 3, KOKKOS_LAMBDA(int j, int i) { r(j, i) -= alpha * s(j, i); });
-      w.vector(
-          "pop::pipecg_update_u", 3, KOKKOS_LAMBDA(int j, int i) { u(j, i) -= alpha * q(j, i); });
-      w.vector(
-          "pop::pipecg_update_w", 3, KOKKOS_LAMBDA(int j, int i) { wv(j, i) -= alpha * z(j, i); });
+      w.xpby("pop::pipecg_update_z", z, n, beta);
+      w.xpby("pop::pipecg_update_q", q, mv, beta);
+      w.xpby("pop::pipecg_update_s", s, wv, beta);
+      w.xpby("pop::pipecg_update_p", p, u, beta);
+      w.axpy("pop::pipecg_update_x", x, alpha, p);
+      w.axpy("pop::pipecg_update_r", r, -alpha, s);
+      w.axpy("pop::pipecg_update_u", u, -alpha, q);
+      w.axpy("pop::pipecg_update_w", wv, -alpha, z);
     }
     if (w.is_check(m)) {
       // with replacement r becomes the true residual; without, the check writes into n (free here)

@@ -67,6 +67,13 @@ class Workspace {
     for_each_2d(name, opt.mapping, dom.jb(), dom.je(), dom.ib(), dom.ie(), f);
     count_bytes(arrays);
   }
+  // The unfused CG updates, one array statement each (3 arrays moved): y = x + beta y, and y += alpha x.
+  void xpby(const char* name, const View2D<double>& y, const View2D<double>& x, double beta) {
+    vector(name, 3, KOKKOS_LAMBDA(int j, int i) { y(j, i) = x(j, i) + beta * y(j, i); });
+  }
+  void axpy(const char* name, const View2D<double>& y, double alpha, const View2D<double>& x) {
+    vector(name, 3, KOKKOS_LAMBDA(int j, int i) { y(j, i) += alpha * x(j, i); });
+  }
   // A timed global sum of N words over the own points (ocean-masked by the caller's lambda) moving
   // `arrays` arrays. `region`: "reduction", or e.g. "operator+reduction" when a kernel is fused into it.
   template <int N, class F>
