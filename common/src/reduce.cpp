@@ -71,6 +71,7 @@ void GlobalSum::finish(double* out, int n) {
 }
 
 void GlobalSum::sum(double* values, int n) {
+  if (pending_) throw std::logic_error("GlobalSum: sum() while a started sum still waits for wait()");
   if (n > max_words) {  // long vectors: plain allreduce, counted as one reduction
     MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_SUM, comm_);
     reductions_ += 1, words_ += n;

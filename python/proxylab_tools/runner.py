@@ -130,23 +130,26 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
     cmd = app_command(app, ranks, deck, sets, json_path, trace, quiet, extra, preset, exe)
     t0 = time.perf_counter()
     try:
-        if capture:
-            p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), capture_output=True, text=True, timeout=timeout)
-            out, err, rc = p.stdout, p.stderr, p.returncode
-        else:
-            p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), timeout=timeout)
-            out, err, rc = "", "", p.returncode
-    except subprocess.TimeoutExpired as e:
-        out, err, rc = (e.stdout or b"").decode() if isinstance(e.stdout, bytes) else (e.stdout or ""), "timeout", 124
-    seconds = time.perf_counter() - t0
-    record = None
-    try:
-        text = Path(json_path).read_text()
-        record = json.loads(text) if text.strip() else None
-    except (OSError, json.JSONDecodeError):
-        record = None
-    if tmp is not None:
-        os.unlink(tmp.name)
+        try:
+            if capture:
+                p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), capture_output=True, text=True,
+                                   timeout=timeout)
+                out, err, rc = p.stdout, p.stderr, p.returncode
+            else:
+                p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), timeout=timeout)
+                out, err, rc = "", "", p.returncode
+        except subprocess.TimeoutExpired as e:
+            partial = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
+            out, err, rc = partial, "timeout", 124
+        seconds = time.perf_counter() - t0
+        try:
+            text = Path(json_path).read_text()
+            record = json.loads(text) if text.strip() else None
+        except (OSError, json.JSONDecodeError):
+            record = None
+    finally:  # also on Ctrl-C: no temporary record is left behind
+        if tmp is not None and os.path.exists(tmp.name):
+            os.unlink(tmp.name)
     return RunResult(app, ranks, threads, str(deck or ""), list(sets), rc, seconds, out, err, record, cmd)
 
 
