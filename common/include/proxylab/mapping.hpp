@@ -1,6 +1,7 @@
 // Loop mappings: how an index space is spread over threads and vector lanes, chosen at run time.
 //
-//   flat    one RangePolicy over the linearised index space (the compiler vectorises what it can)
+//   flat    one RangePolicy over the linearised index space (the compiler vectorises what it can); the
+//           indices are recovered by division (32-bit while the space fits), the cost this mapping teaches
 //   mdrange MDRangePolicy with tiles, last index fastest (matches LayoutRight); 1-D: chunked RangePolicy
 //   team    TeamPolicy over the outermost index, TeamThreadRange over the middle one and
 //           ThreadVectorRange over the contiguous (last) one: the hierarchical form
@@ -31,7 +32,8 @@ Mapping parse_mapping(const std::string& name);  // throws InputError naming the
 
 namespace detail {
 constexpr int range_chunk = 512;  // 1-D "mdrange" tile and 1-D "team" chunk
-constexpr int team_rows = 4;      // 2-D "team": rows of the outer index per team
+constexpr int team_rows = 4;
+constexpr int64_t int_index_max = 2147483647;  // flat index spaces up to this size use 32-bit index math      // 2-D "team": rows of the outer index per team
 template <class Reducer>
 KOKKOS_INLINE_FUNCTION void join_into(typename Reducer::value_type& dest, const typename Reducer::value_type& src) {
   typename Reducer::value_type scratch;
@@ -67,10 +69,16 @@ void for_each_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int
   switch (m) {
     case Mapping::flat: {
       const int64_t n1 = e1 - b1, n = int64_t(e0 - b0) * n1;
-      Kokkos::parallel_for(
-          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
-            f(b0 + int(idx / n1), b1 + int(idx % n1));
-          });
+      if (n <= detail::int_index_max) {  // 32-bit index arithmetic: a much cheaper division per point
+        const int m1 = int(n1);
+        Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, int(n)),
+                             KOKKOS_LAMBDA(int idx) { f(b0 + idx / m1, b1 + idx % m1); });
+      } else {
+        Kokkos::parallel_for(
+            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
+              f(b0 + int(idx / n1), b1 + int(idx % n1));
+            });
+      }
       break;
     }
     case Mapping::mdrange: {
@@ -99,10 +107,17 @@ void for_each_3d(const std::string& name, Mapping m, int b0, int e0, int b1, int
   switch (m) {
     case Mapping::flat: {
       const int64_t n2 = e2 - b2, n12 = int64_t(e1 - b1) * n2, n = int64_t(e0 - b0) * n12;
-      Kokkos::parallel_for(
-          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
-            f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2));
-          });
+      if (n <= detail::int_index_max) {
+        const int m2 = int(n2), m12 = int(n12);
+        Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, int(n)), KOKKOS_LAMBDA(int idx) {
+          f(b0 + idx / m12, b1 + (idx % m12) / m2, b2 + idx % m2);
+        });
+      } else {
+        Kokkos::parallel_for(
+            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
+              f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2));
+            });
+      }
       break;
     }
     case Mapping::mdrange: {
@@ -165,9 +180,16 @@ typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b
   switch (m) {
     case Mapping::flat: {
       const int64_t n1 = e1 - b1, n = int64_t(e0 - b0) * n1;
-      Kokkos::parallel_reduce(
-          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
-          KOKKOS_LAMBDA(int64_t idx, V& acc) { f(b0 + int(idx / n1), b1 + int(idx % n1), acc); }, Reducer(result));
+      if (n <= detail::int_index_max) {
+        const int m1 = int(n1);
+        Kokkos::parallel_reduce(
+            name, Kokkos::RangePolicy<ExecSpace>(0, int(n)),
+            KOKKOS_LAMBDA(int idx, V& acc) { f(b0 + idx / m1, b1 + idx % m1, acc); }, Reducer(result));
+      } else {
+        Kokkos::parallel_reduce(
+            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+            KOKKOS_LAMBDA(int64_t idx, V& acc) { f(b0 + int(idx / n1), b1 + int(idx % n1), acc); }, Reducer(result));
+      }
       break;
     }
     case Mapping::mdrange: {
@@ -211,12 +233,20 @@ typename Reducer::value_type reduce_3d(const std::string& name, Mapping m, int b
   switch (m) {
     case Mapping::flat: {
       const int64_t n2 = e2 - b2, n12 = int64_t(e1 - b1) * n2, n = int64_t(e0 - b0) * n12;
-      Kokkos::parallel_reduce(
-          name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
-          KOKKOS_LAMBDA(int64_t idx, V& acc) {
-            f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2), acc);
-          },
-          Reducer(result));
+      if (n <= detail::int_index_max) {
+        const int m2 = int(n2), m12 = int(n12);
+        Kokkos::parallel_reduce(
+            name, Kokkos::RangePolicy<ExecSpace>(0, int(n)),
+            KOKKOS_LAMBDA(int idx, V& acc) { f(b0 + idx / m12, b1 + (idx % m12) / m2, b2 + idx % m2, acc); },
+            Reducer(result));
+      } else {
+        Kokkos::parallel_reduce(
+            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+            KOKKOS_LAMBDA(int64_t idx, V& acc) {
+              f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2), acc);
+            },
+            Reducer(result));
+      }
       break;
     }
     case Mapping::mdrange: {
