@@ -8,6 +8,7 @@
 #include <algorithm>
 #include <cmath>
 #include <csignal>
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
@@ -46,6 +47,10 @@ int end_with_error(MPI_Comm comm, int code, const std::string& app, const std::s
   }
   std::cerr << "proxylab " << app << ": " << kind << " on rank " << rank << ": " << msg
             << " (other ranks did not stop within " << grace << " s; aborting the job)" << std::endl;
+  // MPI_Abort tears the job down at once; give mpiexec's output forwarding a moment to carry the
+  // message above first (without this pause it was lost in about one run of fifty).
+  std::fflush(nullptr);
+  usleep(500000);
   MPI_Abort(comm, code);
   return code;
 }
