@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iostream>
+#include <sstream>
 
 #include "proxylab/build_info.hpp"
 
@@ -55,6 +56,36 @@ int end_with_error(MPI_Comm comm, int code, const std::string& app, const std::s
   return code;
 }
 
+// Every proxy's deck accepts an `imbalance` section: the seed's "process 24" on demand (workshop lesson 10).
+void declare_imbalance_keys(Schema& schema) {
+  schema.text("imbalance.slow_ranks", "",
+              "inject load imbalance: comma-separated ranks (e.g. \"1,3\") whose compute timer regions take "
+              "imbalance.slow_factor times their time (same as --slow-ranks; empty = none)");
+  schema.real("imbalance.slow_factor", 2.0, 1.0, 1000.0, "slow-down of imbalance.slow_ranks (same as --slow-factor)");
+}
+
+// Parses imbalance.slow_ranks ("1,3"); every rank parses the same text, so all reject it together.
+std::vector<int> slow_ranks_from_deck(const Config& cfg, int size) {
+  std::vector<int> ranks;
+  std::stringstream list(cfg.text("imbalance.slow_ranks"));
+  for (std::string item; std::getline(list, item, ',');) {
+    item.erase(0, item.find_first_not_of(" \t"));
+    item.erase(item.find_last_not_of(" \t") + 1);
+    size_t used = 0;
+    int r = -1;
+    try {
+      r = std::stoi(item, &used);
+    } catch (const std::exception&) {
+      used = 0;
+    }
+    if (item.empty() || used != item.size() || r < 0 || r >= size)
+      cfg.reject("imbalance.slow_ranks", "comma-separated rank numbers from 0 to " + std::to_string(size - 1) +
+                                             " ('" + item + "' is not one)");
+    ranks.push_back(r);
+  }
+  return ranks;
+}
+
 std::string join_ints(const std::vector<int>& v) {
   std::string s;
   for (size_t k = 0; k < v.size(); ++k) s += (k ? "," : "") + std::to_string(v[k]);
@@ -90,7 +121,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   cli.add_option("--slow-ranks", slow_ranks,
                  "inject load imbalance: compute regions on these ranks take --slow-factor times longer (e.g. 1,3)")
       ->delimiter(',');
-  cli.add_option("--slow-factor", slow_factor, "slow-down of the --slow-ranks (default 2)")->check(CLI::Range(1.0, 1000.0));
+  auto* slow_factor_flag = cli.add_option("--slow-factor", slow_factor, "slow-down of the --slow-ranks (default 2)")
+                               ->check(CLI::Range(1.0, 1000.0));
   cli.add_option("--fail-on-rank", fail_on_rank,
                  "testing: raise a runtime error on this rank only, after set-up (the job must end, not hang)");
   cli.footer("Kokkos flags (--kokkos-num-threads=N, ...) are accepted too. Exit codes: 0 verified, "
@@ -107,6 +139,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
 
   Schema schema;
   spec.declare(schema);
+  declare_imbalance_keys(schema);
   if (help_deck) {
     if (rank == 0) std::cout << "Deck keys of proxylab " << spec.name << ":\n" << schema.help();
     return exit_ok;
@@ -121,6 +154,9 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
       if (!path.empty() && rank == 0) ok = static_cast<bool>(std::ofstream(path, std::ios::app));
       collective_check<InputError>(comm, ok, flag + " '" + path + "': cannot create the file (does its folder exist?)");
     }
+    // The flags win over the deck, so a run can be slowed without editing its deck.
+    if (slow_ranks.empty()) slow_ranks = slow_ranks_from_deck(*cfg, size);
+    if (slow_factor_flag->count() == 0) slow_factor = cfg->real("imbalance.slow_factor");
   } catch (const InputError& e) {
     return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
   }
