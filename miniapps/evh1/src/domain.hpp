@@ -17,13 +17,37 @@
 
 namespace proxylab::evh1 {
 
+// cartesian: x-y slab, square zones (dy = dx). cylindrical: x = r, y = z (r-z), square zones.
+// spherical: x = r with width dx, y = theta with width dtheta (r-theta; theta sweeps have zone widths r dtheta).
+enum class GridGeometry { cartesian, cylindrical, spherical };
+
 struct GridSpec {
   int nx = 128, ny = 128;
-  double x0 = 0, y0 = 0, dx = 1.0 / 128;  // square zones: dy = dx
+  double x0 = 0, y0 = 0, dx = 1.0 / 128;
+  double dtheta = 0;  // spherical only
   Boundary x_lo = Boundary::reflect, x_hi = Boundary::reflect, y_lo = Boundary::reflect, y_hi = Boundary::reflect;
-  bool cylindrical = false;                               // x is the cylindrical radius r (r-z geometry), y the axis z
+  GridGeometry geometry = GridGeometry::cartesian;
+  double dy() const { return geometry == GridGeometry::spherical ? dtheta : dx; }
   double xc(int i) const { return x0 + (i + 0.5) * dx; }  // zone centres
-  double yc(int j) const { return y0 + (j + 0.5) * dx; }
+  double yc(int j) const { return y0 + (j + 0.5) * dy(); }
+  // The geometry of the x and y sweeps (x: radial for cylindrical and spherical; y: theta for spherical).
+  SweepGeometry x_sweep() const {
+    return geometry == GridGeometry::cylindrical ? SweepGeometry::cylindrical_radius
+           : geometry == GridGeometry::spherical ? SweepGeometry::spherical_radius
+                                                 : SweepGeometry::slab;
+  }
+  SweepGeometry y_sweep() const {
+    return geometry == GridGeometry::spherical ? SweepGeometry::spherical_theta : SweepGeometry::slab;
+  }
+  // Pencils' geometry fields for an x sweep whose zones start at global column i0, and for a y sweep of the
+  // pencils (columns) starting at global column i0 whose zones start at global row j0.
+  void set_x_sweep(Pencils& p, int i0) const {
+    p.geometry = x_sweep(), p.origin = x0, p.dcoord = dx, p.first_face = i0;
+  }
+  void set_y_sweep(Pencils& p, int i0, int j0) const {
+    p.geometry = y_sweep(), p.origin = y0, p.dcoord = dy(), p.first_face = j0;
+    p.radius_origin = x0, p.dr = dx, p.first_pencil = i0;
+  }
 };
 
 struct SweepOptions {
@@ -67,7 +91,10 @@ std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, 
 std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
                                          const std::string& strategy, int px, int py);
 
-// Local Courant rate over a block of fields(var, a, b) with indices [a0, a1) x [b0, b1).
-double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, double dx, double gamma);
+// Local Courant rate over a block of fields(var, a, b) with indices [a0, a1) x [b0, b1): the max of
+// (|u| + c) / width over both directions. Global column i of index (a, b) is a - i_shift (i_axis = 1) or
+// b - i_shift (i_axis = 2); it gives the radius of the theta widths r dtheta of a spherical grid.
+double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma,
+                   int i_axis, int i_shift);
 
 }  // namespace proxylab::evh1

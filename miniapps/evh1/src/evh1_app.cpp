@@ -48,8 +48,13 @@ void declare(Schema& s) {
   s.real("sod.p_left", 1.0, 1e-10, 1e10, "left pressure");
   s.real("sod.rho_right", 0.125, 1e-10, 1e10, "right density");
   s.real("sod.p_right", 0.1, 1e-10, 1e10, "right pressure");
-  s.choice("sedov.geometry", "cartesian", {"cartesian", "cylindrical"},
-           "cartesian: x-y slab, a line blast (nu = 2); cylindrical: x = r, y = z, a point blast on the axis (nu = 3)");
+  s.choice("sedov.geometry", "cartesian", {"cartesian", "cylindrical", "spherical"},
+           "cartesian: x-y slab, a line blast (nu = 2); cylindrical: x = r, y = z, a point blast on the axis (nu = 3); "
+           "spherical: x = r in [rmin, 1], y = theta in [0, pi], a point blast at the centre (nu = 3, EVH1's "
+           "benchmark)");
+  s.real("sedov.rmin", 0.1, 0.0, 1.0,
+         "spherical: inner radius of the grid, a reflecting sphere (0 = the centre: allowed, but the theta widths "
+         "r dtheta of the innermost zones then cut the time step ~100x at 128^2)");
   s.real("sedov.energy", 1.0, 1e-10, 1e10, "blast energy (per unit length in cartesian)");
   s.real("sedov.rho0", 1.0, 1e-10, 1e10, "ambient density");
   s.real("sedov.p0", 1e-5, 1e-20, 1e10, "ambient pressure");
@@ -63,6 +68,8 @@ void declare(Schema& s) {
   s.real("verify.sedov_jump", 3.0, 0, 6, "Sedov: lower limit of the peak density jump rho_max / rho0");
   s.real("verify.mirror", 1e-8, 0, 1e10, "Sedov: limit of the mirror asymmetry (round-off amplified by the flow)");
   s.real("verify.diagonal", 0.05, 0, 1e10, "Sedov: limit of the x <-> y asymmetry (operator-splitting error)");
+  s.real("verify.sedov_theta_spread", 1.0, 0, 1e10,
+         "Sedov spherical: limit of the variation over theta of the density-maximum radius (zones)");
   s.real("verify.advection_l1", 1e-3, 0, 1e10, "advection: limit of the mean |rho - rho_exact|");
   s.real("verify.conservation", 1e-12, 0, 1e10, "limit of the relative drift of total mass and energy");
   s.boolean("verify.against_reference", false,

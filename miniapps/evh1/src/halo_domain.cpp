@@ -45,10 +45,8 @@ class HaloDomain : public Domain {
               var_ux,
               var_uy,
               end(grid.x_lo, pgrid_.cx() == 0, split),
-              end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split),
-              grid.cylindrical,
-              grid.x0,
-              xr_.begin};
+              end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split)};
+    grid.set_x_sweep(p, xr_.begin);
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 
@@ -66,11 +64,13 @@ class HaloDomain : public Domain {
               var_ux,
               end(grid.y_lo, pgrid_.cy() == 0, split),
               end(grid.y_hi, pgrid_.cy() == pgrid_.py() - 1, split)};
+    grid.set_y_sweep(p, xr_.begin, yr_.begin);
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 
   double max_signal_rate() const override {
-    return signal_rate(fields_, nghost, nghost + yr_.size(), nghost, nghost + xr_.size(), grid.dx, opt.gas.gamma);
+    return signal_rate(fields_, nghost, nghost + yr_.size(), nghost, nghost + xr_.size(), grid, opt.gas.gamma, 2,
+                       nghost - xr_.begin);
   }
 
   std::vector<double> gather() const override {

@@ -11,15 +11,26 @@ namespace {
 constexpr double pi = 3.14159265358979323846;
 // Sedov-Taylor constant xi0 for gamma = 1.4 (REFERENCES.md): nu = 2 (cylindrical / 2-D Cartesian).
 constexpr double sedov_xi0_nu2 = 1.00402;
-// nu = 3 (spherical blast, here in cylindrical r-z): xi0 = 1.03278.
+// nu = 3 (spherical blast: a point blast on the axis of r-z, or in r-theta): xi0 = 1.03278.
 constexpr double sedov_xi0_nu3 = 1.03278;
 constexpr double two_pi = 2 * 3.14159265358979323846;
 
-// Volume of zone (i, j): dx^2 per unit length (slab) or 2 pi (r_R^2 - r_L^2) / 2 dz (cylindrical r-z).
-double zone_volume(const GridSpec& g, int i) {
-  if (!g.cylindrical) return g.dx * g.dx;
+// Volume of zone (i, j): dx^2 per unit length (slab), 2 pi (r_R^2 - r_L^2) / 2 dz (cylindrical r-z) or
+// 2 pi (r_R^3 - r_L^3) / 3 (cos theta_L - cos theta_R) (spherical r-theta), with the sweeps' formulas.
+double zone_volume(const GridSpec& g, int i, int j) {
   const double rl = g.x0 + i * g.dx, rr = rl + g.dx;
-  return two_pi * 0.5 * (rr * rr - rl * rl) * g.dx;
+  if (g.geometry == GridGeometry::cylindrical) return two_pi * 0.5 * (rr * rr - rl * rl) * g.dx;
+  if (g.geometry == GridGeometry::spherical) {
+    const double tl = g.y0 + j * g.dtheta, tr = tl + g.dtheta;
+    return two_pi * geometry_volume(SweepGeometry::spherical_radius, rl, rr) *
+           geometry_volume(SweepGeometry::spherical_theta, tl, tr);
+  }
+  return g.dx * g.dx;
+}
+
+// Distance of zone (i, j) from the blast centre (the origin).
+double blast_radius(const GridSpec& g, int i, int j) {
+  return g.geometry == GridGeometry::spherical ? g.xc(i) : std::hypot(g.xc(i), g.yc(j));
 }
 
 Boundary pick(const Config& cfg, const std::string& key, Boundary natural) {
@@ -72,19 +83,20 @@ void verify_sedov(RunContext& ctx, const Problem& pb, const std::vector<double>&
   const auto& cfg = ctx.config;
   const GridSpec& g = pb.grid;
   const double rho0 = cfg.real("sedov.rho0"), energy = cfg.real("sedov.energy");
-  const bool point = g.cylindrical;  // nu = 3
+  const bool point = g.geometry != GridGeometry::cartesian;  // nu = 3
+  const bool spherical = g.geometry == GridGeometry::spherical;
   const double r_exact = point ? sedov_xi0_nu3 * std::pow(energy * t * t / rho0, 0.2)
                                : sedov_xi0_nu2 * std::pow(energy * t * t / rho0, 0.25);
-  // density maximum, zone and angle-averaged (radial bins one zone wide)
+  // density maximum, zone and angle-averaged (radial bins one zone wide; spherical: the radial zones)
   const double xmax = std::max(std::fabs(g.x0), std::fabs(g.x0 + g.nx * g.dx));
   const double ymax = std::max(std::fabs(g.y0), std::fabs(g.y0 + g.ny * g.dx));
-  const int nbins = int(std::hypot(xmax, ymax) / g.dx) + 2;
+  const int nbins = spherical ? g.nx : int(std::hypot(xmax, ymax) / g.dx) + 2;
   std::vector<double> sum(nbins, 0.0), count(nbins, 0.0);
   double peak = 0, r_peak = 0;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
-      const double rad = std::hypot(g.xc(i), g.yc(j)), rho = field(f, g, var_rho, i, j);
-      const int b = int(rad / g.dx);
+      const double rad = blast_radius(g, i, j), rho = field(f, g, var_rho, i, j);
+      const int b = spherical ? i : int(rad / g.dx);
       sum[b] += rho;
       count[b] += 1;
       if (rho > peak) peak = rho, r_peak = rad;
@@ -92,7 +104,16 @@ void verify_sedov(RunContext& ctx, const Problem& pb, const std::vector<double>&
   int best = 0;
   for (int b = 0; b < nbins; ++b)
     if (count[b] > 0 && sum[b] / count[b] > sum[best] / std::max(count[best], 1.0)) best = b;
-  const double r_shell = (best + 0.5) * g.dx;
+  const double r_shell = spherical ? g.xc(best) : (best + 0.5) * g.dx;
+  // spherical: the shock radius must not depend on theta (max over theta rows of |r_max(theta) - r_shell|)
+  double spread = 0;
+  if (spherical)
+    for (int j = 0; j < g.ny; ++j) {
+      int imax = 0;
+      for (int i = 1; i < g.nx; ++i)
+        if (field(f, g, var_rho, i, j) > field(f, g, var_rho, imax, j)) imax = i;
+      spread = std::max(spread, std::fabs(g.xc(imax) - r_shell) / g.dx);
+    }
   const double err = std::fabs(r_shell - r_exact) / r_exact;
   // mirror symmetry about the centre lines (x -> -x, y -> -y) and the diagonal (x <-> y, square grids)
   double mirror = 0, diagonal = 0;
@@ -112,16 +133,22 @@ void verify_sedov(RunContext& ctx, const Problem& pb, const std::vector<double>&
                                    {"radius_rel_error", err},
                                    {"peak_density_jump", peak / rho0},
                                    {"mirror_asymmetry", mirror},
-                                   {"diagonal_asymmetry", diagonal}};
+                                   {"diagonal_asymmetry", diagonal},
+                                   {"theta_spread_zones", spread}};
   ctx.out() << "  Sedov (nu = " << (point ? 3 : 2) << "): R(t) = " << r_exact << ", density-maximum shell at "
             << r_shell << " (rel. error " << err << "), peak jump " << peak / rho0
             << " (strong-shock limit 6), asymmetry mirror " << mirror << " diagonal " << diagonal << "\n";
+  if (spherical)
+    ctx.out() << "  Sedov r-theta: density-maximum radius varies over theta by at most " << spread << " zones\n";
   ctx.report.check_le("Sedov shock radius vs R(t) (rel. error)", err, cfg.real("verify.sedov_radius"));
   ctx.report.check("Sedov peak density jump", peak / rho0 >= cfg.real("verify.sedov_jump") && peak / rho0 <= 6.5,
                    peak / rho0, cfg.real("verify.sedov_jump"), ">= limit and <= 6.5");
   ctx.report.check_le("Sedov mirror asymmetry (max |rho - rho_mirror| / peak)", mirror, cfg.real("verify.mirror"));
   if (g.nx == g.ny && !point)
     ctx.report.check_le("Sedov diagonal asymmetry (x <-> y, splitting error)", diagonal, cfg.real("verify.diagonal"));
+  if (spherical)
+    ctx.report.check_le("Sedov shock radius independent of theta (max deviation, zones)", spread,
+                        cfg.real("verify.sedov_theta_spread"));
 }
 
 double advection_density(const Config& cfg, double x, double y) {
@@ -176,20 +203,32 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
       w[var_rho] = s.rho, w[var_p] = s.p, w[var_ux] = 0, w[var_uy] = 0;
     };
   } else if (pb.name == "sedov") {
-    g.cylindrical = cfg.choice("sedov.geometry") == "cylindrical";
-    g.x0 = g.cylindrical ? 0.0 : -0.5 * g.nx * g.dx;  // cylindrical: r in [0, 1], the blast on the axis
+    const std::string& geo = cfg.choice("sedov.geometry");
+    g.geometry = geo == "cylindrical" ? GridGeometry::cylindrical
+                 : geo == "spherical" ? GridGeometry::spherical
+                                      : GridGeometry::cartesian;
+    g.x0 = g.geometry == GridGeometry::cartesian ? -0.5 * g.nx * g.dx : 0.0;  // r in [0, 1], the blast at r = 0
     g.y0 = -0.5 * g.ny * g.dx;
+    if (g.geometry == GridGeometry::spherical) {  // r in [rmin, 1], theta in [0, pi]
+      const double rmin = cfg.real("sedov.rmin");
+      if (rmin >= 0.5) cfg.reject("sedov.rmin", "an inner radius below 0.5 (r runs from rmin to 1)");
+      g.x0 = rmin;
+      g.dx = (1.0 - rmin) / g.nx;
+      g.y0 = 0.0;
+      g.dtheta = pi / g.ny;
+    }
     pb.t_end = 0.1;
     const double rho0 = cfg.real("sedov.rho0"), p0 = cfg.real("sedov.p0"), energy = cfg.real("sedov.energy");
-    const double rin = cfg.real("sedov.radius_zones") * g.dx;
+    // spherical: the zones within radius_zones of the inner boundary
+    const double rin = (g.geometry == GridGeometry::spherical ? g.x0 : 0.0) + cfg.real("sedov.radius_zones") * g.dx;
     double volume = 0;  // of the zones inside the injection radius, summed identically on every rank
     for (int j = 0; j < g.ny; ++j)
       for (int i = 0; i < g.nx; ++i)
-        if (std::hypot(g.xc(i), g.yc(j)) < rin) volume += zone_volume(g, i);
+        if (blast_radius(g, i, j) < rin) volume += zone_volume(g, i, j);
     const double pin = (gas.gamma - 1.0) * energy / volume;
     pb.init = [g, rho0, p0, rin, pin](int i, int j, double* w) {
       w[var_rho] = rho0, w[var_ux] = 0, w[var_uy] = 0;
-      w[var_p] = std::hypot(g.xc(i), g.yc(j)) < rin ? pin : p0;
+      w[var_p] = blast_radius(g, i, j) < rin ? pin : p0;
     };
   } else {  // advection
     bx = by = Boundary::periodic;
@@ -213,7 +252,7 @@ Totals totals(const std::vector<double>& f, const GridSpec& g, const Gas& gas) {
   Totals s;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
-      const double area = zone_volume(g, i);
+      const double area = zone_volume(g, i, j);
       const double r = field(f, g, var_rho, i, j), p = field(f, g, var_p, i, j);
       const double u = field(f, g, var_ux, i, j), v = field(f, g, var_uy, i, j);
       s.mass += r * area;

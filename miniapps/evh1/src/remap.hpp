@@ -57,13 +57,12 @@ inline void remap_update(const double* KOKKOS_RESTRICT dm, const double* KOKKOS_
   for (int i = lo * B; i < hi * B; ++i) remap_zone(i, i + B, dm, fm, fu, fv, fe, dx, gas, r, p, u, v, e);
 }
 
-// The same for a radial sweep: zone n's fixed-grid volume is vol[n] (one value per zone, no lanes).
+// The same for a curvilinear sweep: the fixed-grid volume of element i is vol[i] (zone-major with lanes).
 template <int B>
-inline void remap_update_radial(const double* dm, const double* fm, const double* fu, const double* fv,
-                                const double* fe, const double* vol, const Gas& gas, double* r, double* p, double* u,
-                                double* v, const double* e, int lo, int hi) {
-  for (int n = lo; n < hi; ++n)
-    for (int l = 0; l < B; ++l) remap_zone(n * B + l, n * B + l + B, dm, fm, fu, fv, fe, vol[n], gas, r, p, u, v, e);
+inline void remap_update_volumes(const double* dm, const double* fm, const double* fu, const double* fv,
+                                 const double* fe, const double* vol, const Gas& gas, double* r, double* p, double* u,
+                                 double* v, const double* e, int lo, int hi) {
+  for (int i = lo * B; i < hi * B; ++i) remap_zone(i, i + B, dm, fm, fu, fv, fe, vol[i], gas, r, p, u, v, e);
 }
 
 }  // namespace proxylab::evh1

@@ -25,6 +25,14 @@ inline void courant_fraction(const double* r, const double* p, double gamma, dou
   for (int i = lo * B; i < hi * B; ++i) y[i] = kmath::sqrt(gamma * p[i] / r[i]) * dt_over_dx;
 }
 
+// The same with a width per lane (curvilinear sweeps): dt_over_width[l].
+template <int B>
+inline void courant_fraction_lanes(const double* r, const double* p, double gamma, const double* dt_over_width,
+                                   double* y, int lo, int hi) {
+  for (int n = lo; n < hi; ++n)
+    for (int l = 0; l < B; ++l) y[n * B + l] = kmath::sqrt(gamma * p[n * B + l] / r[n * B + l]) * dt_over_width[l];
+}
+
 // Riemann problems at faces [lo, hi) (face n between zones n - 1 and n): left input is zone n - 1's
 // right-edge state, right input zone n's left-edge state; floors as VH-1. Written as EVH1's riemann:
 // the 8 Newton iterations outside, the loop over faces inside, so that the inner loop vectorizes.

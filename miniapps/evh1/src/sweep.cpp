@@ -76,6 +76,9 @@ struct Work {
     fe,
     rf,
     vol,
+    scale,
+    width,
+    dtw,
     count
   };
   double* a[count];
@@ -157,16 +160,39 @@ struct Block {
       }
   }
 
+  // The geometry of block q0 (curvilinear sweeps): face coordinates, per-lane length scale, width and dt / width.
+  SweepShape shape(Work& w, int q0) const {
+    SweepShape s;
+    s.kind = pc.geometry;
+    double* rf = w.per_zone(Work::rf, B);
+    for (int z = -nghost; z <= pc.nzones + nghost; ++z) rf[z] = pc.origin + double(pc.first_face + z) * pc.dcoord;
+    double *scale = w.a[Work::scale], *width = w.a[Work::width], *dtw = w.a[Work::dtw];
+    for (int l = 0; l < B; ++l) {
+      const int q = q0 + l < pc.npencils ? q0 + l : pc.npencils - 1;  // as gather()
+      const bool theta = pc.geometry == SweepGeometry::spherical_theta;
+      scale[l] = theta ? pc.radius_origin + (double(pc.first_pencil + q) + 0.5) * pc.dr : 1.0;
+      width[l] = theta ? scale[l] * pc.dcoord : dx;
+      dtw[l] = dt / width[l];
+    }
+    s.rf = rf, s.scale = scale, s.width = width;
+    return s;
+  }
+
   // VH-1: ppmlr
-  void advance(Work& w, PhaseTimes& t) const {
+  void advance(Work& w, int q0, PhaseTimes& t) const {
     double** a = w.a;
     const int n = pc.nzones;
     const ParaCoef coef = w.coef();
+    const bool curved = pc.geometry != SweepGeometry::slab;
     auto t0 = Clock::now();
+    const SweepShape geo = curved ? shape(w, q0) : SweepShape{};
     // flatten, parabolae of p, rho, u on the fixed grid, characteristic states
     flatten<B>(a[Work::p], a[Work::u], a[Work::steep], a[Work::flat], -4, n + 4);
     paraset_uniform<B>(coef, -5, n + 5);
-    courant_fraction<B>(a[Work::r], a[Work::p], gas.gamma, dt / dx, a[Work::y], -4, n + 4);
+    if (curved)
+      courant_fraction_lanes<B>(a[Work::r], a[Work::p], gas.gamma, a[Work::dtw], a[Work::y], -4, n + 4);
+    else
+      courant_fraction<B>(a[Work::r], a[Work::p], gas.gamma, dt / dx, a[Work::y], -4, n + 4);
     const int q_in[3] = {Work::p, Work::u, Work::r}, q_right[3] = {Work::pR, Work::uR, Work::rR},
               q_left[3] = {Work::pL, Work::uL, Work::rL};
     for (int k = 0; k < 3; ++k) {
@@ -174,6 +200,7 @@ struct Block {
                   -4, n + 4);
       edge_states<B>(a[Work::al], a[Work::ar], a[Work::a6], a[Work::y], a[q_right[k]], a[q_left[k]], -4, n + 4);
     }
+    if (curved) force_edge_states<B>(geo, dt, a[Work::u], a[Work::v], a[Work::uR], a[Work::uL], -4, n + 4);
     t[phase_parabola] += since(t0);
     double* const scratch[8] = {a[Work::c1], a[Work::c2], a[Work::c3],   a[Work::c4],
                                 a[Work::c5], a[Work::da], a[Work::face], a[Work::al]};
@@ -184,13 +211,10 @@ struct Block {
       if (pc.right == Boundary::reflect) a[Work::umid][n * B + l] = 0.0;
     }
     t[phase_riemann] += since(t0);
-    double* rf = w.per_zone(Work::rf, B);
-    double* vol = w.per_zone(Work::vol, B);
-    if (pc.cylindrical) {
-      face_radii(pc.origin, pc.first_face, dx, rf, -nghost, n + nghost);
-      for (int z = 0; z < n; ++z) vol[z] = radial_volume(rf[z], rf[z + 1]);
-      evolve_radial<B>(a[Work::umid], a[Work::pmid], rf, dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v],
-                       a[Work::e], a[Work::dm], a[Work::dxl], -3, n + 3);
+    if (curved) {
+      zone_volumes<B>(geo, a[Work::vol], 0, n);
+      evolve_curvilinear<B>(geo, a[Work::umid], a[Work::pmid], dt, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v],
+                            a[Work::e], a[Work::dm], a[Work::dxl], -3, n + 3);
     } else {
       evolve<B>(a[Work::umid], a[Work::pmid], dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e],
                 a[Work::dm], a[Work::dxl], -3, n + 3);
@@ -204,11 +228,11 @@ struct Block {
                   -1, n + 1);
       remap_flux<B>(a[Work::umid], dt, a[Work::dxl], a[Work::al], a[Work::ar], a[Work::a6],
                     k == 0 ? nullptr : a[Work::fm], a[q_flux[k]], 0, n);
-      if (k == 0 && pc.cylindrical) radial_sliver_volumes<B>(a[Work::umid], rf, dt, a[Work::fm], 0, n);
+      if (k == 0 && curved) sliver_volumes<B>(geo, a[Work::umid], dt, a[Work::fm], 0, n);
     }
-    if (pc.cylindrical)
-      remap_update_radial<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], vol, gas, a[Work::r],
-                             a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n);
+    if (curved)
+      remap_update_volumes<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], a[Work::vol], gas,
+                              a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n);
     else
       remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r], a[Work::p],
                       a[Work::u], a[Work::v], a[Work::e], 0, n);
@@ -233,7 +257,7 @@ PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) 
     auto t0 = Clock::now();
     block.gather(w, q0);
     t[phase_parabola] += since(t0);
-    block.advance(w, t);
+    block.advance(w, q0, t);
     t0 = Clock::now();
     block.scatter(w, q0);
     t[phase_remap] += since(t0);

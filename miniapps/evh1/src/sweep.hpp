@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "gas.hpp"
+#include "geometry.hpp"
 #include "proxylab/layout.hpp"
 
 namespace proxylab::evh1 {
@@ -34,11 +35,16 @@ struct Pencils {
   int nzones = 0, zone_begin = 0;
   int normal = var_ux, transverse = var_uy;  // velocity along / across the sweep
   Boundary left = Boundary::reflect, right = Boundary::reflect;
-  // Cylindrical radius along the sweep (VH-1 ngeom = 1): face n of every pencil sits at
-  // r = origin + (first_face + n) * dx (global face index, so every decomposition computes the same r).
-  bool cylindrical = false;
-  double origin = 0;
+  // Curvilinear sweeps (geometry.hpp): face n of every pencil sits at coordinate
+  // origin + (first_face + n) * dcoord (global face index, so every decomposition computes the same values);
+  // dcoord is dx for radial sweeps and dtheta for theta sweeps. In a theta sweep pencil q has the radius
+  // radius_origin + (first_pencil + q + 0.5) * dr and zone width radius * dtheta (the dx argument of sweep()
+  // is then unused).
+  SweepGeometry geometry = SweepGeometry::slab;
+  double origin = 0, dcoord = 0;
   int first_face = 0;
+  double radius_origin = 0, dr = 0;
+  int first_pencil = 0;
 };
 
 enum Phase : int { phase_parabola = 0, phase_riemann, phase_evolve, phase_remap, nphases };

@@ -52,8 +52,8 @@ class TransposeDomain : public Domain {
   void sweep_x(double dt) override {
     if (!in_x_) to_x();
     auto s = timers.scope("sweep_x");
-    Pencils p{xdata_,    2,         rows_[rank_].size(), 0,       grid.nx, 0, var_ux, var_uy,
-              grid.x_lo, grid.x_hi, grid.cylindrical,    grid.x0, 0};
+    Pencils p{xdata_, 2, rows_[rank_].size(), 0, grid.nx, 0, var_ux, var_uy, grid.x_lo, grid.x_hi};
+    grid.set_x_sweep(p, 0);
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 
@@ -61,12 +61,14 @@ class TransposeDomain : public Domain {
     if (in_x_) to_y();
     auto s = timers.scope("sweep_y");
     Pencils p{ydata_, 2, cols_[rank_].size(), 0, grid.ny, 0, var_uy, var_ux, grid.y_lo, grid.y_hi};
+    grid.set_y_sweep(p, cols_[rank_].begin, 0);
     add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
   }
 
   double max_signal_rate() const override {
-    const auto& f = in_x_ ? xdata_ : ydata_;
-    return signal_rate(f, 0, int(f.extent(1)), 0, int(f.extent(2)), grid.dx, opt.gas.gamma);
+    const auto& f = in_x_ ? xdata_ : ydata_;  // x layout (var, j, i); y layout (var, i - i0, j)
+    return signal_rate(f, 0, int(f.extent(1)), 0, int(f.extent(2)), grid, opt.gas.gamma, in_x_ ? 2 : 1,
+                       in_x_ ? 0 : -cols_[rank_].begin);
   }
 
   std::vector<double> gather() const override {
@@ -170,14 +172,25 @@ std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, 
   return std::make_unique<TransposeDomain>(comm, g, o, t, strategy);
 }
 
-double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, double dx, double gamma) {
+double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma,
+                   int i_axis, int i_shift) {
   double rate = 0;
+  const double dx = g.dx;
+  const bool spherical = g.geometry == GridGeometry::spherical;
+  const double r0 = g.x0, dtheta = g.dtheta;
   Kokkos::parallel_reduce(
       "evh1::courant", Kokkos::MDRangePolicy<HostExec, Kokkos::Rank<2>>({a0, b0}, {a1, b1}),
       [=](int a, int b, double& m) {
         const double c = std::sqrt(gamma * f(var_p, a, b) / f(var_rho, a, b));
         const double ux = std::fabs(f(var_ux, a, b)), uy = std::fabs(f(var_uy, a, b));
-        const double r = ((ux > uy ? ux : uy) + c) / dx;
+        double r;
+        if (spherical) {  // VH-1 dtcon: theta widths r dtheta
+          const double radius = r0 + ((i_axis == 1 ? a : b) - i_shift + 0.5) * dx;
+          const double rx = (ux + c) / dx, ry = (uy + c) / (radius * dtheta);
+          r = rx > ry ? rx : ry;
+        } else {
+          r = ((ux > uy ? ux : uy) + c) / dx;
+        }
         m = r > m ? r : m;
       },
       Kokkos::Max<double>(rate));
