@@ -16,19 +16,35 @@ Operator build_operator(const Domain& d, Mapping m) {
   const GridSpec g = d.spec();
   const int gi0 = d.i0() - d.width(), gj0 = d.j0() - d.width();
   const double time_factor = 1.0 / (implicit_beta * 2.0 * g.dt * g.dt * gravity);
+  // Depths, each evaluated once (the synthetic bathymetry is the costly part of the set-up):
+  // ht(J, I) = HT at global T-point (gi0 - 1 + I, gj0 - 1 + J), one point beyond the ghosts on each side;
+  // hu(J, I) = HU at global U-point (gi0 - 1 + I, gj0 - 1 + J), the minimum of its four T depths.
+  View2D<double> ht("pop::HT", ny + 2, nx + 2), hu("pop::HU", ny + 1, nx + 1);
+  for_each_2d(
+      "pop::depth_t", m, 0, ny + 2, 0, nx + 2,
+      KOKKOS_LAMBDA(int j, int i) { ht(j, i) = g.ht(gi0 - 1 + i, gj0 - 1 + j); });
+  // POP: HU from KMU (the shallowest of the four surrounding T cells), as GridSpec::hu
+  for_each_2d(
+      "pop::depth_u", m, 0, ny + 1, 0, nx + 1, KOKKOS_LAMBDA(int j, int i) {
+        hu(j, i) = GridSpec::min4(ht(j, i), ht(j, i + 1), ht(j + 1, i), ht(j + 1, i + 1));
+      });
   auto A = op.A;
   auto rA0 = op.rA0, mask = op.mask, tarea = op.tarea;
   // POP: btrop_operator coefficient set-up (barotropic.F90 init), corner terms at the four U-points
   for_each_2d(
       "pop::build_operator", m, 0, ny, 0, nx, KOKKOS_LAMBDA(int j, int i) {
-        const int gi = gi0 + i, gj = gj0 + j;
+        const int gj = gj0 + j;
         const double dyu = g.dyu();
-        // x and y corner weights at U-point (ii, jj); zero outside the closed rows
-        auto xw = [&](int ii, int jj) { return jj < 0 || jj >= g.ny ? 0.0 : 0.25 * g.hu(ii, jj) * dyu / g.dxu(jj); };
-        auto yw = [&](int ii, int jj) { return jj < 0 || jj >= g.ny ? 0.0 : 0.25 * g.hu(ii, jj) * g.dxu(jj) / dyu; };
-        const double xne = xw(gi, gj), xse = xw(gi, gj - 1), xnw = xw(gi - 1, gj), xsw = xw(gi - 1, gj - 1);
-        const double yne = yw(gi, gj), yse = yw(gi, gj - 1), ynw = yw(gi - 1, gj), ysw = yw(gi - 1, gj - 1);
-        const bool ocean = gj >= 0 && gj < g.ny && g.ht(gi, gj) > 0.0;
+        // x and y corner weights at the U-point north-east of local T-point (ii, jj); zero outside the closed rows
+        auto xw = [&](int ii, int jj) {
+          return gj0 + jj < 0 || gj0 + jj >= g.ny ? 0.0 : 0.25 * hu(jj + 1, ii + 1) * dyu / g.dxu(gj0 + jj);
+        };
+        auto yw = [&](int ii, int jj) {
+          return gj0 + jj < 0 || gj0 + jj >= g.ny ? 0.0 : 0.25 * hu(jj + 1, ii + 1) * g.dxu(gj0 + jj) / dyu;
+        };
+        const double xne = xw(i, j), xse = xw(i, j - 1), xnw = xw(i - 1, j), xsw = xw(i - 1, j - 1);
+        const double yne = yw(i, j), yse = yw(i, j - 1), ynw = yw(i - 1, j), ysw = yw(i - 1, j - 1);
+        const bool ocean = gj >= 0 && gj < g.ny && ht(j + 1, i + 1) > 0.0;
         const double area = gj >= 0 && gj < g.ny ? g.tarea(gj) : 0.0;
         A.ane(j, i) = xne + yne;
         A.ae(j, i) = xne + xse - yne - yse;

@@ -55,7 +55,9 @@ struct GridSpec {
   }
   // Depth at U-point (i, j): minimum of the four T depths around it (NE corner of T(i, j)).
   KOKKOS_INLINE_FUNCTION double hu(int i, int j) const {
-    const double a = ht(i, j), b = ht(i + 1, j), c = ht(i, j + 1), d = ht(i + 1, j + 1);
+    return min4(ht(i, j), ht(i + 1, j), ht(i, j + 1), ht(i + 1, j + 1));
+  }
+  KOKKOS_INLINE_FUNCTION static double min4(double a, double b, double c, double d) {
     const double ab = a < b ? a : b, cd = c < d ? c : d;
     return ab < cd ? ab : cd;
   }
