@@ -32,6 +32,10 @@ def median(binary, ranks, sets, repeats):
     return recs[len(recs) // 2], [r["fom"]["value"] for r in recs]
 
 
+def load():
+    return " ".join(f"{x:.2f}" for x in os.getloadavg())
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/evh1/bin/proxylab-evh1")
@@ -40,21 +44,35 @@ def main():
     ap.add_argument("--map-steps", type=int, default=10)
     ap.add_argument("--par-n", type=int, default=256)
     ap.add_argument("--par-steps", type=int, default=20)
+    ap.add_argument("--mappings-only", action="store_true", help="skip the parallel-algorithm table")
     args = ap.parse_args()
     n = args.map_n
     print(f"### Mappings: Sedov {n}x{n}, {args.map_steps} steps, 1 rank x 1 thread, algorithm transpose\n")
-    print("| mapping | lanes | Mzone-cycles/s (median) | runs | parabola s | riemann s | evolve s | remap s | vs pencil |")
-    print("|---|---|---|---|---|---|---|---|---|")
-    base = None
-    for mapping, lanes in [("pencil", 8), ("batched", 4), ("batched", 8), ("batched", 16)]:
-        sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.max_steps={args.map_steps}", f"evh1.mapping={mapping}",
-                f"evh1.lanes={lanes}"]
-        rec, foms = median(args.bin, 1, sets, args.repeats)
+    print(f"Runs interleaved (pencil, batched 4, 8, 16, then again: load hits all alike); load average before: "
+          f"{load()}\n")
+    print("| mapping | lanes | Mzone-cycles/s (median) | runs | parabola s | riemann s | evolve s | remap s | "
+          "communication s | vs pencil (median of per-round ratios) |")
+    print("|---|---|---|---|---|---|---|---|---|---|")
+    configs = [("pencil", 8), ("batched", 4), ("batched", 8), ("batched", 16)]
+    recs = {c: [] for c in configs}
+    for _ in range(args.repeats):
+        for mapping, lanes in configs:
+            sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.max_steps={args.map_steps}", f"evh1.mapping={mapping}",
+                    f"evh1.lanes={lanes}"]
+            recs[(mapping, lanes)].append(run(args.bin, 1, sets))
+    for mapping, lanes in configs:
+        rs = recs[(mapping, lanes)]
+        foms = [r["fom"]["value"] for r in rs]
+        rec = sorted(rs, key=lambda r: r["fom"]["value"])[len(rs) // 2]
         fom, ph = rec["fom"]["value"], rec["results"]["phases_s"]
-        base = base or fom
+        ratio = statistics.median(f / p for f, p in zip(foms, (r["fom"]["value"] for r in recs[configs[0]])))
         print(f"| {mapping} | {lanes if mapping == 'batched' else 1} | {fom / 1e6:.3f} | "
-              f"{' '.join(f'{x / 1e6:.3f}' for x in foms)} | {ph['parabola']:.2f} | {ph['riemann']:.2f} | "
-              f"{ph['evolve']:.2f} | {ph['remap']:.2f} | {fom / base:.2f}x |", flush=True)
+              f"{' '.join(f'{x / 1e6:.3f}' for x in foms)} | {ph['parabola']:.3f} | {ph['riemann']:.3f} | "
+              f"{ph['evolve']:.3f} | {ph['remap']:.3f} | {rec['results']['communication_s']:.3f} | {ratio:.2f}x |",
+              flush=True)
+    print(f"\nLoad average after: {load()}")
+    if args.mappings_only:
+        return
     n = args.par_n
     print(f"\n### Parallel algorithms: Sedov {n}x{n}, {args.par_steps} steps, 1 thread per rank, mapping batched (8)\n")
     print("| ranks | algorithm | decomposition | Mzone-cycles/s (median) | wall s | communication s | exchanges |")

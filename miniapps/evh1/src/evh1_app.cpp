@@ -197,7 +197,13 @@ void run(RunContext& ctx) {
     std::snprintf(buf, sizeof buf, " %s %.3f", phase_names[k], avg[k]);
     ctx.out() << buf;
   }
-  ctx.out() << "\n";
+  const double comm_mean = ctx.timers.seconds("hydro/communication");
+  double comm_sum = 0;
+  MPI_Allreduce(&comm_mean, &comm_sum, 1, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  phases["communication"] = comm_sum / ctx.size;
+  char comm_buf[64];
+  std::snprintf(comm_buf, sizeof comm_buf, "; communication %.3f", comm_sum / ctx.size);
+  ctx.out() << comm_buf << "\n";
   const double zone_cycles = double(g.nx) * g.ny * steps;
   ctx.report.results()["steps"] = steps;
   ctx.report.results()["time"] = t;

@@ -17,10 +17,10 @@ inline void flatten(const double* KOKKOS_RESTRICT p, const double* KOKKOS_RESTRI
     const double safe = dp2 != 0.0 ? dp2 : 1.0, ratio = dp2 != 0.0 ? dp / safe : 0.0;
     const double f = flatten_omega2 * (ratio - flatten_omega1), upper = f > 1.0 ? 1.0 : f;
     const double pp = p[i + B], pm = p[i - B], pmin = pp < pm ? pp : pm;
-    // & rather than &&: no branch, so the loop vectorizes
-    const bool shock = (kmath::fabs(dp) > flatten_epsilon * pmin) & (u[i - B] > u[i + B]);
+    // nested selects, no branch and no bool arithmetic, so the loop vectorizes
     const double clamped = upper < 0.0 ? 0.0 : upper;
-    steep[i] = shock ? clamped : 0.0;
+    const double compressive = u[i - B] > u[i + B] ? clamped : 0.0;
+    steep[i] = kmath::fabs(dp) > flatten_epsilon * pmin ? compressive : 0.0;
   }
   for (int i = lo * B; i < hi * B; ++i) {
     const double dp = p[i + B] - p[i - B];

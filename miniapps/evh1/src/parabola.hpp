@@ -48,8 +48,9 @@ inline void paraset_uniform(const ParaCoef& c, int lo, int hi) {
 // monotone parabola of `a`, blended with the zone average by `flat` (0: no flattening).
 // Reads a in [lo - 2, hi + 2) and coefficients of zones [lo - 2, hi + 1); da, face: scratch.
 template <int B>
-inline void parabola(const double* a, const double* flat, const ParaCoef& c, double* da, double* face, double* al,
-                     double* ar, double* a6, int lo, int hi) {
+inline void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTRICT flat, const ParaCoef& c,
+                     double* KOKKOS_RESTRICT da, double* KOKKOS_RESTRICT face, double* KOKKOS_RESTRICT al,
+                     double* KOKKOS_RESTRICT ar, double* KOKKOS_RESTRICT a6, int lo, int hi) {
   for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {  // monotonized slopes (eq. 1.8)
     const double dr = a[i + B] - a[i], dl = a[i] - a[i - B];
     const double d = c.c1[i] * dr + c.c2[i] * dl, adl = kmath::fabs(dl), adr = kmath::fabs(dr);
