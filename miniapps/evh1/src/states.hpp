@@ -55,10 +55,12 @@ inline void riemann_faces(const double* KOKKOS_RESTRICT pr_edge, const double* K
   const double gamfac1 = 0.5 * (gamma + 1.0) / gamma, gamfac2 = gamma + 1.0;
   for (int i = lo * B; i < hi * B; ++i) {
     const int j = i - B;
-    pl[i] = pr_edge[j] > smallp ? pr_edge[j] : smallp;
-    const double rl = rr_edge[j] > smallr ? rr_edge[j] : smallr;
-    pr[i] = pl_edge[i] > smallp ? pl_edge[i] : smallp;
-    const double rr = rl_edge[i] > smallr ? rl_edge[i] : smallr;
+    // loads outside the selects: a load inside a ?: arm is a conditional load, which stops GCC vectorizing
+    const double p_left = pr_edge[j], r_left = rr_edge[j], p_right = pl_edge[i], r_right = rl_edge[i];
+    pl[i] = p_left > smallp ? p_left : smallp;
+    const double rl = r_left > smallr ? r_left : smallr;
+    pr[i] = p_right > smallp ? p_right : smallp;
+    const double rr = r_right > smallr ? r_right : smallr;
     ul[i] = ur_edge[j];
     ur[i] = ul_edge[i];
     cl[i] = kmath::sqrt(gamma * pl[i] * rl);
