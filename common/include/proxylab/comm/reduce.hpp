@@ -160,6 +160,41 @@ struct reduction_identity<proxylab::ExactWords<N>> {
 
 namespace proxylab {
 
+namespace detail {
+// Local N-word sum over a 2-D range with the team mapping on a host space, written so that it
+// vectorises: each row is processed in chunks whose contributions go to a small buffer in a
+// dependence-free vector loop (the kernel, e.g. a fused stencil, vectorises), then the buffer is added
+// lane-wise into `lanes` partial sums per word (no reassociation needed). A scalar running sum in the
+// vector loop (ThreadVectorRange's reduction) keeps GCC from vectorising the whole kernel. The
+// summation order is fixed by the row and chunk layout, so results are deterministic for a given
+// decomposition (they differ from the other mappings in the last bits, as any reduction order does).
+template <int N, class ExecSpace, class F>
+SumWords<N> team_host_sum_2d(const std::string& name, int b0, int e0, int b1, int e1, const F& f) {
+  if (e0 <= b0 || e1 <= b1) return SumWords<N>();
+  return team_rows_reduce<Kokkos::Sum<SumWords<N>>, ExecSpace>(
+      name, b0, e0, KOKKOS_LAMBDA(const team_member<ExecSpace>&, int i, SumWords<N>& ai) {
+        constexpr int chunk = 128, lanes = 4;
+        double lane[N][lanes] = {};
+        double buf[N][chunk];
+        for (int j0 = b1; j0 < e1; j0 += chunk) {
+          const int m = e1 - j0 < chunk ? e1 - j0 : chunk, padded = (m + lanes - 1) / lanes * lanes;
+          PROXYLAB_PRAGMA_IVDEP
+          for (int k = 0; k < m; ++k) {
+            double c[N] = {};
+            f(i, j0 + k, c);
+            for (int n = 0; n < N; ++n) buf[n][k] = c[n];
+          }
+          for (int k = m; k < padded; ++k)
+            for (int n = 0; n < N; ++n) buf[n][k] = 0.0;
+          for (int n = 0; n < N; ++n)
+            for (int k = 0; k < padded; k += lanes)
+              for (int l = 0; l < lanes; ++l) lane[n][l] += buf[n][k + l];
+        }
+        for (int n = 0; n < N; ++n) ai.v[n] += (lane[n][0] + lane[n][1]) + (lane[n][2] + lane[n][3]);
+      });
+}
+}  // namespace detail
+
 class GlobalSum {
  public:
   static constexpr int max_words = 8;
@@ -213,6 +248,9 @@ class GlobalSum {
                                                            for (int n = 0; n < N; ++n) acc.s[n].add(c[n]);
                                                          });
       start_exact(local.s, N);
+    } else if (m == Mapping::team && detail::on_host<Kokkos::DefaultExecutionSpace>) {
+      const auto local = detail::team_host_sum_2d<N, Kokkos::DefaultExecutionSpace>(name, b0, e0, b1, e1, f);
+      start_words(local.v, N);
     } else {
       auto local = reduce_2d<Kokkos::Sum<SumWords<N>>>(name, m, b0, e0, b1, e1,
                                                        KOKKOS_LAMBDA(int i, int j, SumWords<N>& acc) {
