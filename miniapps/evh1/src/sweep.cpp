@@ -143,12 +143,26 @@ struct Block {
     const int hi = pc.right == Boundary::neighbor ? n + nghost : n;
     const int vars[4] = {var_rho, var_p, pc.normal, pc.transverse};
     const int slots[4] = {Work::r, Work::p, Work::u, Work::v};
-    for (int l = 0; l < B; ++l) {
-      const int q = q0 + l < pc.npencils ? q0 + l : pc.npencils - 1;  // a short last block repeats a pencil
+    if (B > 1 && pc.axis == 1 && q0 + B <= pc.npencils) {
+      // pencils along the middle index (halo y sweeps): a row of the block's B pencils is contiguous in
+      // memory, so copy row by row (one pencil alone would read a column, stride nx, as EVH1's gather)
       for (int k = 0; k < 4; ++k) {
         double* a = w.a[slots[k]];
-        for (int z = lo; z < hi; ++z) a[z * B + l] = at(vars[k], q, z);
+        for (int z = lo; z < hi; ++z) {
+          const double* row = &pc.fields(vars[k], pc.zone_begin + z, pc.pencil_begin + q0);
+          for (int l = 0; l < B; ++l) a[z * B + l] = row[l];
+        }
       }
+    } else {
+      for (int l = 0; l < B; ++l) {
+        const int q = q0 + l < pc.npencils ? q0 + l : pc.npencils - 1;  // a short last block repeats a pencil
+        for (int k = 0; k < 4; ++k) {
+          double* a = w.a[slots[k]];
+          for (int z = lo; z < hi; ++z) a[z * B + l] = at(vars[k], q, z);
+        }
+      }
+    }
+    for (int l = 0; l < B; ++l) {
       fill_ghosts<B>(w, n, l, pc.left, true);
       fill_ghosts<B>(w, n, l, pc.right, false);
     }
@@ -157,6 +171,16 @@ struct Block {
   void scatter(const Work& w, int q0) const {
     const int vars[4] = {var_rho, var_p, pc.normal, pc.transverse};
     const int slots[4] = {Work::r, Work::p, Work::u, Work::v};
+    if (B > 1 && pc.axis == 1 && q0 + B <= pc.npencils) {  // row by row, as gather()
+      for (int k = 0; k < 4; ++k) {
+        const double* a = w.a[slots[k]];
+        for (int z = 0; z < pc.nzones; ++z) {
+          double* row = &pc.fields(vars[k], pc.zone_begin + z, pc.pencil_begin + q0);
+          for (int l = 0; l < B; ++l) row[l] = a[z * B + l];
+        }
+      }
+      return;
+    }
     for (int l = 0; l < B && q0 + l < pc.npencils; ++l)
       for (int k = 0; k < 4; ++k) {
         const double* a = w.a[slots[k]];
