@@ -29,10 +29,19 @@ def main(argv):
     extent = [x0, x0 + nx * dx, y0, y0 + ny * dx]
     fig, ax = plt.subplots(figsize=(6.4, 5.6 * min(2.0, max(0.3, ny / nx))))
     norm = LogNorm(vmin=max(rho.min(), 1e-3 * rho.max()), vmax=rho.max()) if meta["problem"] == "sedov" else None
-    im = ax.imshow(rho, origin="lower", extent=extent, cmap="inferno", norm=norm, interpolation="nearest")
+    if meta.get("geometry") == "spherical":  # r-theta zones drawn in the meridional plane (x = r sin, z = r cos)
+        r = x0 + dx * np.arange(nx + 1)
+        theta = y0 + meta["dtheta"] * np.arange(ny + 1)
+        rr, tt = np.meshgrid(r, theta)
+        im = ax.pcolormesh(rr * np.sin(tt), rr * np.cos(tt), rho, cmap="inferno", norm=norm, shading="flat")
+        ax.set_aspect("equal")
+        ax.set_xlabel("r sin(theta)")
+        ax.set_ylabel("r cos(theta)")
+    else:
+        im = ax.imshow(rho, origin="lower", extent=extent, cmap="inferno", norm=norm, interpolation="nearest")
+        ax.set_xlabel("x")
+        ax.set_ylabel("y")
     fig.colorbar(im, ax=ax, label="density")
-    ax.set_xlabel("x")
-    ax.set_ylabel("y")
     ax.set_title(f"evh1 {meta['problem']}: density at t = {meta['time']:.4g} ({nx} x {ny} zones)")
     fig.tight_layout()
     fig.savefig(png, dpi=120)

@@ -45,9 +45,11 @@ def main():
     ap.add_argument("--par-n", type=int, default=256)
     ap.add_argument("--par-steps", type=int, default=20)
     ap.add_argument("--mappings-only", action="store_true", help="skip the parallel-algorithm table")
+    ap.add_argument("--map-algorithm", default="transpose", choices=["transpose", "halo"],
+                    help="parallel algorithm of the mapping table (halo: y sweeps gather columns)")
     args = ap.parse_args()
     n = args.map_n
-    print(f"### Mappings: Sedov {n}x{n}, {args.map_steps} steps, 1 rank x 1 thread, algorithm transpose\n")
+    print(f"### Mappings: Sedov {n}x{n}, {args.map_steps} steps, 1 rank x 1 thread, algorithm {args.map_algorithm}\n")
     print(f"Runs interleaved (pencil, batched 4, 8, 16, then again: load hits all alike); load average before: "
           f"{load()}\n")
     print("| mapping | lanes | Mzone-cycles/s (median) | runs | parabola s | riemann s | evolve s | remap s | "
@@ -58,7 +60,7 @@ def main():
     for _ in range(args.repeats):
         for mapping, lanes in configs:
             sets = [f"grid.nx={n}", f"grid.ny={n}", f"time.max_steps={args.map_steps}", f"evh1.mapping={mapping}",
-                    f"evh1.lanes={lanes}"]
+                    f"evh1.lanes={lanes}", f"evh1.algorithm={args.map_algorithm}"]
             recs[(mapping, lanes)].append(run(args.bin, 1, sets))
     for mapping, lanes in configs:
         rs = recs[(mapping, lanes)]

@@ -20,6 +20,10 @@ void write_density(const std::string& path, const std::vector<double>& global, c
                          {"x0", g.x0},
                          {"y0", g.y0},
                          {"dx", g.dx},
+                         {"geometry", g.geometry == GridGeometry::spherical     ? "spherical"
+                                      : g.geometry == GridGeometry::cylindrical ? "cylindrical"
+                                                                                : "cartesian"},
+                         {"dtheta", g.dtheta},  // spherical: y is theta from y0 in steps of dtheta
                          {"time", time},
                          {"problem", problem},
                          {"quantity", "density"}};
