@@ -244,6 +244,10 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
   }
   g.x_lo = g.x_hi = pick(cfg, "bc.x", bx);
   g.y_lo = g.y_hi = pick(cfg, "bc.y", by);
+  if (g.geometry != GridGeometry::cartesian && g.x_lo == Boundary::periodic)
+    cfg.reject("bc.x", "reflect or outflow for a radial x (sedov.geometry=" + cfg.choice("sedov.geometry") + ")");
+  if (g.geometry == GridGeometry::spherical && g.y_lo != Boundary::reflect)
+    cfg.reject("bc.y", "reflect (or auto) for sedov.geometry=spherical: theta = 0 and pi are the axis");
   if (cfg.real("time.t_end") > 0) pb.t_end = cfg.real("time.t_end");
   return pb;
 }
