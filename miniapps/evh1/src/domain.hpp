@@ -94,7 +94,7 @@ std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const
 // Local Courant rate over a block of fields(var, a, b) with indices [a0, a1) x [b0, b1): the max of
 // (|u| + c) / width over both directions. Global column i of index (a, b) is a - i_shift (i_axis = 1) or
 // b - i_shift (i_axis = 2); it gives the radius of the theta widths r dtheta of a spherical grid.
-double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma,
-                   int i_axis, int i_shift);
+double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma, int i_axis,
+                   int i_shift);
 
 }  // namespace proxylab::evh1

@@ -62,7 +62,8 @@ template <int B>
 inline void remap_update(const double* dm, const double* fm, const double* fu, const double* fv, const double* fe,
                          double dx, const Gas& gas, double* r, double* p, double* u, double* v, const double* e, int lo,
                          int hi) {
-  remap_update_with<B>(dm, fm, fu, fv, fe, [dx](int) { return dx; }, gas, r, p, u, v, e, lo, hi);
+  remap_update_with<B>(
+      dm, fm, fu, fv, fe, [dx](int) { return dx; }, gas, r, p, u, v, e, lo, hi);
 }
 
 // Curvilinear: the volume of element i is vol[i] (zone-major with lanes).
@@ -70,7 +71,8 @@ template <int B>
 inline void remap_update_volumes(const double* dm, const double* fm, const double* fu, const double* fv,
                                  const double* fe, const double* vol, const Gas& gas, double* r, double* p, double* u,
                                  double* v, const double* e, int lo, int hi) {
-  remap_update_with<B>(dm, fm, fu, fv, fe, [vol](int i) { return vol[i]; }, gas, r, p, u, v, e, lo, hi);
+  remap_update_with<B>(
+      dm, fm, fu, fv, fe, [vol](int i) { return vol[i]; }, gas, r, p, u, v, e, lo, hi);
 }
 
 }  // namespace proxylab::evh1

@@ -238,7 +238,8 @@ struct Block {
     else  // strip-mined: the 9 face arrays of a chunk of the block stay in L1 through the 8 iterations
       for (int c = -3; c < n + 4; c += riemann_chunk / B)
         riemann_faces<B>(a[Work::pR], a[Work::uR], a[Work::rR], a[Work::pL], a[Work::uL], a[Work::rL], gas, scratch,
-                         a[Work::umid], a[Work::pmid], c, c + riemann_chunk / B < n + 4 ? c + riemann_chunk / B : n + 4);
+                         a[Work::umid], a[Work::pmid], c,
+                         c + riemann_chunk / B < n + 4 ? c + riemann_chunk / B : n + 4);
     for (int l = 0; l < B; ++l) {  // a reflecting wall does not move
       if (pc.left == Boundary::reflect) a[Work::umid][l] = 0.0;
       if (pc.right == Boundary::reflect) a[Work::umid][n * B + l] = 0.0;

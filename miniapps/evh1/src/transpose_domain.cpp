@@ -172,8 +172,8 @@ std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, 
   return std::make_unique<TransposeDomain>(comm, g, o, t, strategy);
 }
 
-double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma,
-                   int i_axis, int i_shift) {
+double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma, int i_axis,
+                   int i_shift) {
   double rate = 0;
   const double dx = g.dx;
   const bool spherical = g.geometry == GridGeometry::spherical;

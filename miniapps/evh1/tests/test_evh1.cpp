@@ -215,15 +215,14 @@ TEST_CASE("a cylindrical radial sweep between reflecting walls conserves mass an
 
 namespace {
 // A spherical r-theta grid, r in [0.2, 1], theta in [0, pi], reflecting walls; state from init(r, theta, w).
-std::vector<double> run_spherical(int nr, int nt, long long steps, const std::function<void(double, double, double*)>& f,
-                                  GridSpec& g) {
+std::vector<double> run_spherical(int nr, int nt, long long steps,
+                                  const std::function<void(double, double, double*)>& f, GridSpec& g) {
   g.nx = nr, g.ny = nt;
   g.geometry = GridGeometry::spherical;
   g.x0 = 0.2, g.dx = 0.8 / nr, g.y0 = 0.0, g.dtheta = 3.14159265358979323846 / nt;
   const Gas gas;
   proxylab::Timers timers(nullptr, false);
-  auto d =
-      make_transpose_domain(MPI_COMM_SELF, g, SweepOptions{gas, SweepMapping::batched, 4}, timers, "alltoallv");
+  auto d = make_transpose_domain(MPI_COMM_SELF, g, SweepOptions{gas, SweepMapping::batched, 4}, timers, "alltoallv");
   const GridSpec grid = g;
   d->initialize([&](int i, int j, double* w) { f(grid.xc(i), grid.yc(j), w); });
   run_to(*d, MPI_COMM_SELF, 1.0, 0.5, steps);
@@ -233,9 +232,9 @@ std::vector<double> run_spherical(int nr, int nt, long long steps, const std::fu
 
 TEST_CASE("spherical r-theta: a uniform static state stays static", "[evh1][geometry]") {
   GridSpec g;
-  const auto f = run_spherical(24, 16, 20, [](double, double, double* w) {
-    w[var_rho] = 1.3, w[var_p] = 0.7, w[var_ux] = 0.0, w[var_uy] = 0.0;
-  }, g);
+  const auto f = run_spherical(
+      24, 16, 20, [](double, double, double* w) { w[var_rho] = 1.3, w[var_p] = 0.7, w[var_ux] = 0.0, w[var_uy] = 0.0; },
+      g);
   const std::size_t nz = std::size_t(g.nx) * g.ny;
   // The pressure forces through the face areas balance: only round-off (mass / volume) moves the state; a
   // missing or mismatched area factor would accelerate the gas by O(dt p / (rho r)) ~ 1e-2 per step.
