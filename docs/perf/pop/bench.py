@@ -9,8 +9,17 @@ Tables: (1) time per iteration and per solve of each solver at 1, 2, 4 ranks on 
 (2) halo strategy x global-sum strategy for pcg at 4 ranks; (3) the x1 grid at 1 rank in benchmark
 mode (124 iterations, as CGPOP): achieved bandwidth of the operator + vector kernels against the
 STREAM triad measured in the same run, fused and unfused.
+
+  python3 docs/perf/pop/bench.py --bin build/pop/bin/proxylab-pop --tenth --repeats 3 [--baseline OLD_BIN]
+
+writes only table 4: the tenth grid (3600 x 2400) at 1 rank, benchmark mode (inputs/pop/tenth-bench.yaml),
+every mapping x {chrongear, pcg}: time split and bandwidth of the operator + vector kernels against the
+STREAM triad of the same run. Runs are interleaved (one of each per round, `--repeats` rounds) so that
+load from other processes hits every variant alike; medians. `--baseline` adds chrongear rows of an
+older binary, interleaved the same way.
 """
 import argparse
+import json
 import os
 import statistics
 import sys
@@ -21,7 +30,7 @@ from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH 
 
 
 def run(binary, ranks, sets, deck):
-    return runner.verified_record("pop", ranks, 1, deck, sets, exe=binary)
+    return runner.verified_record("pop", ranks, 1, deck, sets, exe=binary)["results"]
 
 
 def median_of(binary, repeats, ranks, sets, deck):
@@ -30,11 +39,64 @@ def median_of(binary, repeats, ranks, sets, deck):
     return recs[0], med
 
 
+def tenth_table(binary, baseline, repeats, save=None, from_file=None):
+    deck = "inputs/pop/tenth-bench.yaml"
+    if from_file:  # render a saved session again
+        saved = json.loads(Path(from_file).read_text())
+        rows = [tuple(e["row"]) for e in saved["rows"]]
+        recs = {tuple(e["row"]): e["results"] for e in saved["rows"]}
+        load0, load1, repeats = saved["load_before"], saved["load_after"], saved["repeats"]
+    else:
+        rows = [("this", binary, s, m) for s in ("chrongear", "pcg") for m in ("flat", "mdrange", "team")]
+        if baseline:
+            rows += [("baseline", baseline, "chrongear", m) for m in ("flat", "mdrange", "team")]
+        load0 = os.getloadavg()
+        recs = {row: [] for row in rows}
+        for _ in range(repeats):  # interleaved: one run of every row per round
+            for row in rows:
+                recs[row].append(run(row[1], 1, ["solver.name=" + row[2], "solver.mapping=" + row[3]], deck))
+        load1 = os.getloadavg()
+    if save:
+        Path(save).write_text(json.dumps({"load_before": load0, "load_after": load1, "repeats": repeats, "rows": [
+            {"row": list(row), "results": recs[row]} for row in rows]}, indent=1))
+    triads = [r["triad_bandwidth_gbs"] for row in rows for r in recs[row]]
+    session = statistics.median(triads)
+    print("## 4. tenth grid (3600 x 2400) at 1 rank, 50 iterations of benchmark mode: kernels vs STREAM triad\n")
+    print("Command: `python3 docs/perf/pop/bench.py --bin %s --tenth --repeats %d%s`  " % (
+        rows[0][1], repeats, " --baseline " + baseline if baseline else ""))
+    print("Load average before %s, after %s (2 cores, shared with another helper's builds). OMP_NUM_THREADS=1, "
+          "interleaved rounds, medians of %d. Bytes: each array a kernel streams counted once per pass "
+          "(STREAM convention; stencil neighbours from cache). Triad: 24 B/point, best of 10 on arrays of "
+          "the block's size with the same mapping, in every run; its %d values in this session span "
+          "%.1f-%.1f GB/s (median %.1f), so the last column divides by that session median.\n" % (
+              tuple(round(x, 2) for x in load0), tuple(round(x, 2) for x in load1), repeats, len(triads),
+              min(triads), max(triads), session))
+    print("| binary | solver | mapping | s/iteration | fused kernel+sum ms | vector ms | check operator ms | "
+          "bytes/iter | kernels GB/s | triad GB/s (same runs) | kernels/triad (same runs) | kernels/session triad |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        rs = recs[row]
+        med = lambda f: statistics.median(f(r) for r in rs)
+        split = lambda k: med(lambda r: r["seconds_per_iteration_split"][k]) * 1e3
+        bw = med(lambda r: r["kernel_bandwidth_gbs"])
+        print("| %s | %s | %s | %.4f | %.1f | %.1f | %.1f | %.3g | %.2f | %.2f | %.0f%% | %.0f%% |" % (
+            row[0], row[2], row[3], med(lambda r: r["seconds_per_iteration"]), split("fused_kernel_and_sum"),
+            split("vector"), split("operator"), rs[0]["bytes_per_iteration_all_ranks"], bw,
+            med(lambda r: r["triad_bandwidth_gbs"]), 100 * med(lambda r: r["kernel_vs_triad"]), 100 * bw / session))
+
+
 def main():
     ap = argparse.ArgumentParser()
     ap.add_argument("--bin", default="build/pop/bin/proxylab-pop")
     ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--tenth", action="store_true", help="only table 4 (tenth grid vs STREAM triad)")
+    ap.add_argument("--baseline", default=None, help="with --tenth: an older binary to compare, interleaved")
+    ap.add_argument("--save", default=None, help="with --tenth: write every run's results (JSON) to this file")
+    ap.add_argument("--from-file", default=None, help="with --tenth: render a session saved with --save")
     a = ap.parse_args()
+    if a.tenth:
+        tenth_table(a.bin, a.baseline, a.repeats, a.save, a.from_file)
+        return
     small, x1 = "inputs/pop/small.yaml", "inputs/pop/x1-bench.yaml"
     print("# POP barotropic proxy: measured tables\n")
     print("Command: `python3 docs/perf/pop/bench.py --bin %s --repeats %d`  " % (a.bin, a.repeats))
