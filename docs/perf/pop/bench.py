@@ -29,8 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
 from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 
 
-def run(binary, ranks, sets, deck):
-    return runner.verified_record("pop", ranks, 1, deck, sets, exe=binary)["results"]
+def run(binary, ranks, sets, deck, threads=1):
+    return runner.verified_record("pop", ranks, threads, deck, sets, exe=binary)["results"]
 
 
 def median_of(binary, repeats, ranks, sets, deck):
@@ -39,50 +39,57 @@ def median_of(binary, repeats, ranks, sets, deck):
     return recs[0], med
 
 
-def tenth_table(binary, baseline, repeats, save=None, from_file=None):
+def tenth_table(binary, baseline, repeats, save=None, from_file=None, threads=(1,)):
     deck = "inputs/pop/tenth-bench.yaml"
     if from_file:  # render a saved session again
         saved = json.loads(Path(from_file).read_text())
-        rows = [tuple(e["row"]) for e in saved["rows"]]
-        recs = {tuple(e["row"]): e["results"] for e in saved["rows"]}
+        rows = [tuple(e["row"]) + ((1,) if len(e["row"]) == 4 else ()) for e in saved["rows"]]
+        recs = {row: e["results"] for row, e in zip(rows, saved["rows"])}
         load0, load1, repeats = saved["load_before"], saved["load_after"], saved["repeats"]
     else:
-        rows = [("this", binary, s, m) for s in ("chrongear", "pcg") for m in ("flat", "mdrange", "team")]
+        rows = [("this", binary, s, m, 1) for s in ("chrongear", "pcg") for m in ("flat", "mdrange", "team")]
         if baseline:
-            rows += [("baseline", baseline, "chrongear", m) for m in ("flat", "mdrange", "team")]
+            rows += [("baseline", baseline, "chrongear", m, 1) for m in ("flat", "mdrange", "team")]
+        if threads != (1,):  # a thread comparison: the team mapping only, this binary only
+            rows = [("this", binary, s, "team", t) for t in threads for s in ("chrongear", "pcg")]
         load0 = os.getloadavg()
         recs = {row: [] for row in rows}
         for _ in range(repeats):  # interleaved: one run of every row per round
             for row in rows:
-                recs[row].append(run(row[1], 1, ["solver.name=" + row[2], "solver.mapping=" + row[3]], deck))
+                recs[row].append(run(row[1], 1, ["solver.name=" + row[2], "solver.mapping=" + row[3]], deck, row[4]))
         load1 = os.getloadavg()
     if save:
         Path(save).write_text(json.dumps({"load_before": load0, "load_after": load1, "repeats": repeats, "rows": [
             {"row": list(row), "results": recs[row]} for row in rows]}, indent=1))
-    triads = [r["triad_bandwidth_gbs"] for row in rows for r in recs[row]]
-    session = statistics.median(triads)
-    print("## 4. tenth grid (3600 x 2400) at 1 rank, 50 iterations of benchmark mode: kernels vs STREAM triad\n")
-    print("Command: `python3 docs/perf/pop/bench.py --bin %s --tenth --repeats %d%s`  " % (
-        rows[0][1], repeats, " --baseline " + baseline if baseline else ""))
-    print("Load average before %s, after %s (2 cores, shared with another helper's builds). OMP_NUM_THREADS=1, "
+    tcounts = sorted({row[4] for row in rows})
+    triads = {t: [r["triad_bandwidth_gbs"] for row in rows if row[4] == t for r in recs[row]] for t in tcounts}
+    session = {t: statistics.median(v) for t, v in triads.items()}
+    spread = "; ".join("%d thread(s): %d values, %.1f-%.1f GB/s, median %.1f" % (
+        t, len(triads[t]), min(triads[t]), max(triads[t]), session[t]) for t in tcounts)
+    title = "4" if tcounts == [1] else "4b"
+    print("## %s. tenth grid (3600 x 2400) at 1 rank, 50 iterations of benchmark mode: kernels vs STREAM triad%s\n" % (
+        title, "" if tcounts == [1] else ", 1 vs %s OpenMP threads" % ", ".join(str(t) for t in tcounts[1:])))
+    print("Command: `python3 docs/perf/pop/bench.py --bin %s --tenth --repeats %d%s%s`  " % (
+        rows[0][1], repeats, " --baseline " + baseline if baseline else "",
+        "" if tcounts == [1] else " --threads " + ",".join(str(t) for t in tcounts)))
+    print("Load average before %s, after %s (2 cores, shared with another helper's builds). 1 rank, threads as listed, "
           "interleaved rounds, medians of %d. Bytes: each array a kernel streams counted once per pass "
           "(STREAM convention; stencil neighbours from cache). Triad: 24 B/point, best of 10 on arrays of "
-          "the block's size with the same mapping, in every run; its %d values in this session span "
-          "%.1f-%.1f GB/s (median %.1f), so the last column divides by that session median.\n" % (
-              tuple(round(x, 2) for x in load0), tuple(round(x, 2) for x in load1), repeats, len(triads),
-              min(triads), max(triads), session))
-    print("| binary | solver | mapping | s/iteration | fused kernel+sum ms | vector ms | check operator ms | "
+          "the block's size with the same mapping and threads, in every run; this session's values (%s) "
+          "swing within a run, so the last column divides by the session median of the same thread count.\n" % (
+              tuple(round(x, 2) for x in load0), tuple(round(x, 2) for x in load1), repeats, spread))
+    print("| binary | solver | mapping | threads | s/iteration | fused kernel+sum ms | vector ms | check operator ms | "
           "bytes/iter | kernels GB/s | triad GB/s (same runs) | kernels/triad (same runs) | kernels/session triad |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         rs = recs[row]
         med = lambda f: statistics.median(f(r) for r in rs)
         split = lambda k: med(lambda r: r["seconds_per_iteration_split"][k]) * 1e3
         bw = med(lambda r: r["kernel_bandwidth_gbs"])
-        print("| %s | %s | %s | %.4f | %.1f | %.1f | %.1f | %.3g | %.2f | %.2f | %.0f%% | %.0f%% |" % (
-            row[0], row[2], row[3], med(lambda r: r["seconds_per_iteration"]), split("fused_kernel_and_sum"),
+        print("| %s | %s | %s | %d | %.4f | %.1f | %.1f | %.1f | %.3g | %.2f | %.2f | %.0f%% | %.0f%% |" % (
+            row[0], row[2], row[3], row[4], med(lambda r: r["seconds_per_iteration"]), split("fused_kernel_and_sum"),
             split("vector"), split("operator"), rs[0]["bytes_per_iteration_all_ranks"], bw,
-            med(lambda r: r["triad_bandwidth_gbs"]), 100 * med(lambda r: r["kernel_vs_triad"]), 100 * bw / session))
+            med(lambda r: r["triad_bandwidth_gbs"]), 100 * med(lambda r: r["kernel_vs_triad"]), 100 * bw / session[row[4]]))
 
 
 def main():
@@ -93,9 +100,11 @@ def main():
     ap.add_argument("--baseline", default=None, help="with --tenth: an older binary to compare, interleaved")
     ap.add_argument("--save", default=None, help="with --tenth: write every run's results (JSON) to this file")
     ap.add_argument("--from-file", default=None, help="with --tenth: render a session saved with --save")
+    ap.add_argument("--threads", default="1", help="with --tenth: OpenMP threads of the 1-rank runs, e.g. 1,2 "
+                    "(more than 1: a team-only session, one row per solver and thread count)")
     a = ap.parse_args()
     if a.tenth:
-        tenth_table(a.bin, a.baseline, a.repeats, a.save, a.from_file)
+        tenth_table(a.bin, a.baseline, a.repeats, a.save, a.from_file, tuple(int(t) for t in a.threads.split(",")))
         return
     small, x1 = "inputs/pop/small.yaml", "inputs/pop/x1-bench.yaml"
     print("# POP barotropic proxy: measured tables\n")
