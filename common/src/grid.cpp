@@ -55,8 +55,39 @@ ProcessGrid ProcessGrid::make_2d(MPI_Comm comm, int px, int py, bool periodic_x,
                      std::to_string(px * py) + " processes, but the run has " + std::to_string(size) +
                      " ranks; allowed: px*py equal to the rank count (or 0 for automatic)");
   ProcessGrid g;
-  g.px_ = px, g.py_ = py, g.periodic_x_ = periodic_x, g.periodic_y_ = periodic_y;
+  g.px_ = px, g.py_ = py, g.size_ = size, g.periodic_x_ = periodic_x, g.periodic_y_ = periodic_y;
   g.finish_setup(comm);
+  return g;
+}
+
+ProcessGrid ProcessGrid::make_masked_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
+                                        const std::vector<int>& active, const std::string& key) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  if (px <= 0 || py <= 0 || int(active.size()) != px * py)
+    throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) +
+                     "; allowed: a given block grid (positive px and py) when blocks are eliminated");
+  ProcessGrid g;
+  g.px_ = px, g.py_ = py, g.size_ = size, g.periodic_x_ = periodic_x, g.periodic_y_ = periodic_y;
+  g.block_rank_.assign(active.size(), MPI_PROC_NULL);
+  int n_active = 0;
+  for (size_t b = 0; b < active.size(); ++b)
+    if (active[b]) {
+      if (n_active == rank) g.cx_ = int(b) % px, g.cy_ = int(b) / px;
+      g.block_rank_[b] = n_active++;
+    }
+  if (n_active != size)
+    throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) + ": " +
+                     std::to_string(n_active) + " of its " + std::to_string(px * py) +
+                     " blocks remain after elimination, but the run has " + std::to_string(size) +
+                     " ranks; allowed: as many ranks as remaining blocks (run with " + std::to_string(n_active) +
+                     " ranks)");
+  MPI_Comm dup;
+  MPI_Comm_dup(comm, &dup);
+  g.cart_ = make_comm_handle(dup);
+  g.rank_ = rank;
+  g.split_row_col_node(dup);
   return g;
 }
 
@@ -70,10 +101,14 @@ void ProcessGrid::finish_setup(MPI_Comm parent) {
   int coords[2];
   MPI_Cart_coords(cart, rank_, 2, coords);
   cy_ = coords[0], cx_ = coords[1];
+  split_row_col_node(cart);
+}
+
+void ProcessGrid::split_row_col_node(MPI_Comm comm) {
   MPI_Comm row, col, node;
-  MPI_Comm_split(cart, cy_, cx_, &row);
-  MPI_Comm_split(cart, cx_, cy_, &col);
-  MPI_Comm_split_type(cart, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
+  MPI_Comm_split(comm, cy_, cx_, &row);
+  MPI_Comm_split(comm, cx_, cy_, &col);
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
   row_ = make_comm_handle(row), col_ = make_comm_handle(col), node_ = make_comm_handle(node);
 }
 

@@ -2,14 +2,48 @@
 #include "domain.hpp"
 
 #include <string>
+#include <vector>
 
 #include "proxylab/errors.hpp"
 
 namespace proxylab::pop {
 
-Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo)
-    : spec_(spec), w_(width) {
-  grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, px, py, true, false, "decomp.px/py"));
+namespace {
+
+// Ocean T-points in the own points [j0, j0 + ny) x [i0, i0 + nx) of a block.
+int count_ocean(const GridSpec& g, int i0, int j0, int nx, int ny) {
+  int ocean = 0;
+  Kokkos::parallel_reduce(
+      "pop::count_ocean", Kokkos::MDRangePolicy<Kokkos::Rank<2>>({j0, i0}, {j0 + ny, i0 + nx}),
+      KOKKOS_LAMBDA(int j, int i, int& n) { n += g.ht(i, j) > 0.0 ? 1 : 0; }, ocean);
+  return ocean;
+}
+
+// POP's land-block elimination: which blocks of a px x py block grid hold ocean (every rank
+// computes the same list from the analytic grid, so all ranks agree without communication).
+std::vector<int> ocean_blocks(const GridSpec& g, int px, int py) {
+  std::vector<int> active(size_t(px) * py);
+  for (int cy = 0; cy < py; ++cy)
+    for (int cx = 0; cx < px; ++cx) {
+      const BlockRange bx = split_range(g.nx, px, cx), by = split_range(g.ny, py, cy);
+      active[size_t(cy) * px + cx] = count_ocean(g, bx.begin, by.begin, bx.size(), by.size()) > 0 ? 1 : 0;
+    }
+  return active;
+}
+
+}  // namespace
+
+Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo, bool eliminate_land)
+    : spec_(spec), w_(width), eliminated_(eliminate_land) {
+  if (eliminate_land) {
+    if (px <= 0 || py <= 0)
+      throw InputError("key 'decomp.eliminate_land' is true but decomp.px x decomp.py is " + std::to_string(px) + "x" +
+                       std::to_string(py) + "; allowed: a given block grid (both positive) to eliminate land blocks from");
+    grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_masked_2d(comm, px, py, true, false,
+                                                                      ocean_blocks(spec, px, py), "decomp.px/py"));
+  } else {
+    grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, px, py, true, false, "decomp.px/py"));
+  }
   // The smallest block is n / parts (floor): every rank checks the same numbers, so all throw alike.
   const int min_x = spec.nx / grid_->px(), min_y = spec.ny / grid_->py();
   if (min_x < width || min_y < width)
@@ -22,15 +56,13 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
   const BlockRange by = split_range(spec.ny, grid_->py(), grid_->cy());
   i0_ = bx.begin, j0_ = by.begin, nxl_ = bx.size(), nyl_ = by.size();
 
-  // All-land block: no ocean T-point among the own points.
-  int ocean = 0;
-  const GridSpec g = spec_;
-  Kokkos::parallel_reduce(
-      "pop::count_ocean", Kokkos::MDRangePolicy<Kokkos::Rank<2>>({j0_, i0_}, {j0_ + nyl_, i0_ + nxl_}),
-      KOKKOS_LAMBDA(int j, int i, int& n) { n += g.ht(i, j) > 0.0 ? 1 : 0; }, ocean);
-  all_land_ = ocean == 0;
-  int mine = all_land_ ? 1 : 0;
-  MPI_Allreduce(&mine, &land_blocks_, 1, MPI_INT, MPI_SUM, grid_->comm());
+  all_land_ = count_ocean(spec_, i0_, j0_, nxl_, nyl_) == 0;
+  if (eliminate_land) {
+    land_blocks_ = grid_->px() * grid_->py() - grid_->size();
+  } else {
+    int mine = all_land_ ? 1 : 0;
+    MPI_Allreduce(&mine, &land_blocks_, 1, MPI_INT, MPI_SUM, grid_->comm());
+  }
 
   halo_ = HaloExchange::create(halo, *grid_, nxl_, nyl_, w_, 1);
 }

@@ -1,6 +1,8 @@
 // One rank's share of the global grid: a 2-D block of a ProcessGrid (periodic in x, closed in y),
-// its ghost width, the halo exchange that fills the ghosts, and whether the block is all land
-// (POP eliminates such blocks: here the rank keeps its place in the process grid but does no work).
+// its ghost width, the halo exchange that fills the ghosts, and whether the block is all land.
+// All-land blocks either stay on their rank, which then does no work, or (eliminate_land, as POP's
+// block distribution does) get no rank at all: the px x py blocks are then a block grid, the run
+// needs one rank per remaining block, and ghosts facing an eliminated block stay zero (land).
 //
 // Local fields are View2D(ny_local + 2w, nx_local + 2w): row j, column i (x contiguous); the block's
 // own points are [w, w + ny_local) x [w, w + nx_local); local (j, i) is global (j0 + j - w, i0 + i - w).
@@ -16,9 +18,11 @@ namespace proxylab::pop {
 
 class Domain {
  public:
-  // Collective. px = py = 0: automatic; InputError (all ranks) when the grid cannot be split so that
-  // every block is at least `width` points wide in both directions.
-  Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo);
+  // Collective. px = py = 0: automatic (not with eliminate_land); InputError (all ranks) when the grid
+  // cannot be split so that every block is at least `width` points wide in both directions, or when
+  // the rank count does not match the blocks that remain after elimination.
+  Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo,
+         bool eliminate_land = false);
 
   const GridSpec& spec() const { return spec_; }
   const ProcessGrid& grid() const { return *grid_; }
@@ -29,7 +33,8 @@ class Domain {
   int i0() const { return i0_; }  // global index of the first own column
   int j0() const { return j0_; }  // global index of the first own row
   bool all_land() const { return all_land_; }
-  int all_land_blocks() const { return land_blocks_; }  // over all ranks
+  int all_land_blocks() const { return land_blocks_; }  // over all blocks
+  bool land_eliminated() const { return eliminated_; }  // all-land blocks have no rank
 
   // Ranges of own points to compute on (empty on an all-land block).
   int jb() const { return w_; }
@@ -46,7 +51,7 @@ class Domain {
   std::unique_ptr<ProcessGrid> grid_;
   std::unique_ptr<HaloExchange> halo_;
   int w_, nxl_ = 0, nyl_ = 0, i0_ = 0, j0_ = 0, land_blocks_ = 0;
-  bool all_land_ = false;
+  bool all_land_ = false, eliminated_ = false;
 };
 
 }  // namespace proxylab::pop

@@ -24,6 +24,9 @@ void declare(Schema& s) {
   s.real("grid.dt", 3600.0, 1.0, 1e6, "barotropic time step (s): sets the implicit time term of the operator");
   s.integer("decomp.px", 0, 0, 1 << 20, "process grid in x (0 = automatic)");
   s.integer("decomp.py", 0, 0, 1 << 20, "process grid in y (0 = automatic)");
+  s.boolean("decomp.eliminate_land", false,
+            "POP's land-block elimination: decomp.px x decomp.py is the block grid, all-land blocks get no rank, "
+            "and the run needs one rank per remaining block (false: every block has a rank; all-land ones idle)");
   s.choice("comm.halo", "packed", halo_strategy_names(), "halo update strategy (common/comm/halo.hpp)");
   s.integer("comm.halo_width", 2, 1, 2, "ghost cells per side (POP2 uses 2)");
   s.choice("comm.reduce", "allreduce", reduce_strategy_names(), "global sum strategy (common/comm/reduce.hpp)");
@@ -94,7 +97,7 @@ void run(RunContext& ctx) {
   {
     auto t = ctx.timers.scope("setup");
     dom = std::make_unique<Domain>(ctx.comm, g, int(cfg.integer("decomp.px")), int(cfg.integer("decomp.py")), width,
-                                   halo);
+                                   halo, cfg.boolean("decomp.eliminate_land"));
     op = build_operator(*dom, opt.mapping);
     x = dom->field("pop::X"), xstar = dom->field("pop::Xstar"), b = dom->field("pop::B");
     exact_problem(op, *dom, opt.mapping, xstar, b);
@@ -103,11 +106,12 @@ void run(RunContext& ctx) {
   char line[512];
   std::snprintf(
       line, sizeof line,
-      "  grid %d x %d (lat %.1f..%.1f, dt %.0f s), land %.1f%%; %d x %d ranks, blocks ~%d x %d, halo %d (%s), "
-      "all-land blocks %d\n  solver %s (crit %.1e, max %d, check every %d), sums %s, mapping %s, %s\n",
+      "  grid %d x %d (lat %.1f..%.1f, dt %.0f s), land %.1f%%; %d x %d %s, blocks ~%d x %d, halo %d (%s), "
+      "all-land blocks %d (%s)\n  solver %s (crit %.1e, max %d, check every %d), sums %s, mapping %s, %s\n",
       g.nx, g.ny, g.lat_south, g.lat_north, g.dt, 100.0 * (1.0 - ocean), dom->grid().px(), dom->grid().py(),
+      (dom->land_eliminated() ? "blocks on " + std::to_string(dom->grid().size()) + " ranks" : std::string("ranks")).c_str(),
       dom->nx_local(), dom->ny_local(), width, to_string(halo), dom->all_land_blocks(),
-      cfg.choice("solver.name").c_str(), opt.crit, opt.max_iters, opt.check_freq, to_string(red),
+      dom->land_eliminated() ? "eliminated: no rank" : "idle ranks", cfg.choice("solver.name").c_str(), opt.crit, opt.max_iters, opt.check_freq, to_string(red),
       to_string(opt.mapping), opt.fused ? "fused updates" : "unfused updates");
   ctx.out() << line;
 
@@ -168,6 +172,7 @@ void run(RunContext& ctx) {
   res["error_rel_max"] = err.rel_max;
   res["ocean_fraction"] = ocean;
   res["all_land_blocks"] = dom->all_land_blocks();
+  res["land_blocks_eliminated"] = dom->land_eliminated();
   res["process_grid"] = {dom->grid().px(), dom->grid().py()};
   res["reductions_per_iteration"] = double(st.reductions) / it;
   res["reduction_words_per_iteration"] = double(st.reduction_words) / it;

@@ -8,6 +8,7 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace proxylab {
 
@@ -31,10 +32,16 @@ class ProcessGrid {
   // A product that does not equal the rank count is an InputError naming `key` (e.g. "decomp.px").
   static ProcessGrid make_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
                              const std::string& key = "decomp.px/py");
+  // px x py blocks of which only those with active[cy * px + cx] != 0 get a rank, one each, in
+  // row-major block order (POP's land-block elimination). Neighbours in inactive blocks are
+  // MPI_PROC_NULL, like those off a non-periodic edge. The rank count must equal the number of
+  // active blocks (InputError naming `key` otherwise).
+  static ProcessGrid make_masked_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
+                                    const std::vector<int>& active, const std::string& key);
 
   MPI_Comm comm() const { return *cart_; }
   int rank() const { return rank_; }
-  int size() const { return px_ * py_; }
+  int size() const { return size_; }  // ranks (px * py unless blocks are masked out)
   int px() const { return px_; }
   int py() const { return py_; }
   int cx() const { return cx_; }
@@ -44,7 +51,8 @@ class ProcessGrid {
 
   // Rank at offset (dx, dy) in {-1,0,1}^2, or MPI_PROC_NULL off a non-periodic edge.
   int neighbor(int dx, int dy) const;
-  int rank_of(int cx, int cy) const { return cy * px_ + cx; }
+  // Rank owning block (cx, cy); MPI_PROC_NULL for a masked-out block.
+  int rank_of(int cx, int cy) const { return block_rank_.empty() ? cy * px_ + cx : block_rank_[cy * px_ + cx]; }
 
   MPI_Comm row_comm() const { return *row_; }  // same cy, ranks ordered by cx
   MPI_Comm col_comm() const { return *col_; }  // same cx, ranks ordered by cy
@@ -53,8 +61,10 @@ class ProcessGrid {
  private:
   ProcessGrid() = default;
   void finish_setup(MPI_Comm parent);
+  void split_row_col_node(MPI_Comm comm);
   CommHandle cart_, row_, col_, node_;
-  int rank_ = 0, px_ = 1, py_ = 1, cx_ = 0, cy_ = 0;
+  std::vector<int> block_rank_;  // masked grids only: rank of each block, MPI_PROC_NULL if inactive
+  int rank_ = 0, size_ = 1, px_ = 1, py_ = 1, cx_ = 0, cy_ = 0;
   bool periodic_x_ = false, periodic_y_ = false;
 };
 
