@@ -72,12 +72,12 @@ def tenth_table(binary, baseline, repeats, save=None, from_file=None, threads=(1
     print("Command: `python3 docs/perf/pop/bench.py --bin %s --tenth --repeats %d%s%s`  " % (
         rows[0][1], repeats, " --baseline " + baseline if baseline else "",
         "" if tcounts == [1] else " --threads " + ",".join(str(t) for t in tcounts)))
-    print("Load average before %s, after %s (2 cores, shared with another helper's builds). 1 rank, threads as listed, "
+    print("Load average before %s, after %s (%d cores). 1 rank, threads as listed, "
           "interleaved rounds, medians of %d. Bytes: each array a kernel streams counted once per pass "
           "(STREAM convention; stencil neighbours from cache). Triad: 24 B/point, best of 10 on arrays of "
           "the block's size with the same mapping and threads, in every run; this session's values (%s) "
           "swing within a run, so the last column divides by the session median of the same thread count.\n" % (
-              tuple(round(x, 2) for x in load0), tuple(round(x, 2) for x in load1), repeats, spread))
+              tuple(round(x, 2) for x in load0), tuple(round(x, 2) for x in load1), os.cpu_count(), repeats, spread))
     print("| binary | solver | mapping | threads | s/iteration | fused kernel+sum ms | vector ms | check operator ms | "
           "bytes/iter | kernels GB/s | triad GB/s (same runs) | kernels/triad (same runs) | kernels/session triad |")
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
