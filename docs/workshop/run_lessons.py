@@ -139,6 +139,11 @@ LESSONS = [
              f"run --ranks 2 --trace {TRACES}/trace-imbalanced.json {FFT_RUN} --set fft3d.nz=3 fft3d",
              ["fft3d.nx=64", "fft3d.ny=64", "fft3d.iterations=1", "fft3d.warmup=0"], out="none"),
         Step("gantt-imbalanced", f"gantt {TRACES}/trace-imbalanced.json", out="none"),
+        Step("trace-slowed",
+             f"run --ranks 2 --trace {TRACES}/trace-slowed.json --deck inputs/pop/x1.yaml "
+             "--set solver.fused=false --set imbalance.slow_ranks=1 --set imbalance.slow_factor=3 pop",
+             ["grid.nx=64", "grid.ny=48"], out="none"),
+        Step("gantt-slowed", f"gantt {TRACES}/trace-slowed.json", out="none"),
     ]),
     Lesson("11-ranks-vs-threads", "Ranks vs threads", [
         Step("evh1-ranks-threads", f"{EVH1} --vary evh1.algorithm=halo --ranks 1,2 --threads 1,2 --repeat 3",
