@@ -56,10 +56,10 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
   const BlockRange by = split_range(spec.ny, grid_->py(), grid_->cy());
   i0_ = bx.begin, j0_ = by.begin, nxl_ = bx.size(), nyl_ = by.size();
 
-  all_land_ = count_ocean(spec_, i0_, j0_, nxl_, nyl_) == 0;
-  if (eliminate_land) {
+  if (eliminate_land) {  // every block with a rank holds ocean; the others were dropped
     land_blocks_ = grid_->px() * grid_->py() - grid_->size();
   } else {
+    all_land_ = count_ocean(spec_, i0_, j0_, nxl_, nyl_) == 0;
     int mine = all_land_ ? 1 : 0;
     MPI_Allreduce(&mine, &land_blocks_, 1, MPI_INT, MPI_SUM, grid_->comm());
   }
