@@ -42,7 +42,7 @@ def main():
     print("### Legendre transform variants (1 rank, 1 thread; DGEMM 1024^3 measured in the same run)\n")
     print("| case | LT | LT ms/step | LT GFLOP/s | DGEMM GFLOP/s | LT/DGEMM | FFT ms/step | FFT GFLOP/s | total ms/step |")
     print("|---|---|---|---|---|---|---|---|---|")
-    for n in args.lt_resolutions.split(","):
+    for n in filter(None, args.lt_resolutions.split(",")):  # "" skips the table
         for lt, extra in [("gemm", []), ("loop", []), ("loop, fixed L", ["transform.fixed_levels=true"])]:
             sets = base(n) + [f"transform.lt={lt.split(',')[0]}", "perf.measure_dgemm=true"] + extra
             r = median_record(args.bin, 1, sets, args.repeats, 1)
@@ -56,7 +56,7 @@ def main():
             ("distributed/allreduce", ["parallel.algorithm=distributed", "parallel.combine=allreduce"]),
             ("distributed/reduce_scatter", ["parallel.algorithm=distributed", "parallel.combine=reduce_scatter"]),
             ("distributed/ring", ["parallel.algorithm=distributed", "parallel.combine=ring"])]
-    for n in args.par_resolutions.split(","):
+    for n in filter(None, args.par_resolutions.split(",")):  # "" skips the table
         for ranks in (1, 2, 4):
             for name, extra in algs:
                 r = median_record(args.bin, ranks, base(n) + extra, args.repeats, 1)
