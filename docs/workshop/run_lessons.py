@@ -42,7 +42,7 @@ RESULTS = HERE / "results"
 class Step:
     """One command of a lesson: `./proxylab ARGS`. name: file stem of its output under results/<lesson>/.
     smoke: --set overrides for the tiny ctest run. out: what the script adds ('dir': --out results/<lesson>/<name>
-    --quiet; 'json': --json results/<lesson>/<name>.json; 'none': nothing; 'pair': a Begin/Solution exercise)."""
+    --quiet; 'json': --json results/<lesson>/<name>.json; 'none': nothing; 'pair': an exercise: Begin/Solution, or one stage's --vary values)."""
     name: str
     args: str
     smoke: list[str] = field(default_factory=list)
@@ -152,6 +152,10 @@ LESSONS = [
     Lesson("12-memory-layout", "Memory layout and alignment", [
         Step("exercise-12", "exercise 12-layout --ranks 1 --repeat 5 --set ex.n=2048 --set ex.sweeps=20",
              ["ex.n=64", "ex.sweeps=2"], out="pair"),
+        Step("padding", "exercise 12-layout --stage begin --ranks 1 --repeat 5 --set ex.n=2048 --set ex.sweeps=20 "
+             "--vary ex.pad=0,8,64", ["ex.n=64", "ex.sweeps=2"], out="pair"),
+        Step("first-touch", "exercise 12-layout --stage solution --ranks 1 --threads 2 --repeat 5 --set ex.n=8192 "
+             "--set ex.sweeps=10 --vary ex.first_touch=parallel,serial", ["ex.n=64", "ex.sweeps=2"], out="pair"),
     ]),
 ]
 
@@ -204,50 +208,69 @@ def check_lesson_text(lesson: Lesson) -> list[str]:
     return [f"{lesson.folder}.md lacks the command '{w}'" for w in wanted if w not in text]
 
 
-def exercise_commands(step: Step) -> tuple[str, int, int, list[str]]:
-    """'exercise NN-name --ranks R --repeat K --set ...' -> (NN-name, R, K, the --set words)."""
+@dataclass
+class Exercise:
+    """'exercise NN-name --ranks R [--threads T] --repeat K [--stage begin|solution] [--vary KEY=v1,v2] --set ...':
+    without --vary, Begin against Solution; with it, the values of KEY on one stage (default solution)."""
+    name: str
+    ranks: int
+    threads: int
+    repeat: int
+    sets: list[str]  # --set words
+    variants: list[tuple[str, str, list[str]]]  # (label, stage, extra --set words)
+
+
+def exercise_commands(step: Step) -> Exercise:
     words = shlex.split(step.args)
-    name, ranks, repeat = words[1], int(words[words.index("--ranks") + 1]), int(words[words.index("--repeat") + 1])
+    opt = lambda flag, default: words[words.index(flag) + 1] if flag in words else default
     sets = [w for i, w in enumerate(words) if i > 1 and words[i - 1] == "--set"]
-    return name, ranks, repeat, [x for kv in sets for x in ("--set", kv)]
+    if "--vary" in words:
+        key, values = opt("--vary", "").split("=", 1)
+        stage = opt("--stage", "solution")
+        variants = [(f"{key.split('.')[-1]}={v}", stage, ["--set", f"{key}={v}"]) for v in values.split(",")]
+    else:
+        variants = [("begin", "begin", []), ("solution", "solution", [])]
+    return Exercise(words[1], int(opt("--ranks", 1)), int(opt("--threads", 1)), int(opt("--repeat", 1)),
+                    [x for kv in sets for x in ("--set", kv)], variants)
 
 
 def exercise_lines(step: Step) -> list[str]:
-    """The two commands a lesson shows for a Begin/Solution pair."""
-    name, ranks, _, sets = exercise_commands(step)
-    return [f"OMP_NUM_THREADS=1 mpiexec -n {ranks} build/openmp/bin/proxylab-workshop-{name[:2]}-{stage} {' '.join(sets)}".strip()
-            for stage in ("begin", "solution")]
+    """The commands a lesson shows for an exercise step, one per variant."""
+    ex = exercise_commands(step)
+    return [f"OMP_NUM_THREADS={ex.threads} mpiexec -n {ex.ranks} build/openmp/bin/proxylab-workshop-{ex.name[:2]}-"
+            f"{stage} {' '.join(ex.sets + extra)}".strip() for _, stage, extra in ex.variants]
 
 
-def run_pair(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[int, float]:
-    """Begin and Solution interleaved --repeat times; a table of the FOM (median, min, max, ratio)."""
-    name, ranks, repeat, sets = exercise_commands(step)
-    if smoke:
-        repeat, sets = 1, sets + [x for kv in step.smoke for x in ("--set", kv)]
+def run_exercise(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[int, float]:
+    """The variants of an exercise interleaved --repeat times; a table of the FOM (median, min, max, and the
+    median of back-to-back ratios to the first variant)."""
+    ex = exercise_commands(step)
+    repeat, sets = (1, ex.sets + [x for kv in step.smoke for x in ("--set", kv)]) if smoke else (ex.repeat, ex.sets)
     bindir = Path(env["PROXYLAB_BUILD_DIR"]) / "bin"
-    env = dict(env, OMP_NUM_THREADS="1", OMP_PROC_BIND="false")  # 1 thread per rank, as the harness runs
+    env = dict(env, OMP_NUM_THREADS=str(ex.threads), OMP_PROC_BIND="false")
     mpiexec = "mpiexec.mpich" if shutil.which("mpiexec.mpich") else "mpiexec"
-    foms: dict[str, list[float]] = {"begin": [], "solution": []}
+    foms: dict[str, list[float]] = {label: [] for label, _, _ in ex.variants}
     unit, rc_all, t0 = "", 0, time.time()
     with open(log_path, "w") as log:
         for _ in range(repeat):
-            for stage in foms:
-                cmd = [mpiexec, "-n", str(ranks), str(bindir / f"proxylab-workshop-{name[:2]}-{stage}")] + sets
-                res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
-                log.write("$ " + " ".join(cmd) + "\n" + res.stdout + res.stderr)
+            for label, stage, extra in ex.variants:
+                cmd = [mpiexec, "-n", str(ex.ranks), str(bindir / f"proxylab-workshop-{ex.name[:2]}-{stage}")]
+                res = subprocess.run(cmd + sets + extra, cwd=ROOT, capture_output=True, text=True, env=env)
+                log.write("$ " + " ".join(cmd + sets + extra) + "\n" + res.stdout + res.stderr)
                 m = re.search(r"^FOM: ([-+0-9.eE]+) (\S+)", res.stdout, re.M)
                 ok = res.returncode == 0 and "VERIFICATION: PASSED" in res.stdout and m
                 rc_all = rc_all or (0 if ok else (res.returncode or 1))
                 if m:
-                    foms[stage].append(float(m.group(1)))
+                    foms[label].append(float(m.group(1)))
                     unit = m.group(2)
-        if foms["begin"] and len(foms["begin"]) == len(foms["solution"]):
-            ratios = [b / a for a, b in zip(foms["begin"], foms["solution"])]
-            log.write(f"\nexercise {name}: {ranks} rank(s), {repeat} repeat(s) interleaved; FOM [{unit}]\n")
-            log.write(f"{'variant':10s} {'n':>2s} {'median':>10s} {'min':>10s} {'max':>10s}  ratio to begin\n")
-            for stage, v in foms.items():
-                r = statistics.median(ratios) if stage == "solution" else 1.0
-                log.write(f"{stage:10s} {len(v):2d} {statistics.median(v):10.4g} {min(v):10.4g} {max(v):10.4g}  "
+        first = ex.variants[0][0]
+        if all(len(v) == len(foms[first]) > 0 for v in foms.values()):
+            log.write(f"\nexercise {ex.name}: {ex.ranks} rank(s) x {ex.threads} thread(s), {repeat} repeat(s) "
+                      f"interleaved; FOM [{unit}]\n")
+            log.write(f"{'variant':22s} {'n':>2s} {'median':>10s} {'min':>10s} {'max':>10s}  ratio to {first}\n")
+            for label, v in foms.items():
+                r = statistics.median(b / a for a, b in zip(foms[first], v))
+                log.write(f"{label:22s} {len(v):2d} {statistics.median(v):10.4g} {min(v):10.4g} {max(v):10.4g}  "
                           f"{r:.3f}\n")
     return rc_all, time.time() - t0
 
@@ -297,9 +320,10 @@ def write_summary(lessons: list[Lesson]) -> None:
             folder, txt = RESULTS / lesson.folder, RESULTS / lesson.folder / f"{step.name}.txt"
             if (folder / step.name / "records.json").exists() and step.args.startswith("compare"):
                 out += [f"- `{step.name}` " + line for line in compare_summary(folder / step.name / "records.json")]
-            elif step.out == "pair" and txt.exists():
-                out += [f"- `{step.name}` " + l.strip() for l in txt.read_text().splitlines()
-                        if l.startswith(("begin ", "solution ", "exercise "))]
+            elif step.out == "pair" and txt.exists():  # the table at the end of the log
+                text = txt.read_text()
+                table = ("exercise " + text.split("\nexercise ", 1)[1]).splitlines() if "\nexercise " in text else []
+                out += [f"- `{step.name}` " + l.strip() for l in table if l.strip() and not l.startswith("variant ")]
             else:
                 out.append(f"- `{step.name}`: see `{lesson.folder}/{step.name}.txt`")
         out.append("")
@@ -310,6 +334,8 @@ def excerpt(step: Step, text: str) -> str:
     """What a lesson page shows of a step's output: the tables (compare: FOM, run time and the regions
     matching step.keep), or for `run` the lines matching step.keep, and always the FOM line."""
     lines = text.splitlines()
+    if step.out == "pair":  # an exercise: the table of its interleaved runs (each run is in the full output)
+        return ("exercise " + text.split("\nexercise ", 1)[1]).strip() if "\nexercise " in text else ""
     if step.args.startswith("run "):  # the blocks (up to a blank line) whose first line matches step.keep
         start, shown, inside = re.compile(step.keep or r"^(FOM|VERIFICATION):"), [], False
         for line in lines:
@@ -411,7 +437,7 @@ def main() -> int:
                 continue
             log_path = outdir / f"{step.name}.txt"
             if step.out == "pair":
-                rc, dt = run_pair(step, args.smoke, log_path, env)
+                rc, dt = run_exercise(step, args.smoke, log_path, env)
             else:
                 rc, dt = run_step(command_words(step, lesson, args.smoke, outdir), log_path, env)
             ok = verified(step, rc, log_path)

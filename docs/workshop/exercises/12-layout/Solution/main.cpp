@@ -3,8 +3,12 @@
 // arrays here are LayoutLeft (Fortran order: FIRST index contiguous), so every inner step jumps n doubles.
 // SOLVED: LayoutRight (C order: LAST index contiguous), so the inner loop walks memory with stride 1.
 // Verification: a(j,i) = j + 2 i is linear, so the 5-point average reproduces it exactly in the interior.
+// Two more knobs of the lesson, the same in Begin and Solution: ex.pad allocates n + pad points per row and
+// column (the T3E's padding against cache-set conflicts of power-of-two strides), and ex.first_touch says
+// who writes the arrays first (the parallel mapping of the sweeps, or one host thread: NUMA page placement).
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <string>
 
 #include "proxylab/app.hpp"
 #include "proxylab/mapping.hpp"
@@ -16,14 +20,31 @@ using Field = Kokkos::View<double**, Kokkos::LayoutRight>;
 void declare(Schema& s) {
   s.integer("ex.n", 2048, 8, 32768, "points per side (two n x n arrays)");
   s.integer("ex.sweeps", 20, 1, 100000, "smoothing sweeps (timed)");
+  s.integer("ex.pad", 0, 0, 4096, "extra points allocated per row and column: the stride becomes n + pad");
+  s.choice("ex.first_touch", "parallel", {"parallel", "serial"},
+           "who writes the arrays first: the sweeps' parallel mapping, or one host thread (page placement)");
+}
+
+// Allocate without Kokkos' (parallel) zero fill, so that the first write below decides where pages live.
+Field allocate(const std::string& name, int extent) {
+  return Field(Kokkos::view_alloc(Kokkos::WithoutInitializing, name), extent, extent);
 }
 
 void run(RunContext& ctx) {
   const int n = static_cast<int>(ctx.config.integer("ex.n")),
             sweeps = static_cast<int>(ctx.config.integer("ex.sweeps"));
-  Field a("a", n, n), b("b", n, n);
-  for_each_2d(
-      "ex12::init", Mapping::flat, 0, n, 0, n, KOKKOS_LAMBDA(int j, int i) { a(j, i) = j + 2.0 * i; });
+  const int extent = n + static_cast<int>(ctx.config.integer("ex.pad"));
+  Field a = allocate("a", extent), b = allocate("b", extent);
+  if (ctx.config.choice("ex.first_touch") == "serial") {
+    if (!Kokkos::SpaceAccessibility<Kokkos::HostSpace, Field::memory_space>::accessible)
+      ctx.config.reject("ex.first_touch", "parallel (the arrays live in device memory)");
+    for (int j = 0; j < extent; ++j)  // one host thread touches every page, in the sweeps' loop order
+      for (int i = 0; i < extent; ++i) a(j, i) = j + 2.0 * i, b(j, i) = 0.0;
+  } else {
+    for_each_2d(
+        "ex12::init", Mapping::flat, 0, extent, 0, extent,
+        KOKKOS_LAMBDA(int j, int i) { a(j, i) = j + 2.0 * i, b(j, i) = 0.0; });
+  }
   Kokkos::fence();
   const double t0 = MPI_Wtime();
   {
