@@ -43,16 +43,17 @@ def ms(seconds):
 
 def main():
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    for flag, default in [("--bin", "build/fft3d/bin/proxylab-fft3d"), ("--sizes", "64,128"), ("--ranks", "1,2,4")]:
+    for flag, default in [("--bin", "build/fft3d/bin/proxylab-fft3d"), ("--sizes", "64,128"), ("--ranks", "1,2,4"),
+                          ("--planning", "estimate")]:
         options.add_argument(flag, default=default)
     for flag, default in [("--repeats", 3), ("--iterations", 10)]:
         options.add_argument(flag, type=int, default=default)
     args = options.parse_args()
     sizes = [int(s) for s in args.sizes.split(",")]
     base = lambda n: [f"fft3d.nx={n}", f"fft3d.ny={n}", f"fft3d.nz={n}", "fft3d.mode=fft",
-                      f"fft3d.iterations={args.iterations}", "fft3d.warmup=2"]
+                      f"fft3d.iterations={args.iterations}", "fft3d.warmup=2", f"fft3d.planning={args.planning}"]
 
-    print("### Local FFT stage vs one serial FFTW 3-D plan (1 rank, 1 thread, FFTW_ESTIMATE)\n")
+    print(f"### Local FFT stage vs one serial FFTW 3-D plan (1 rank, 1 thread, FFTW_{args.planning.upper()})\n")
     print("| grid | decomposition | local FFT ms | serial FFTW 3-D ms | local / serial speed | "
           "local FFT GFLOP/s | whole transform GFLOP/s |")
     print("|---|---|---|---|---|---|---|")
