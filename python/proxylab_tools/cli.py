@@ -131,7 +131,7 @@ def cmd_test(args) -> int:
 
 
 # ---- argument parsing -----------------------------------------------------------------------------
-HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness_perturbation"]
+HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness_perturbation", "harness_plot"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -2,7 +2,8 @@
 
     .deps/venv/bin/python -m proxylab_tools.plots KIND INPUT PNG [--command CMD]
 
-KIND compare | sweep | perturbation: INPUT is the results JSON the command wrote; gantt: INPUT is the trace.
+KIND compare | sweep | perturbation: INPUT is the results JSON the command wrote; gantt: INPUT is the trace;
+comm: INPUT is the JSON record of a proxylab-comm run (--json).
 Every chart has axis labels with units and a title naming the machine (host, cores) and the command.
 """
 from __future__ import annotations
@@ -232,9 +233,74 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "cate
     save(fig, png)
 
 
+def plot_comm(doc: dict, png: str | Path, command: str) -> None:
+    """The seeds' pictures of a comm probe record: latency and bandwidth against message size (ping-pong,
+    swap, echo, ring), all-to-all time per strategy against message size, halo time per strategy."""
+    from .harness_common import machine
+    plt = _plt()
+    res, prov = doc.get("results", {}), doc.get("provenance", {})
+    fig, axes = plt.subplots(2, 2, figsize=(13, 9), layout="constrained")
+    (ax_lat, ax_bw), (ax_a2a, ax_halo) = axes
+
+    def curve(ax, rows, x, y, label, **kw):
+        pts = sorted((r[x], r[y]) for r in rows if r.get(x, 0) > 0 and r.get(y, 0) > 0)
+        if pts:
+            ax.plot(*zip(*pts), **{"marker": "o", "markersize": 3, **kw}, label=label)
+
+    for test in ("pingpong", "swap", "echo"):
+        curve(ax_lat, res.get(test, []), "bytes", "t_med_us", test)
+        curve(ax_bw, res.get(test, []), "bytes", "gbs_pair_med", f"{test} (per pair)")
+    for order in ("natural", "random"):
+        ring = [r for r in res.get("ring", []) if r["order"] == order]  # a few sizes: points, no line
+        curve(ax_lat, ring, "bytes", "t_med_us", f"ring, {order}", linestyle="none", marker="s")
+        curve(ax_bw, ring, "bytes", "gbs_rank_med", f"ring, {order} (per rank)", linestyle="none", marker="s")
+    ax_lat.set_ylabel("time per message (ping-pong: half round trip) [us]")
+    ax_lat.set_title("latency: median over repetitions", fontsize=9)
+    ax_bw.set_ylabel("bandwidth [GB/s]")
+    ax_bw.set_title("bandwidth: median over repetitions", fontsize=9)
+    for ax in (ax_lat, ax_bw):
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("message size [bytes]")
+    ax_lat.set_yscale("log")
+
+    a2a = res.get("alltoall", [])
+    group = max((r["group"] for r in a2a), default=0)
+    for strategy in dict.fromkeys(r["strategy"] for r in a2a):
+        curve(ax_a2a, [r for r in a2a if r["strategy"] == strategy and r["group"] == group], "bytes", "t_med_us",
+              strategy)
+    ax_a2a.set_xscale("log", base=2)
+    ax_a2a.set_yscale("log")
+    ax_a2a.set_xlabel("bytes per rank pair [bytes]")
+    ax_a2a.set_ylabel("time per all-to-all [us]")
+    ax_a2a.set_title(f"all-to-all strategies, groups of {group} ranks (median)", fontsize=9)
+
+    halo = res.get("halo", [])
+    cases = list(dict.fromkeys((r["tile"], r["width"]) for r in halo))
+    strategies = list(dict.fromkeys(r["strategy"] for r in halo))
+    width = 0.8 / max(1, len(strategies))
+    for i, strategy in enumerate(strategies):
+        t = {(r["tile"], r["width"]): r["t_med_us"] for r in halo if r["strategy"] == strategy}
+        ax_halo.bar([j + (i - (len(strategies) - 1) / 2) * width for j in range(len(cases))],
+                    [t.get(c, float("nan")) for c in cases], width, label=strategy)
+    ax_halo.set_xticks(range(len(cases)))
+    ax_halo.set_xticklabels([f"{tile}^2, w {w}" for tile, w in cases], fontsize=8)
+    ax_halo.set_xlabel("tile (interior cells per side) and halo width [cells]")
+    ax_halo.set_ylabel("time per halo exchange [us]")
+    ax_halo.set_title("2-D halo exchange strategies (median)", fontsize=9)
+    for ax in axes.flat:
+        if ax.get_legend_handles_labels()[0]:
+            ax.legend(fontsize=8)
+    here = machine()
+    where = here if here["host"] == prov.get("host") else {"host": prov.get("host", "?"), "cores": "?"}
+    what = (f"proxylab comm probe: {prov.get('ranks', '?')} ranks x {prov.get('threads_per_rank', '?')} threads, "
+            f"{' '.join(prov.get('mpi_library', 'MPI').split()[:3])}")
+    fig.suptitle(title_text(what, where, command), fontsize=9)
+    save(fig, png)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m proxylab_tools.plots", description=__doc__)
-    p.add_argument("kind", choices=["compare", "sweep", "perturbation", "gantt"])
+    p.add_argument("kind", choices=["compare", "sweep", "perturbation", "gantt", "comm"])
     p.add_argument("source")
     p.add_argument("png")
     p.add_argument("--command", default="")
@@ -244,6 +310,9 @@ def main(argv: list[str] | None = None) -> int:
         plot_gantt(a.source, a.png, a.command or f"./proxylab gantt {a.source}", a.by)
         return 0
     doc = json.loads(Path(a.source).read_text())
+    if a.kind == "comm":
+        plot_comm(doc, a.png, a.command or f"./proxylab plot comm {a.source}")
+        return 0
     {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_compare}[a.kind](doc, a.png)
     return 0
 

@@ -74,6 +74,26 @@ class Charts(unittest.TestCase):
         self.assertIn("forward/transpose", names)
         self.assertLessEqual(len(names), 11)  # ten regions and "other regions"
 
+    def test_comm_chart_of_the_fixture(self):
+        # fixture: `./proxylab run comm --ranks 2 --deck inputs/comm/small.yaml --json ...` (workshop lesson 2)
+        doc = json.loads((HERE / "fixtures" / "comm_small_2ranks.json").read_text())
+        png = self.dir / "comm.png"
+        plots.plot_comm(doc, png, "./proxylab plot comm comm_small_2ranks.json")
+        self.check_figure(png, "./proxylab plot comm comm_small_2ranks.json", host=doc["provenance"]["host"])
+        fig = self.plt.gcf()
+        self.assertEqual(len(fig.axes), 4)
+        latency = {line.get_label(): line for line in fig.axes[0].get_lines()}
+        self.assertIn("pingpong", latency)
+        sizes = sorted(r["bytes"] for r in doc["results"]["pingpong"] if r["bytes"] > 0)
+        self.assertEqual(sorted(latency["pingpong"].get_xdata()), sizes)  # every size but 0 B (log axis)
+        halo = {p.get_label() for p in fig.axes[3].patches} | {t.get_text() for t in fig.axes[3].get_legend().get_texts()}
+        self.assertTrue({"packed", "persistent", "rma"} <= halo)
+
+    def test_plot_command_rejects_what_is_not_a_comm_record(self):
+        from proxylab_tools import cli
+        self.assertEqual(cli.main(["plot", "comm", str(HERE / "fixtures" / "trace_small.json")]), 2)
+        self.assertEqual(cli.main(["plot", "comm", str(self.dir / "missing.json")]), 2)
+
 
 if __name__ == "__main__":
     unittest.main()

@@ -1,0 +1,42 @@
+"""./proxylab plot comm RECORD.json: the comm probe's latency and bandwidth curves (the seeds' standard pictures).
+
+    ./proxylab run comm --ranks 2 --deck inputs/comm/default.yaml --json comm.json && ./proxylab plot comm comm.json
+
+Draws, from the JSON record of one proxylab-comm run: latency and bandwidth against message size (ping-pong,
+swap, echo, natural and random ring), all-to-all time per strategy against message size, and the 2-D halo
+exchange time per strategy and tile. Medians over each point's repetitions, as the run's tables print them.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+from pathlib import Path
+
+TOOL = "plot"
+
+
+def register(subparsers) -> None:
+    sp = subparsers.add_parser("plot", help="PNG curves of a comm probe record (latency, bandwidth vs size)",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("kind", choices=["comm"], help="what the record is: comm = a proxylab-comm --json record")
+    sp.add_argument("record", help="JSON record written by the run's --json")
+    sp.add_argument("--out", help="PNG to write (default: the record's name with .png)")
+    sp.set_defaults(func=main)
+
+
+def main(args) -> int:
+    from . import harness_common as hc
+    from . import plots
+    path = Path(args.record)
+    try:
+        doc = json.loads(path.read_text())
+        results = doc["results"]
+        if doc.get("app") != "comm" or not isinstance(results, dict):
+            raise ValueError(f"app is {doc.get('app')!r}, not 'comm'")
+    except (OSError, ValueError, KeyError, TypeError) as e:
+        hc.log(TOOL, f"cannot read comm record '{path}': {e} (expected the JSON of `./proxylab run comm --json FILE`)")
+        return 2
+    png = Path(args.out) if args.out else path.with_suffix(".png")
+    ok, msg = plots.run_plot("comm", path, png, command=hc.command_line())
+    hc.log(TOOL, msg)
+    return 0 if ok else 1
