@@ -49,21 +49,20 @@ struct LTKernels {
         "pstswm::lt_inverse_loop", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nm * K), [=](int idx) {
           const int mi = idx / self.K, k = idx % self.K, c2 = self.c2(), ncol = self.nfields * c2;
           const int r0 = self.m_offset(mi), r1 = self.m_offset(mi + 1);
-          double* oe = E.data() + size_t(idx) * ncol;
-          double* oo = O.data() + size_t(idx) * ncol;
-          for (int f = 0; f < self.nfields; ++f) {
-            double acc_e[C2 > 0 ? C2 : 1], acc_o[C2 > 0 ? C2 : 1];
-            double* ae = C2 > 0 ? acc_e : oe + f * c2;
-            double* ao = C2 > 0 ? acc_o : oo + f * c2;
-            for (int c = 0; c < c2; ++c) ae[c] = 0.0, ao[c] = 0.0;
-            for (int row = r0; row < r1; ++row) {
-              const double pk = self.P(size_t(row) * self.K + k);
-              const double* s = S.data() + size_t(row) * ncol + f * c2;
-              double* a = ((row - r0) % 2 == 0) ? ae : ao;
-              for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
+          for (int parity = 0; parity < 2; ++parity) {  // even rows -> E, odd rows -> O: one accumulator each
+            double* out = (parity == 0 ? E : O).data() + size_t(idx) * ncol;
+            for (int f = 0; f < self.nfields; ++f) {
+              double acc[C2 > 0 ? C2 : 1];
+              double* a = C2 > 0 ? acc : out + f * c2;
+              for (int c = 0; c < c2; ++c) a[c] = 0.0;
+              for (int row = r0 + parity; row < r1; row += 2) {
+                const double pk = self.P(size_t(row) * self.K + k);
+                const double* s = S.data() + size_t(row) * ncol + f * c2;
+                for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
+              }
+              if (C2 > 0)
+                for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
             }
-            if (C2 > 0)
-              for (int c = 0; c < c2; ++c) oe[f * c2 + c] = acc_e[c], oo[f * c2 + c] = acc_o[c];
           }
         });
   }
