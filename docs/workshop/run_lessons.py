@@ -275,6 +275,11 @@ def run_exercise(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[in
     return rc_all, time.time() - t0
 
 
+def exercise_table(log_text: str) -> str:
+    """The FOM table run_exercise writes at the end of an exercise's log ('' when a run failed before it)."""
+    return ("exercise " + log_text.split("\nexercise ", 1)[1]).strip() if "\nexercise " in log_text else ""
+
+
 def run_step(words: list[str], log_path: Path, env: dict) -> tuple[int, float]:
     t0 = time.time()
     with open(log_path, "w") as log:
@@ -320,10 +325,9 @@ def write_summary(lessons: list[Lesson]) -> None:
             folder, txt = RESULTS / lesson.folder, RESULTS / lesson.folder / f"{step.name}.txt"
             if (folder / step.name / "records.json").exists() and step.args.startswith("compare"):
                 out += [f"- `{step.name}` " + line for line in compare_summary(folder / step.name / "records.json")]
-            elif step.out == "pair" and txt.exists():  # the table at the end of the log
-                text = txt.read_text()
-                table = ("exercise " + text.split("\nexercise ", 1)[1]).splitlines() if "\nexercise " in text else []
-                out += [f"- `{step.name}` " + l.strip() for l in table if l.strip() and not l.startswith("variant ")]
+            elif step.out == "pair" and txt.exists():
+                out += [f"- `{step.name}` " + l.strip() for l in exercise_table(txt.read_text()).splitlines()
+                        if l.strip() and not l.startswith("variant ")]
             else:
                 out.append(f"- `{step.name}`: see `{lesson.folder}/{step.name}.txt`")
         out.append("")
@@ -335,7 +339,7 @@ def excerpt(step: Step, text: str) -> str:
     matching step.keep), or for `run` the lines matching step.keep, and always the FOM line."""
     lines = text.splitlines()
     if step.out == "pair":  # an exercise: the table of its interleaved runs (each run is in the full output)
-        return ("exercise " + text.split("\nexercise ", 1)[1]).strip() if "\nexercise " in text else ""
+        return exercise_table(text)
     if step.args.startswith("run "):  # the blocks (up to a blank line) whose first line matches step.keep
         start, shown, inside = re.compile(step.keep or r"^(FOM|VERIFICATION):"), [], False
         for line in lines:
