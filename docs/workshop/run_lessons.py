@@ -86,6 +86,7 @@ LESSONS = [
              keep=r"^(pingpong|ring|allreduce):"),
         Step("dgemm-pstswm", "run --deck inputs/pstswm/small.yaml --set perf.measure_dgemm=true pstswm",
              PST_SMOKE, out="json", keep=r"DGEMM [0-9]"),
+        Step("roofline", "roofline --out docs/workshop/results/02-know-the-machine/roofline", out="none"),
     ]),
     Lesson("03-vectorization", "Vectorization and loop structure", [
         Step("evh1-pencil-batched", f"{EVH1} --vary evh1.mapping=pencil,batched --ranks 1 --repeat 3", EVH1_SMOKE,
@@ -188,8 +189,10 @@ def command_words(step: Step, lesson: Lesson, smoke: bool, outdir: Path) -> list
             words[words.index("--repeat") + 1] = "1"
         for kv in step.smoke:
             extra += ["--set", kv]
-        if words[0] in ("compare", "sweep", "perturbation", "gantt"):
+        if words[0] in ("compare", "sweep", "perturbation", "gantt", "roofline"):
             extra.append("--no-plot")
+        if words[0] == "roofline":
+            extra.append("--quick")
         words = [w.replace("docs/workshop/results/" + lesson.folder, str(outdir)) for w in words]
     if step.out == "dir":
         extra += ["--out", str(outdir / step.name), "--quiet"]

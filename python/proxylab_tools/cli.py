@@ -131,7 +131,8 @@ def cmd_test(args) -> int:
 
 
 # ---- argument parsing -----------------------------------------------------------------------------
-HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness_perturbation", "harness_plot"]
+HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness_perturbation", "harness_plot",
+                   "harness_roofline"]
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -3,7 +3,7 @@
     .deps/venv/bin/python -m proxylab_tools.plots KIND INPUT PNG [--command CMD]
 
 KIND compare | sweep | perturbation: INPUT is the results JSON the command wrote; gantt: INPUT is the trace;
-comm: INPUT is the JSON record of a proxylab-comm run (--json).
+comm: INPUT is the JSON record of a proxylab-comm run (--json); roofline: the roofline.json of ./proxylab roofline.
 Every chart has axis labels with units and a title naming the machine (host, cores) and the command.
 """
 from __future__ import annotations
@@ -298,9 +298,33 @@ def plot_comm(doc: dict, png: str | Path, command: str) -> None:
     save(fig, png)
 
 
+def plot_roofline(doc: dict, png: str | Path) -> None:
+    """The roofline of `./proxylab roofline`: the memory and DGEMM ceilings (log-log) and one point per kernel."""
+    plt = _plt()
+    fig, ax = plt.subplots(figsize=(9, 6), layout="constrained")
+    bw, peak, points = doc["triad_gbs"], doc["dgemm_gflops"], doc["points"]
+    lo = min([p["intensity"] for p in points] + [doc["ridge_intensity"]]) / 4
+    hi = max([p["intensity"] for p in points] + [doc["ridge_intensity"]]) * 4
+    xs = [lo * (hi / lo) ** (k / 200) for k in range(201)]
+    ax.plot(xs, [min(peak, x * bw) for x in xs], color="black", linewidth=2)
+    ax.annotate(f"STREAM triad {bw:.1f} GB/s", (lo * 1.3, lo * 1.3 * bw), rotation=0, fontsize=8, va="bottom")
+    ax.annotate(f"DGEMM {peak:.1f} GFLOP/s", (hi / 3, peak), fontsize=8, va="bottom")
+    for p in points:
+        ax.plot([p["intensity"]], [p["gflops"]], marker="o", linestyle="none",
+                label=f"{p['kernel']}: {100 * p['fraction_of_roof']:.0f}% of roof")
+    ax.set_xscale("log")
+    ax.set_yscale("log")
+    ax.set_xlabel("arithmetic intensity [flop/byte]")
+    ax.set_ylabel("performance [GFLOP/s]")
+    ax.set_title("1 rank x 1 thread; ceilings measured in the same command", fontsize=9)
+    ax.legend(fontsize=8, loc="lower right")
+    fig.suptitle(title_text("proxylab roofline: each proxy's main kernel", doc["machine"], doc["command"]), fontsize=9)
+    save(fig, png)
+
+
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(prog="python -m proxylab_tools.plots", description=__doc__)
-    p.add_argument("kind", choices=["compare", "sweep", "perturbation", "gantt", "comm"])
+    p.add_argument("kind", choices=["compare", "sweep", "perturbation", "gantt", "comm", "roofline"])
     p.add_argument("source")
     p.add_argument("png")
     p.add_argument("--command", default="")
@@ -313,7 +337,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.kind == "comm":
         plot_comm(doc, a.png, a.command or f"./proxylab plot comm {a.source}")
         return 0
-    {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_compare}[a.kind](doc, a.png)
+    {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_compare, "roofline": plot_roofline}[a.kind](
+        doc, a.png)
     return 0
 
 

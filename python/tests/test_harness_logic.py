@@ -1,5 +1,5 @@
 """Unit tests of the harness logic without running anything: variants, interleaving, comparison statistics and
-ratios, scaling curves, Gantt leaf attribution and utilization, exit codes."""
+ratios, scaling curves, Gantt leaf attribution and utilization, roofline points, exit codes."""
 import json
 import math
 import tempfile
@@ -11,6 +11,7 @@ from proxylab_tools import harness_common as hc
 from proxylab_tools import harness_compare as compare
 from proxylab_tools import harness_gantt as gantt
 from proxylab_tools import harness_perturbation as perturbation
+from proxylab_tools import harness_roofline as roofline
 from proxylab_tools import harness_sweep as sweep
 
 
@@ -233,6 +234,44 @@ class RecordedTraces(unittest.TestCase):
                     if s.name.startswith("forward/")]
             for seg in (s for s in segs if s.name == "forward"):
                 self.assertFalse(any(min(seg.t1, k.t1) - max(seg.t0, k.t0) > 1e-12 for k in kids), (rank, seg))
+
+
+class Roofline(unittest.TestCase):
+    """Points from hand-made records of the five runs: intensities by their documented formulas."""
+    def records(self, solver="pcg"):
+        stream = {"results": {"kernels": [{"kernel": "copy", "gbs_best": 30.0}, {"kernel": "triad", "gbs_best": 24.0}]}}
+        pst = lambda lt, gf: {"config": {"transform": {"lt": lt}},
+                              "results": {"grid": {"truncation": 85}, "flops_per_step": {"legendre": 300.0},
+                                          "bytes_per_step": {"legendre": 100.0},
+                                          "gflops_per_rank": {"legendre": gf, "dgemm": 48.0}}}
+        pop = {"config": {"solver": {"name": solver, "fused": True, "mapping": "team"}},
+               "results": {"kernel_bandwidth_gbs": 15.2}}
+        fft = {"config": {"fft3d": {"nx": 32, "ny": 32, "nz": 32}},
+               "results": {"gflops_forward": 5.0, "gflops_inverse": 7.0}}
+        return [stream, pst("gemm", 24.0), pst("loop", 6.0), pop, fft]
+
+    def test_points_roofs_and_fractions(self):
+        a = roofline.analyse(self.records())
+        self.assertEqual((a["triad_gbs"], a["dgemm_gflops"]), (24.0, 48.0))
+        self.assertAlmostEqual(a["ridge_intensity"], 2.0)
+        p = {q["kernel"]: q for q in a["points"]}
+        self.assertAlmostEqual(p["STREAM triad"]["gflops"], 2.0)  # 2 flops / 24 bytes at 24 GB/s
+        self.assertAlmostEqual(p["STREAM triad"]["fraction_of_roof"], 1.0)
+        self.assertAlmostEqual(p["pop PCG (team)"]["intensity"], 31 / 152)
+        self.assertAlmostEqual(p["pop PCG (team)"]["gflops"], 15.2 * 31 / 152)
+        self.assertAlmostEqual(p["fft3d 32x32x32"]["intensity"], 5 * 15 / 96)
+        self.assertAlmostEqual(p["fft3d 32x32x32"]["gflops"], 6.0)
+        self.assertAlmostEqual(p["pstswm LT gemm (T85)"]["intensity"], 3.0)
+        self.assertAlmostEqual(p["pstswm LT gemm (T85)"]["roof_gflops"], 48.0)  # right of the ridge: DGEMM
+        self.assertAlmostEqual(p["pstswm LT loop (T85)"]["fraction_of_roof"], 0.125)
+        table = roofline.format_table(a)
+        self.assertIn("ridge at 2.00 flop/byte", table)
+        self.assertRegex(table, r"STREAM triad .* memory")
+        self.assertRegex(table, r"pstswm LT gemm \(T85\) .* compute")
+
+    def test_pop_count_is_that_of_the_fused_pcg(self):
+        with self.assertRaises(ValueError):
+            roofline.analyse(self.records(solver="chrongear"))
 
 
 class Common(unittest.TestCase):

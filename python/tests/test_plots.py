@@ -89,6 +89,20 @@ class Charts(unittest.TestCase):
         halo = {p.get_label() for p in fig.axes[3].patches} | {t.get_text() for t in fig.axes[3].get_legend().get_texts()}
         self.assertTrue({"packed", "persistent", "rma"} <= halo)
 
+    def test_roofline_chart(self):
+        doc = {"tool": "roofline", "machine": MACHINE, "command": "./proxylab roofline", "triad_gbs": 24.0,
+               "dgemm_gflops": 48.0, "ridge_intensity": 2.0,
+               "points": [{"kernel": "STREAM triad", "intensity": 2 / 24, "gflops": 2.0, "fraction_of_roof": 1.0},
+                          {"kernel": "LT gemm", "intensity": 3.0, "gflops": 24.0, "fraction_of_roof": 0.5}]}
+        png = self.dir / "roofline.png"
+        plots.plot_roofline(doc, png)
+        self.check_figure(png, "./proxylab roofline")
+        ax = self.plt.gcf().axes[0]
+        self.assertEqual((ax.get_xscale(), ax.get_yscale()), ("log", "log"))
+        roof = ax.get_lines()[0]
+        self.assertAlmostEqual(max(roof.get_ydata()), 48.0)  # the DGEMM ceiling
+        self.assertEqual(len(ax.get_lines()), 3)  # the roof and one marker per kernel
+
     def test_plot_command_rejects_what_is_not_a_comm_record(self):
         from proxylab_tools import cli
         self.assertEqual(cli.main(["plot", "comm", str(HERE / "fixtures" / "trace_small.json")]), 2)

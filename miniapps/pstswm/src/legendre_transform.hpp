@@ -32,6 +32,12 @@ class LegendreTransform {
   const SpectralLayout& layout() const { return layout_; }
   int pairs() const { return pairs_; }
   double flops(int nfields) const { return 2.0 * layout_.rows * pairs_ * nfields * 2.0 * levels_; }
+  // Compulsory memory traffic of one call, each array touched once (the table, both Fourier halves, the
+  // spectral rows): the denominator of the LT's arithmetic intensity (roofline, `./proxylab roofline`).
+  double bytes(int nfields) const {
+    const double ncol = nfields * 2.0 * levels_, rows = layout_.rows, nm = double(layout_.ms.size());
+    return 8.0 * (rows * pairs_ + 2.0 * nm * pairs_ * ncol + rows * ncol);
+  }
   static bool level_count_compiled(int levels) { return levels == 1 || levels == 18 || levels == 96; }
 
  private:

@@ -161,10 +161,11 @@ void run(RunContext& ctx) {
 
   // ---- performance record -----------------------------------------------------------------------
   const auto& st = tr.stats();
-  double local[4] = {st.fft_flops - before.fft_flops, st.lt_flops - before.lt_flops,
-                     model.grid_point_flops() - gp_before, double(st.comm_bytes - before.comm_bytes)};
-  double total[4];
-  MPI_Allreduce(local, total, 4, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  double local[5] = {st.fft_flops - before.fft_flops, st.lt_flops - before.lt_flops,
+                     model.grid_point_flops() - gp_before, double(st.comm_bytes - before.comm_bytes),
+                     st.lt_bytes - before.lt_bytes};
+  double total[5];
+  MPI_Allreduce(local, total, 5, MPI_DOUBLE, MPI_SUM, ctx.comm);
   auto secs = [&](const char* leaf) {
     double v = ctx.timers.seconds(std::string("timestep/inverse/") + leaf) +
                ctx.timers.seconds(std::string("timestep/forward/") + leaf);
@@ -206,6 +207,7 @@ void run(RunContext& ctx) {
   r["gflops_per_rank"] = {{"fft", fft_rate}, {"legendre", lt_rate}, {"dgemm", dgemm}};
   r["lt_fraction_of_dgemm"] = dgemm > 0 ? lt_rate / dgemm : 0.0;
   r["flops_per_step"] = {{"fft", total[0] / n}, {"legendre", total[1] / n}, {"grid_point", total[2] / n}};
+  r["bytes_per_step"] = {{"legendre", total[4] / n}};  // compulsory traffic of the LT (arithmetic intensity)
   r["communication_bytes_per_step"] = total[3] / n;
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
 }

@@ -213,7 +213,7 @@ void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::
       Kokkos::fence();
     }
     if (decomp_.ranks == 1) std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);
-    stats_.lt_flops += lt_->flops(nf);
+    count_legendre(nf);
     return;
   }
   const bool scatter = opt_.combine != Combine::allreduce && decomp_.ranks > 1;
@@ -223,7 +223,7 @@ void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::
     lt_->forward(e_loc_, o_loc_, nf, target);
     Kokkos::fence();
   }
-  stats_.lt_flops += lt_->flops(nf);
+  count_legendre(nf);
   if (decomp_.ranks == 1) return;
   auto t = timers_.scope("comm", Category::communication);
   const std::vector<int> counts = block_counts(ncol);
@@ -319,7 +319,7 @@ void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1
     lt_->inverse(source, nf, e_loc_, o_loc_);
     Kokkos::fence();
   }
-  stats_.lt_flops += lt_->flops(nf);
+  count_legendre(nf);
   {
     auto t = timers_.scope("fold");
     unfold(nf);

@@ -37,7 +37,7 @@ struct TransformOptions {
 };
 
 struct TransformStats {
-  double fft_flops = 0, lt_flops = 0;  // this rank
+  double fft_flops = 0, lt_flops = 0, lt_bytes = 0;  // this rank
   long long comm_bytes = 0, comm_calls = 0;
 };
 
@@ -69,6 +69,7 @@ class SphericalTransform {
   std::vector<int> block_counts(int ncol) const;  // doubles of each rank's wavenumbers
   void ring_reduce_scatter(int ncol, const View1D<double>& spec);
   void ring_allgather(int ncol, const View1D<double>& spec);
+  void count_legendre(int nfields) { stats_.lt_flops += lt_->flops(nfields), stats_.lt_bytes += lt_->bytes(nfields); }
 
   TransformOptions opt_;
   MPI_Comm comm_;

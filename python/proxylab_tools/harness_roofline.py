@@ -1,0 +1,145 @@
+"""./proxylab roofline: each proxy's main kernel placed under this machine's memory and compute ceilings.
+
+    ./proxylab roofline [--out DIR] [--quick]
+
+Runs at 1 rank x 1 thread: the STREAM probe (the memory ceiling: triad GB/s), pstswm with its DGEMM
+measurement (the compute ceiling: a 1024^3 DGEMM's GFLOP/s) and its Legendre transform as `gemm` and as `loop`,
+pop's tenth-degree benchmark (PCG, fused kernels, team mapping) and fft3d on 128^3. Every run must verify.
+Each point is an arithmetic intensity I (flop per byte of compulsory memory traffic) and the GFLOP/s achieved:
+
+- STREAM triad a = b + s c: 2 flops per 24 bytes (STREAM's counting); GFLOP/s = I x triad GB/s.
+- pop PCG: per grid point and iteration the fused kernels do 31 flops (9-point operator 17, search direction 3,
+  operator dot 3, updates and their dot 8) on 19 streamed arrays of doubles (the record's bytes per iteration
+  count the same 19 passes): I = 31 / 152; GFLOP/s = I x the record's kernel GB/s.
+- pstswm Legendre transform: the record's flops per step over its compulsory bytes per step (the table, the
+  Fourier and the spectral arrays each touched once); GFLOP/s from the record.
+- fft3d: 5 N log2 N flops per transform on three local FFT passes, each reading and writing N complex
+  doubles: I = 5 log2 N / 96 (transposes not counted); GFLOP/s from the record.
+EVH1 is not placed: its record has no flop count. The roof at intensity I is min(DGEMM, I x triad); a point's
+fraction of it says how much of the machine the kernel uses, whichever ceiling binds.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import math
+from pathlib import Path
+
+from . import runner
+
+TOOL = "roofline"
+POP_FLOPS_PER_POINT, POP_ARRAYS_PER_POINT = 31.0, 19.0
+
+
+def triad_gbs(record: dict) -> float:
+    """The STREAM record's triad bandwidth (best iteration, STREAM's convention)."""
+    return next(k["gbs_best"] for k in record["results"]["kernels"] if k["kernel"] == "triad")
+
+
+def stream_point(record: dict) -> dict:
+    intensity = 2.0 / 24.0
+    return {"kernel": "STREAM triad", "intensity": intensity, "gflops": intensity * triad_gbs(record)}
+
+
+def pop_point(record: dict) -> dict:
+    cfg = record["config"]["solver"]
+    if cfg["name"] != "pcg" or not cfg["fused"]:
+        raise ValueError("the pop flop count is that of the fused PCG (solver.name=pcg, solver.fused=true)")
+    intensity = POP_FLOPS_PER_POINT / (8.0 * POP_ARRAYS_PER_POINT)
+    return {"kernel": f"pop PCG ({cfg['mapping']})", "intensity": intensity,
+            "gflops": intensity * record["results"]["kernel_bandwidth_gbs"]}
+
+
+def pstswm_point(record: dict) -> dict:
+    r = record["results"]
+    intensity = r["flops_per_step"]["legendre"] / r["bytes_per_step"]["legendre"]
+    return {"kernel": f"pstswm LT {record['config']['transform']['lt']} (T{r['grid']['truncation']})",
+            "intensity": intensity, "gflops": r["gflops_per_rank"]["legendre"]}
+
+
+def fft3d_point(record: dict) -> dict:
+    c = record["config"]["fft3d"]
+    n = c["nx"] * c["ny"] * c["nz"]
+    r = record["results"]
+    return {"kernel": f"fft3d {c['nx']}x{c['ny']}x{c['nz']}", "intensity": 5.0 * math.log2(n) / 96.0,
+            "gflops": 0.5 * (r["gflops_forward"] + r["gflops_inverse"])}
+
+
+def roof(intensity: float, triad_gbs: float, dgemm_gflops: float) -> float:
+    return min(dgemm_gflops, intensity * triad_gbs)
+
+
+def runs(quick: bool) -> list[tuple[str, str | None, list[str]]]:
+    """(app, deck, --set overrides) of the runs, in order: the ceilings first."""
+    pst_steps = "time.steps=2" if quick else "time.steps=10"
+    return [
+        ("stream", "inputs/stream/default.yaml", ["stream.n=4194304"] if quick else []),
+        ("pstswm", "inputs/pstswm/T85L18-case2.yaml", [pst_steps, "perf.measure_dgemm=true", "transform.lt=gemm"]),
+        ("pstswm", "inputs/pstswm/T85L18-case2.yaml", [pst_steps, "transform.lt=loop"]),
+        # the tenth grid: 1.3 GB streamed per iteration, far beyond the caches (x1's 20 MB would fit the L3)
+        ("pop", "inputs/pop/x1-bench.yaml" if quick else "inputs/pop/tenth-bench.yaml",
+         ["solver.max_iters=20"] if quick else ["solver.name=pcg"]),
+        ("fft3d", "inputs/fft3d/128cube.yaml", ["fft3d.nx=32", "fft3d.ny=32", "fft3d.nz=32"] if quick else []),
+    ]
+
+
+def analyse(records: list[dict]) -> dict:
+    """Ceilings and points from the records of runs() (same order)."""
+    stream, pst_gemm, pst_loop, pop, fft = records
+    triad = triad_gbs(stream)
+    dgemm = pst_gemm["results"]["gflops_per_rank"]["dgemm"]
+    points = [stream_point(stream), pop_point(pop), fft3d_point(fft), pstswm_point(pst_loop), pstswm_point(pst_gemm)]
+    for p in points:
+        p["roof_gflops"] = roof(p["intensity"], triad, dgemm)
+        p["fraction_of_roof"] = p["gflops"] / p["roof_gflops"]
+    return {"triad_gbs": triad, "dgemm_gflops": dgemm, "ridge_intensity": dgemm / triad, "points": points}
+
+
+def format_table(a: dict) -> str:
+    lines = [f"ceilings: memory {a['triad_gbs']:.1f} GB/s (STREAM triad, 1 rank), compute {a['dgemm_gflops']:.1f} "
+             f"GFLOP/s (DGEMM 1024^3, 1 thread); ridge at {a['ridge_intensity']:.2f} flop/byte",
+             f"{'kernel':28s} {'flop/byte':>9s} {'GFLOP/s':>8s} {'roof':>8s} {'of roof':>8s}  bound by"]
+    for p in a["points"]:
+        bound = "memory" if p["intensity"] < a["ridge_intensity"] else "compute"
+        lines.append(f"{p['kernel']:28s} {p['intensity']:9.3f} {p['gflops']:8.2f} {p['roof_gflops']:8.2f} "
+                     f"{100 * p['fraction_of_roof']:7.0f}%  {bound}")
+    return "\n".join(lines)
+
+
+def register(subparsers) -> None:
+    sp = subparsers.add_parser("roofline", help="each proxy's kernel under this machine's memory and DGEMM ceilings",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("--out", default="roofline", help="folder for roofline.json and roofline.png (default: roofline)")
+    sp.add_argument("--quick", action="store_true", help="small sizes (seconds; for tests, not for numbers)")
+    sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build to use (default openmp)")
+    sp.add_argument("--no-plot", action="store_true", help="print the table only")
+    sp.set_defaults(func=main)
+
+
+def main(args) -> int:
+    from . import harness_common as hc
+    from . import plots
+    for app in ("stream", "pstswm", "pop", "fft3d"):
+        missing = hc.check_runnable(argparse.Namespace(app=app, preset=args.preset, repeat=1, deck=None))
+        if missing:
+            hc.log(TOOL, missing)
+            return 2
+    records = []
+    for i, (app, deck, sets) in enumerate(runs(args.quick)):
+        hc.log(TOOL, f"run {i + 1}/5: {app} {deck} {' '.join(sets)}")
+        res = runner.run_app(app, 1, 1, deck, sets, quiet=True, preset=args.preset)
+        if not res.verified or not res.record:
+            hc.log(TOOL, f"{app} did not verify (exit {res.returncode}): {' '.join(res.command)}")
+            return 1
+        records.append(res.record)
+    a = analyse(records)
+    print(format_table(a))
+    out = Path(args.out)
+    out.mkdir(parents=True, exist_ok=True)
+    doc = {"tool": TOOL, "machine": hc.machine(), "command": hc.command_line(), **a}
+    (out / "roofline.json").write_text(json.dumps(hc.strict_json(doc), indent=1) + "\n")
+    hc.log(TOOL, f"record: {out / 'roofline.json'}")
+    if not args.no_plot:
+        ok, msg = plots.run_plot(TOOL, out / "roofline.json", out / "roofline.png")
+        hc.log(TOOL, msg)
+    return 0
