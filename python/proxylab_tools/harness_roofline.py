@@ -1,6 +1,6 @@
 """./proxylab roofline: each proxy's main kernel placed under this machine's memory and compute ceilings.
 
-    ./proxylab roofline [--out DIR] [--quick]
+    ./proxylab roofline [--out DIR] [--repeat 3] [--quick]
 
 Runs at 1 rank x 1 thread: the STREAM probe (the memory ceiling: triad GB/s), pstswm with its DGEMM
 measurement (the compute ceiling: a 1024^3 DGEMM's GFLOP/s) and its Legendre transform as `gemm` and as `loop`,
@@ -16,7 +16,8 @@ Each point is an arithmetic intensity I (flop per byte of compulsory memory traf
 - fft3d: 5 N log2 N flops per transform on three local FFT passes, each reading and writing N complex
   doubles: I = 5 log2 N / 96 (transposes not counted); GFLOP/s from the record.
 EVH1 is not placed: its record has no flop count. The roof at intensity I is min(DGEMM, I x triad); a point's
-fraction of it says how much of the machine the kernel uses, whichever ceiling binds.
+fraction of it says how much of the machine the kernel uses, whichever ceiling binds. Each run is repeated
+(--repeat, interleaved) and the repeat with the median GFLOP/s is used (for the ceilings too).
 """
 from __future__ import annotations
 
@@ -83,6 +84,15 @@ def runs(quick: bool) -> list[tuple[str, str | None, list[str]]]:
     ]
 
 
+POINT_OF = {"stream": stream_point, "pop": pop_point, "pstswm": pstswm_point, "fft3d": fft3d_point}
+
+
+def median_record(app: str, records: list[dict]) -> dict:
+    """Of the repeats of one run, the record whose point has the median GFLOP/s (lower median when even)."""
+    ranked = sorted(records, key=lambda r: POINT_OF[app](r)["gflops"])
+    return ranked[(len(ranked) - 1) // 2]
+
+
 def analyse(records: list[dict]) -> dict:
     """Ceilings and points from the records of runs() (same order)."""
     stream, pst_gemm, pst_loop, pop, fft = records
@@ -111,6 +121,7 @@ def register(subparsers) -> None:
                                description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sp.add_argument("--out", default="roofline", help="folder for roofline.json and roofline.png (default: roofline)")
     sp.add_argument("--quick", action="store_true", help="small sizes (seconds; for tests, not for numbers)")
+    sp.add_argument("--repeat", type=int, default=3, help="runs of each; the one with the median GFLOP/s is used")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build to use (default openmp)")
     sp.add_argument("--no-plot", action="store_true", help="print the table only")
     sp.set_defaults(func=main)
@@ -124,15 +135,21 @@ def main(args) -> int:
         if missing:
             hc.log(TOOL, missing)
             return 2
-    records = []
-    for i, (app, deck, sets) in enumerate(runs(args.quick)):
-        hc.log(TOOL, f"run {i + 1}/5: {app} {deck} {' '.join(sets)}")
-        res = runner.run_app(app, 1, 1, deck, sets, quiet=True, preset=args.preset)
-        if not res.verified or not res.record:
-            hc.log(TOOL, f"{app} did not verify (exit {res.returncode}): {' '.join(res.command)}")
-            return 1
-        records.append(res.record)
-    a = analyse(records)
+    if args.repeat < 1:
+        hc.log(TOOL, f"--repeat {args.repeat}: must be at least 1")
+        return 2
+    plan = runs(args.quick)
+    repeats: list[list[dict]] = [[] for _ in plan]
+    for rep in range(args.repeat):  # interleaved, as compare runs variants, so drift hits every kernel alike
+        for i, (app, deck, sets) in enumerate(plan):
+            hc.log(TOOL, f"repeat {rep + 1}/{args.repeat}, run {i + 1}/{len(plan)}: {app} {deck} {' '.join(sets)}")
+            res = runner.run_app(app, 1, 1, deck, sets, quiet=True, preset=args.preset)
+            if not res.verified or not res.record:
+                hc.log(TOOL, f"{app} did not verify (exit {res.returncode}): {' '.join(res.command)}")
+                return 1
+            repeats[i].append(res.record)
+    a = analyse([median_record(app, recs) for (app, _, _), recs in zip(plan, repeats)])
+    a["repeat"] = args.repeat
     print(format_table(a))
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)

@@ -316,7 +316,8 @@ def plot_roofline(doc: dict, png: str | Path) -> None:
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity [flop/byte]")
     ax.set_ylabel("performance [GFLOP/s]")
-    ax.set_title("1 rank x 1 thread; ceilings measured in the same command", fontsize=9)
+    ax.set_title(f"1 rank x 1 thread, median of {doc.get('repeat', 1)} runs; ceilings measured in the same command",
+                 fontsize=9)
     ax.legend(fontsize=8, loc="lower right")
     fig.suptitle(title_text("proxylab roofline: each proxy's main kernel", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)

@@ -269,6 +269,11 @@ class Roofline(unittest.TestCase):
         self.assertRegex(table, r"STREAM triad .* memory")
         self.assertRegex(table, r"pstswm LT gemm \(T85\) .* compute")
 
+    def test_the_repeat_with_the_median_rate_is_used(self):
+        pops = [dict(self.records()[3], results={"kernel_bandwidth_gbs": bw}) for bw in (15.0, 9.0, 12.0, 20.0)]
+        self.assertEqual(roofline.median_record("pop", pops[:3])["results"]["kernel_bandwidth_gbs"], 12.0)
+        self.assertEqual(roofline.median_record("pop", pops)["results"]["kernel_bandwidth_gbs"], 12.0)  # lower median
+
     def test_pop_count_is_that_of_the_fused_pcg(self):
         with self.assertRaises(ValueError):
             roofline.analyse(self.records(solver="chrongear"))
