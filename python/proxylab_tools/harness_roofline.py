@@ -94,11 +94,11 @@ def median_record(app: str, records: list[dict]) -> dict:
 
 
 def analyse(records: list[dict]) -> dict:
-    """Ceilings and points from the records of runs() (same order)."""
-    stream, pst_gemm, pst_loop, pop, fft = records
-    triad = triad_gbs(stream)
-    dgemm = pst_gemm["results"]["gflops_per_rank"]["dgemm"]
-    points = [stream_point(stream), pop_point(pop), fft3d_point(fft), pstswm_point(pst_loop), pstswm_point(pst_gemm)]
+    """Ceilings and points from one record of each run: the memory ceiling from the STREAM record, the compute
+    ceiling from the pstswm record that measured DGEMM; points in order of intensity."""
+    triad = triad_gbs(next(r for r in records if r["app"] == "stream"))
+    dgemm = max(r["results"]["gflops_per_rank"]["dgemm"] for r in records if r["app"] == "pstswm")
+    points = sorted((POINT_OF[r["app"]](r) for r in records), key=lambda p: p["intensity"])
     for p in points:
         p["roof_gflops"] = roof(p["intensity"], triad, dgemm)
         p["fraction_of_roof"] = p["gflops"] / p["roof_gflops"]
@@ -138,6 +138,12 @@ def main(args) -> int:
     if args.repeat < 1:
         hc.log(TOOL, f"--repeat {args.repeat}: must be at least 1")
         return 2
+    out = Path(args.out)
+    try:  # before minutes of runs, not after
+        out.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        hc.log(TOOL, f"--out '{out}': cannot create the folder ({e})")
+        return 2
     plan = runs(args.quick)
     repeats: list[list[dict]] = [[] for _ in plan]
     for rep in range(args.repeat):  # interleaved, as compare runs variants, so drift hits every kernel alike
@@ -151,8 +157,6 @@ def main(args) -> int:
     a = analyse([median_record(app, recs) for (app, _, _), recs in zip(plan, repeats)])
     a["repeat"] = args.repeat
     print(format_table(a))
-    out = Path(args.out)
-    out.mkdir(parents=True, exist_ok=True)
     doc = {"tool": TOOL, "machine": hc.machine(), "command": hc.command_line(), **a}
     (out / "roofline.json").write_text(json.dumps(hc.strict_json(doc), indent=1) + "\n")
     hc.log(TOOL, f"record: {out / 'roofline.json'}")

@@ -239,14 +239,14 @@ class RecordedTraces(unittest.TestCase):
 class Roofline(unittest.TestCase):
     """Points from hand-made records of the five runs: intensities by their documented formulas."""
     def records(self, solver="pcg"):
-        stream = {"results": {"kernels": [{"kernel": "copy", "gbs_best": 30.0}, {"kernel": "triad", "gbs_best": 24.0}]}}
-        pst = lambda lt, gf: {"config": {"transform": {"lt": lt}},
+        stream = {"app": "stream", "results": {"kernels": [{"kernel": "copy", "gbs_best": 30.0}, {"kernel": "triad", "gbs_best": 24.0}]}}
+        pst = lambda lt, gf: {"app": "pstswm", "config": {"transform": {"lt": lt}},
                               "results": {"grid": {"truncation": 85}, "flops_per_step": {"legendre": 300.0},
                                           "bytes_per_step": {"legendre": 100.0},
-                                          "gflops_per_rank": {"legendre": gf, "dgemm": 48.0}}}
-        pop = {"config": {"solver": {"name": solver, "fused": True, "mapping": "team"}},
+                                          "gflops_per_rank": {"legendre": gf, "dgemm": 48.0 if lt == "gemm" else 0.0}}}
+        pop = {"app": "pop", "config": {"solver": {"name": solver, "fused": True, "mapping": "team"}},
                "results": {"kernel_bandwidth_gbs": 15.2}}
-        fft = {"config": {"fft3d": {"nx": 32, "ny": 32, "nz": 32}},
+        fft = {"app": "fft3d", "config": {"fft3d": {"nx": 32, "ny": 32, "nz": 32}},
                "results": {"gflops_forward": 5.0, "gflops_inverse": 7.0}}
         return [stream, pst("gemm", 24.0), pst("loop", 6.0), pop, fft]
 
