@@ -1,6 +1,4 @@
 // Timers: nesting, call counts, totals, overhead measurement and the cross-rank reduction.
-#include "proxylab/timers.hpp"
-
 #include <unistd.h>
 
 #include <cstdio>
@@ -8,6 +6,7 @@
 #include <nlohmann/json.hpp>
 
 #include "proxylab/testing.hpp"
+#include "proxylab/timers.hpp"
 
 TEST_CASE("timers: nested regions, counts and totals", "[timers]") {
   proxylab::Timers t;
@@ -52,7 +51,8 @@ TEST_CASE("timers: regions become trace spans", "[timers][trace]") {
   { auto s = t.scope("step"); }
   { auto s = t.scope("alltoall", proxylab::Category::communication); }
   std::string path = "test_trace_" + std::to_string(getpid()) + ".json";
-  CHECK(trace.write(path) == 2);
+  proxylab::OutputFile out(MPI_COMM_WORLD, 0, "--trace", path);
+  CHECK(trace.write(out) == 2);
   std::ifstream in(path);
   auto doc = nlohmann::json::parse(in);
   int spans = 0;

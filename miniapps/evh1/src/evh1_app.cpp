@@ -154,8 +154,11 @@ void run(RunContext& ctx) {
   if (std::find(lanes.begin(), lanes.end(), opt.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");
   const Problem pb = make_problem(cfg, gas);
   const GridSpec& g = pb.grid;
+  DensityOutput density(ctx.comm, cfg.text("output.density_file"));  // checked before the run
   auto domain = make_domain(ctx, g, opt);
+  ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   domain->initialize(pb.init);
+  ctx.check_stop();
   const Totals initial = totals(domain->gather(), g, gas);
   ctx.out() << "  problem " << pb.name << " on " << g.nx << " x " << g.ny << " zones to t = " << pb.t_end << "; "
             << domain->describe() << "; mapping " << cfg.choice("evh1.mapping")
@@ -219,8 +222,7 @@ void run(RunContext& ctx) {
   ctx.out() << "  " << steps << " steps (each an x and a y sweep) to t = " << t << " in " << elapsed << " s\n";
   ctx.report.set_fom("zone-cycles per second", zone_cycles / elapsed, "zone-cycles/s");
 
-  const std::string& file = cfg.text("output.density_file");
-  if (!file.empty() && ctx.rank == 0) write_density(file, global, g, t, pb.name);
+  density.write(global, g, t, pb.name);
 }
 
 }  // namespace

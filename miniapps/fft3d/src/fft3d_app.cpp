@@ -118,6 +118,7 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   for (int i = 0; i < warmup; ++i) {
     fft.forward(u, spectrum);
     fft.inverse(spectrum, back);
+    ctx.check_stop();
   }
   const long long bytes0 = fft.transpose_bytes_sent();
   std::vector<double> tf, ti;
@@ -293,11 +294,14 @@ void run(RunContext& ctx) {
     auto t = ctx.timers.scope("plan");
     fft = std::make_unique<DistributedFFT>(d, ctx.comm, opt);
   }
+  ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());
   Field spectrum = make_field("fft3d::spectrum", fft->z_stage().size());
   Field back = make_field("fft3d::back", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), d.global, u);
+  ctx.check_stop();
   verify_transform(ctx, *fft, u, spectrum, back);
+  ctx.check_stop();
 
   auto& res = ctx.report.results();
   res["p_row"] = d.p_row;

@@ -98,9 +98,12 @@ void run(RunContext& ctx) {
     auto t = ctx.timers.scope("setup");
     dom = std::make_unique<Domain>(ctx.comm, g, int(cfg.integer("decomp.px")), int(cfg.integer("decomp.py")), width,
                                    halo, cfg.boolean("decomp.eliminate_land"));
+    ctx.check_stop();  // Ctrl-C is seen between the set-up phases (and inside build_operator's bathymetry)
     op = build_operator(*dom, opt.mapping);
+    ctx.check_stop();
     x = dom->field("pop::X"), xstar = dom->field("pop::Xstar"), b = dom->field("pop::B");
     exact_problem(op, *dom, opt.mapping, xstar, b);
+    ctx.check_stop();
   }
   const double ocean = ocean_fraction(*dom, op);
   char line[512];

@@ -103,8 +103,11 @@ void run(RunContext& ctx) {
             << ", " << ctx.size << " ranks\n";
 
   const double dgemm = ctx.config.boolean("perf.measure_dgemm") ? measure_dgemm_gflops(1024, 3) : 0.0;
+  ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   SphericalTransform tr(t, ctx.comm, ctx.timers);
+  ctx.check_stop();
   ShallowWater model(tr, s.model, ctx.timers);
+  ctx.check_stop();
   const Diagnostics d0 = model.diagnose();
   const auto c0 = model.vorticity_coefficient(4, 5);
   const TransformStats before = tr.stats();
