@@ -27,6 +27,11 @@ void declare(Schema& s) {
   s.integer("time.max_steps", 0, 0, 1000000000,
             "stop after this many steps (0 = run to t_end); checks use the time reached");
   s.real("hydro.gamma", 1.4, 1.01, 5.0, "ratio of specific heats");
+  s.integer("hydro.riemann_iterations", 12, 1, 100,
+            "most Newton iterations of the Riemann solver per interface (VH-1: 12; EVH1's vector template: 8)");
+  s.real("hydro.riemann_tolerance", 1e-5, 0, 0.1,
+         "an interface stops iterating once p* changes by less than this (relative; VH-1: 1e-5); 0 = always "
+         "hydro.riemann_iterations (EVH1's fixed loop)");
   s.choice("evh1.algorithm", "transpose", {"transpose", "halo"},
            "parallel algorithm: transpose (EVH1 all-to-all between sweeps) or halo (2-D blocks, ghost-zone exchange)");
   s.choice("evh1.mapping", "batched", sweep_mapping_names(),
@@ -149,6 +154,8 @@ void run(RunContext& ctx) {
   const auto& cfg = ctx.config;
   Gas gas;
   gas.gamma = cfg.real("hydro.gamma");
+  gas.riemann_iterations = int(cfg.integer("hydro.riemann_iterations"));
+  gas.riemann_tolerance = cfg.real("hydro.riemann_tolerance");
   SweepOptions opt{gas, parse_sweep_mapping(cfg.choice("evh1.mapping")), int(cfg.integer("evh1.lanes"))};
   const auto& lanes = batched_lane_choices();
   if (std::find(lanes.begin(), lanes.end(), opt.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");

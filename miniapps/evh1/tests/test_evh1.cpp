@@ -39,39 +39,59 @@ TEST_CASE("exact Riemann solver reproduces Toro test 1 (Sod)", "[evh1][riemann]"
 }
 
 TEST_CASE("two-shock solver: exact for two shocks, close for Sod", "[evh1][riemann]") {
-  const double gamma = 1.4;
+  Gas fixed;  // EVH1's template: always 8 iterations
+  fixed.riemann_iterations = 8, fixed.riemann_tolerance = 0.0;
+  const Gas vh1;  // VH-1's rule: stop at a relative change below 1e-5 (at most 12)
   double p, u;
   // colliding streams: both waves are shocks, so the two-shock approximation is the exact solution
   const Primitive l{1.0, 1.0, 1.0}, r{0.5, -0.5, 0.8};
-  const StarRegion ex = exact_star(l, r, gamma);
-  two_shock(l.p, l.u, l.rho, r.p, r.u, r.rho, gamma, 1e-30, p, u);
+  const StarRegion ex = exact_star(l, r, fixed.gamma);
+  two_shock(l.p, l.u, l.rho, r.p, r.u, r.rho, fixed, p, u);
   CHECK(allclose(p, ex.p, 1e-12));
   CHECK(allclose(u, ex.u, 1e-12, 1e-12));
+  // stopping at a 1e-5 change of a quadratically converging iteration leaves an error far below 1e-5
+  two_shock(l.p, l.u, l.rho, r.p, r.u, r.rho, vh1, p, u);
+  CHECK(allclose(p, ex.p, 1e-8));
+  CHECK(allclose(u, ex.u, 1e-8, 1e-8));
   // Sod: the left rarefaction is treated as a shock; p*, u* within 1% of the exact 0.30313018, 0.92745262
-  two_shock(1.0, 0.0, 1.0, 0.1, 0.0, 0.125, gamma, 1e-30, p, u);
-  CHECK(std::fabs(p - 0.30313018) / 0.30313018 < 0.01);
-  CHECK(std::fabs(u - 0.92745262) / 0.92745262 < 0.01);
+  for (const Gas& gas : {fixed, vh1}) {
+    two_shock(1.0, 0.0, 1.0, 0.1, 0.0, 0.125, gas, p, u);
+    CHECK(std::fabs(p - 0.30313018) / 0.30313018 < 0.01);
+    CHECK(std::fabs(u - 0.92745262) / 0.92745262 < 0.01);
+  }
 }
 
-TEST_CASE("EVH1-style Riemann loop is bit-identical to the point solver", "[evh1][riemann]") {
-  constexpr int B = 4, n = 20;
+// Both loop structures of riemann_faces (B = 1: EVH1's pencil loop; B > 1: lanes in registers) against the point
+// solver, for EVH1's fixed count and VH-1's stopping rule (faces converge after different iteration counts).
+template <int B>
+void check_riemann_loop(const Gas& gas) {
+  constexpr int n = 20;
   std::mt19937_64 gen(7);
   std::uniform_real_distribution<double> pos(0.05, 5.0), vel(-2.0, 2.0);
-  std::vector<std::vector<double>> a(16, std::vector<double>((n + 2) * B));
+  std::vector<std::vector<double>> a(17, std::vector<double>((n + 2) * B));
   for (int k : {0, 2, 3, 5})
     for (auto& x : a[k]) x = pos(gen);  // pR rR pL rL
   for (int k : {1, 4})
     for (auto& x : a[k]) x = vel(gen);  // uR uL
-  double* s[8];
-  for (int k = 0; k < 8; ++k) s[k] = a[6 + k].data() + B;
-  Gas gas;
+  double* s[9];
+  for (int k = 0; k < 9; ++k) s[k] = a[6 + k].data() + B;
   riemann_faces<B>(a[0].data() + B, a[1].data() + B, a[2].data() + B, a[3].data() + B, a[4].data() + B, a[5].data() + B,
-                   gas, s, a[14].data() + B, a[15].data() + B, 0, n);
+                   gas, s, a[15].data() + B, a[16].data() + B, 0, n);
   for (int i = 0; i < n * B; ++i) {  // face i: left input from zone i - B (array index i), right from zone i
     double p, u;
-    two_shock(a[0][i], a[1][i], a[2][i], a[3][B + i], a[4][B + i], a[5][B + i], gas.gamma, gas.smallp, p, u);
-    REQUIRE(p == a[15][B + i]);
-    REQUIRE(u == a[14][B + i]);
+    two_shock(a[0][i], a[1][i], a[2][i], a[3][B + i], a[4][B + i], a[5][B + i], gas, p, u);
+    REQUIRE(p == a[16][B + i]);
+    REQUIRE(u == a[15][B + i]);
+  }
+}
+
+TEST_CASE("EVH1-style and batched Riemann loops are bit-identical to the point solver", "[evh1][riemann]") {
+  Gas fixed;
+  fixed.riemann_iterations = 8, fixed.riemann_tolerance = 0.0;
+  for (const Gas& gas : {fixed, Gas{}}) {
+    check_riemann_loop<1>(gas);
+    check_riemann_loop<4>(gas);
+    check_riemann_loop<8>(gas);
   }
 }
 
