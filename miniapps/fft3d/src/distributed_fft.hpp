@@ -2,6 +2,8 @@
 //   forward: FFT x (X stage) -> [slab: FFT y strided in place | pencil: X->Y transpose, FFT y]
 //            -> Y->Z transpose -> FFT z; result in the Z stage.
 //   inverse: the same steps backwards, result in the X stage.
+// A transpose among one rank only (slab or pencil at 1 rank, a 1 x P or P x 1 pencil grid) is no separate pass:
+// the FFT after it reads the old layout and writes the new one (FFTW's guru interface), as a serial 3-D FFT does.
 // Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
 #pragma once
 #include <mpi.h>
@@ -44,7 +46,12 @@ class DistributedFFT {
   double flops() const;                    // 5 N log2 N per transform
 
  private:
-  void local_fft(int axis, bool forward, const Complex* in, Complex* out, Timers* timers);
+  void fft_along(int axis, bool forward, const Pencil& from, const Complex* in, const Pencil& to, Complex* out,
+                 Timers* timers);
+  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
+                        const Pencil& to, Complex* dst, Timers* timers);
+  void fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
+                        Complex* scratch, const Pencil& to, Complex* dst, Timers* timers);
   Decomposition d_;
   FFTOptions opt_;
   std::unique_ptr<ProcessGrid> grid_;

@@ -24,9 +24,7 @@ Box intersect(const Pencil& a, const Pencil& b) {
 
 // Element stride of each global axis in a pencil's memory layout.
 void axis_strides(const Pencil& p, long long stride[3]) {
-  stride[p.order[2]] = 1;
-  stride[p.order[1]] = p.n[p.order[2]];
-  stride[p.order[0]] = (long long)p.n[p.order[2]] * p.n[p.order[1]];
+  for (int ax = 0; ax < 3; ++ax) stride[ax] = p.stride(ax);
 }
 
 long long offset_of(const Pencil& p, const Box& b) {
