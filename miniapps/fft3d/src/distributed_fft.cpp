@@ -4,7 +4,6 @@
 #include <cmath>
 
 #include "proxylab/errors.hpp"
-#include "relayout_fft.hpp"
 
 namespace proxylab::fft3d {
 namespace {
@@ -21,6 +20,12 @@ std::vector<Pencil> along_col(int r, int p_col, F stage) {
   std::vector<Pencil> v;
   for (int c = 0; c < p_col; ++c) v.push_back(stage(r, c));
   return v;
+}
+
+FFTKind kind_of(bool forward) { return forward ? FFTKind::c2c_forward : FFTKind::c2c_backward; }
+
+std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name) {
+  return timers ? std::make_unique<Timers::Scope>(timers->scope(name)) : nullptr;
 }
 
 }  // namespace
@@ -64,20 +69,18 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
 }
 
 // 1-D FFTs along `axis` of this rank's box, reading `in` laid out as `from` and writing `out` laid out as `to` (the
-// same box: a local reshape fused into the transform when the layouts differ: relayout_fft.hpp). in == out runs in
-// place (then from and to are one layout). The axis must be whole in the box.
+// same box; FFTW's guru interface with each layout's strides). in == out runs in place (then from and to are one
+// layout). The axis must be whole in the box.
 void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const Complex* in, const Pencil& to,
                                Complex* out, Timers* timers) {
-  auto t = timers ? std::make_unique<Timers::Scope>(timers->scope("local_fft")) : nullptr;
-  const FFTKind kind = forward ? FFTKind::c2c_forward : FFTKind::c2c_backward;
-  if (relayout_fft_applies(axis, from, to)) return relayout_fft(kind, opt_.planning, axis, from, in, to, out);
+  auto t = scope(timers, "local_fft");
   const int u = (axis + 1) % 3, v = (axis + 2) % 3;
   if (in == out && (from.stride(0) != to.stride(0) || from.stride(1) != to.stride(1)))
     throw RuntimeError("fft3d: an in-place FFT cannot change the layout");
   // inner batch: the other axis with the smaller input stride (neighbouring transforms read neighbouring data)
   const int inner = from.stride(u) < from.stride(v) ? u : v, outer = inner == u ? v : u;
   FFTShape sh;
-  sh.kind = kind;
+  sh.kind = kind_of(forward);
   sh.n = from.n[axis];
   sh.istride = from.stride(axis), sh.ostride = to.stride(axis);
   sh.inner = {from.n[inner], from.stride(inner), to.stride(inner)};
@@ -87,20 +90,34 @@ void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const
   fft_plan(sh).execute(in, out);
 }
 
-// FFTs along `axis` of data in layout `from` (src), the result in layout `to` (dst): the reshape r, then the FFTs in
-// place; or, when this rank is alone in r, the FFTs straight from one layout into the other.
+// FFTs along `axis` of data in layout `from` (src), the result in layout `to` (dst). Fused (fft3d.fuse_transpose):
+// the others' blocks are packed and exchanged, then the FFT gathers its lines from the own block in src and the
+// received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
 void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
                                       const Pencil& to, Complex* dst, Timers* timers) {
-  if (r.ranks() == 1) return fft_along(axis, forward, from, src, to, dst, timers);
+  if (opt_.fuse_transpose) {
+    r.pack_and_exchange(src, send_.data(), recv_.data(), timers);
+    auto t = scope(timers, "local_fft");
+    gather_fft(kind_of(forward), opt_.planning, axis, r.received(src, recv_.data()), to, dst);
+    return;
+  }
   r.apply(src, dst, send_.data(), recv_.data(), timers);
   fft_along(axis, forward, to, dst, to, dst, timers);
 }
 
-// The reverse order: the FFTs into `scratch` (still in layout `from`; scratch may be src), then the reshape into dst;
-// fused as above when this rank is alone in r.
+// The reverse order: FFTs along `axis` of src (layout `from`), then the reshape into dst (layout `to`). Fused: the
+// FFT writes the own block into dst and the others' blocks into the send buffer, then exchange and unpack.
+// Unfused: the FFTs into `scratch` (may be src), then the reshape.
 void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
                                       Complex* scratch, const Pencil& to, Complex* dst, Timers* timers) {
-  if (r.ranks() == 1) return fft_along(axis, forward, from, src, to, dst, timers);
+  if (opt_.fuse_transpose) {
+    {
+      auto t = scope(timers, "local_fft");
+      fft_scatter(kind_of(forward), opt_.planning, axis, from, src, r.to_send(dst, send_.data()));
+    }
+    r.exchange_and_unpack(send_.data(), recv_.data(), dst, timers);
+    return;
+  }
   fft_along(axis, forward, from, src, from, scratch, timers);
   r.apply(scratch, dst, send_.data(), recv_.data(), timers);
 }
@@ -134,6 +151,13 @@ long long DistributedFFT::transpose_bytes_sent() const {
   long long b = 0;
   for (const auto* r : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
     if (r && r->transpose()) b += r->transpose()->bytes_sent();
+  return b;
+}
+
+long long DistributedFFT::copied_bytes() const {
+  long long b = 0;
+  for (const auto* r : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
+    if (r) b += r->packed_bytes() + r->unpacked_bytes();
   return b;
 }
 

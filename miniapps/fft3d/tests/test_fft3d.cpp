@@ -29,6 +29,7 @@ struct Variant {
   TransposeStrategy strategy;
   Mapping mapping = Mapping::mdrange;
   int ranks_per_node = 0;  // node_aware: emulated node size
+  bool fuse = true;        // fft3d.fuse_transpose
 };
 
 // Every transpose strategy with the slab and the automatic pencil grid; every other pencil grid of
@@ -44,6 +45,9 @@ std::vector<Variant> all_variants(int ranks) {
     if (ranks % pr == 0) v.push_back({DecompKind::pencil, pr, ranks / pr, TransposeStrategy::alltoallv});
   v.push_back({DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv, Mapping::flat});
   v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::team});
+  // separate pack, exchange, unpack and FFT passes (the unfused reference of fft3d.fuse_transpose)
+  v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false});
+  v.push_back({DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false});
   if (ranks >= 2) {  // node_aware with emulated 2-rank nodes: several leaders
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::node_aware, Mapping::mdrange, 2});
     v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::node_aware, Mapping::mdrange, 1});
@@ -57,6 +61,7 @@ std::unique_ptr<DistributedFFT> make_fft(const Variant& v, int nx, int ny, int n
   opt.strategy = v.strategy;
   opt.mapping = v.mapping;
   opt.ranks_per_node = v.ranks_per_node;
+  opt.fuse_transpose = v.fuse;
   return std::make_unique<DistributedFFT>(d, MPI_COMM_WORLD, opt);
 }
 
