@@ -46,12 +46,15 @@ void declare(Schema& s) {
   s.choice("bc.x", "auto", {"auto", "reflect", "outflow", "periodic"}, "x boundaries (auto = the problem's own)");
   s.choice("bc.y", "auto", {"auto", "reflect", "outflow", "periodic"}, "y boundaries (auto = the problem's own)");
   s.choice("sod.direction", "x", {"x", "y", "oblique"},
-           "Sod tube along x or y (the other extent is grid.ny or grid.nx zones), or oblique: along the diagonal of "
-           "a periodic unit square (two mirrored tubes, t_end 0.07)");
-  s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position");
+           "shock tube along x or y (the other extent is grid.ny or grid.nx zones), or oblique: along the diagonal of "
+           "a periodic unit square (the problem (left, right) at x + y = 0.75, (right, left) at 0.25; t_end 0.07)");
+  s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position (x or y tube), 0 < x0 < 1");
   s.real("sod.rho_left", 1.0, 1e-10, 1e10, "left density");
+  s.real("sod.u_left", 0.0, -1e6, 1e6,
+         "left velocity along the tube (oblique: along (1, 1)/sqrt 2); a moving end state makes that end open (auto)");
   s.real("sod.p_left", 1.0, 1e-10, 1e10, "left pressure");
   s.real("sod.rho_right", 0.125, 1e-10, 1e10, "right density");
+  s.real("sod.u_right", 0.0, -1e6, 1e6, "right velocity along the tube");
   s.real("sod.p_right", 0.1, 1e-10, 1e10, "right pressure");
   s.choice("sedov.geometry", "cartesian", {"cartesian", "cylindrical", "spherical"},
            "cartesian: x-y slab, a line blast (nu = 2); cylindrical: x = r, y = z, a point blast on the axis (nu = 3); "
@@ -68,7 +71,7 @@ void declare(Schema& s) {
   s.real("advection.uy", 1.0, -100, 100, "flow velocity y");
   s.real("advection.p", 1.0, 1e-10, 1e10, "uniform pressure");
   s.real("advection.amplitude", 0.2, 0.0, 0.9, "density wave amplitude");
-  s.real("verify.sod_l1", 0.01, 0, 1e10, "Sod: limit of the mean |rho - rho_exact|");
+  s.real("verify.sod_l1", 0.01, 0, 1e10, "shock tube: limit of the mean |rho - rho_exact| (exact Riemann solution)");
   s.real("verify.sedov_radius", 0.05, 0, 1e10, "Sedov: limit of |R_num - R(t)| / R(t)");
   s.real("verify.sedov_jump", 3.0, 0, 6, "Sedov: lower limit of the peak density jump rho_max / rho0");
   s.real("verify.mirror", 1e-8, 0, 1e10, "Sedov: limit of the mirror asymmetry (round-off amplified by the flow)");

@@ -2,6 +2,7 @@
 // gives the reference (slab, alltoallv) forward transform, round trips, NAS FT checksums that do not
 // depend on the decomposition or strategy, the LCG, and impossible decompositions as input errors.
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "checks.hpp"
@@ -171,6 +172,19 @@ TEST_CASE("fft3d: the 46-bit LCG is exact (x <- 5^13 x mod 2^46)", "[fft3d]") {
   }
   CHECK(nas::powmod46(nas::lcg_a, 1000) == nas::mulmod46(nas::powmod46(nas::lcg_a, 999), nas::lcg_a));
   CHECK(nas::mulmod46(nas::powmod46(nas::lcg_a, 1000), nas::lcg_seed) == y);
+}
+
+TEST_CASE("fft3d: NPB's Mop/s total and class table", "[fft3d]") {
+  // NPB 3.3.1-OMP ft.S on one thread printed "Time in seconds = 3.18" and "Mop/s total = 55.63": the operation
+  // count with the natural log reproduces it within the rounding of the printed time (0.16%).
+  CHECK(testing::allclose(nas::npb_mops(64.0 * 64 * 64, 6, 3.18), 55.63, 2e-3));
+  // the count grows linearly with the iterations and N log N with the grid
+  CHECK(nas::npb_mops(512.0 * 512 * 512, 20, 1.0) > 2 * nas::npb_mops(512.0 * 256 * 256, 20, 1.0));
+  std::string name;
+  CHECK(nas::reference_checksums(512, 512, 512, 20, &name).size() == 20);
+  CHECK(name == "C");
+  CHECK(nas::reference_checksums(512, 512, 512, 6, &name).empty());
+  CHECK(name.empty());
 }
 
 TEST_CASE("fft3d: every decomposition x strategy equals the reference; NAS checksums agree", "[fft3d][mpi]") {
