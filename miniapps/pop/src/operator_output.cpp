@@ -1,10 +1,9 @@
 // Matrix Market output of the barotropic system (see operator_output.hpp).
 #include "operator_output.hpp"
 
-#include <unistd.h>
-
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <functional>
 #include <numeric>
 #include <vector>
@@ -50,18 +49,17 @@ std::vector<double> local_records(const Domain& d, const Operator& op, const Vie
   return rec;
 }
 
-// Writes `path` through a temporary file renamed into place; false when any step fails.
-bool write_atomically(const std::string& path, const std::function<void(std::FILE*)>& body) {
-  const std::string tmp = path + ".tmp." + std::to_string(::getpid());
-  std::FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f) return false;
+// The text `body` prints (in memory; OutputFile writes it atomically).
+std::string printed(const std::function<void(std::FILE*)>& body) {
+  char* data = nullptr;
+  size_t size = 0;
+  std::FILE* f = open_memstream(&data, &size);
+  if (!f) throw RuntimeError("output.operator_file: no memory for the text");
   body(f);
-  const bool ok = !std::ferror(f);
-  if (std::fclose(f) != 0 || !ok || std::rename(tmp.c_str(), path.c_str()) != 0) {
-    std::remove(tmp.c_str());
-    return false;
-  }
-  return true;
+  std::fclose(f);
+  std::string text(data, size);
+  std::free(data);
+  return text;
 }
 
 std::string strip_mtx(const std::string& path) {
@@ -72,13 +70,13 @@ std::string strip_mtx(const std::string& path) {
 
 }  // namespace
 
-OperatorFiles::OperatorFiles(const std::string& path)
-    : matrix(path),
-      rhs(strip_mtx(path) + ".rhs.mtx"),
-      solution(strip_mtx(path) + ".solution.mtx"),
-      index(strip_mtx(path) + ".index.mtx") {}
+OperatorFiles::OperatorFiles(MPI_Comm comm, const std::string& path)
+    : matrix(comm, 0, "output.operator_file", path),
+      rhs(comm, 0, "output.operator_file", path.empty() ? "" : strip_mtx(path) + ".rhs.mtx"),
+      solution(comm, 0, "output.operator_file", path.empty() ? "" : strip_mtx(path) + ".solution.mtx"),
+      index(comm, 0, "output.operator_file", path.empty() ? "" : strip_mtx(path) + ".index.mtx") {}
 
-OperatorCounts write_operator(const OperatorFiles& files, const Domain& d, const Operator& op, const View2D<double>& b,
+OperatorCounts write_operator(OperatorFiles& files, const Domain& d, const Operator& op, const View2D<double>& b,
                               const View2D<double>& x, const SolveSummary& summary) {
   MPI_Comm comm = d.comm();
   int rank = 0, size = 1;
@@ -97,7 +95,7 @@ OperatorCounts write_operator(const OperatorFiles& files, const Domain& d, const
   MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);
 
   OperatorCounts n;
-  int ok = 1;
+  std::string text[4];  // matrix, index, rhs, solution: printed on rank 0
   if (rank == 0) {
     const std::size_t points = all.size() / record_size;
     auto record = [&](std::size_t k) { return all.data() + k * record_size; };
@@ -123,8 +121,8 @@ OperatorCounts write_operator(const OperatorFiles& files, const Domain& d, const
     char grid[160];
     std::snprintf(grid, sizeof grid, "%% proxylab pop: POP barotropic operator on the ocean T-points of a %d x %d grid",
                   g.nx, g.ny);
-    auto vector_file = [&](const std::string& path, int slot, const char* what, bool with_summary) {
-      return write_atomically(path, [&](std::FILE* f) {
+    auto vector_file = [&](int slot, const char* what, bool with_summary) {
+      return printed([&](std::FILE* f) {
         std::fprintf(f, "%%%%MatrixMarket matrix array real general\n%s\n%% %s, rows as in the matrix file\n", grid,
                      what);
         if (with_summary) {
@@ -137,28 +135,27 @@ OperatorCounts write_operator(const OperatorFiles& files, const Domain& d, const
         for (std::size_t k = 0; k < points; ++k) std::fprintf(f, "%.17g\n", record(order[k])[slot]);
       });
     };
-    const bool wrote_matrix = write_atomically(files.matrix, [&](std::FILE* f) {
+    text[0] = printed([&](std::FILE* f) {
       std::fprintf(f, "%%%%MatrixMarket matrix coordinate real general\n%s\n", grid);
       std::fprintf(f, "%% rows and columns: ocean points in global row-major order (map: the .index.mtx file)\n");
       std::fprintf(f, "%zu %zu %lld\n", points, points, n.entries);
       for (std::size_t k = 0; k < points; ++k)
         for (const auto& [col, value] : rows[k]) std::fprintf(f, "%zu %lld %.17g\n", k + 1, col, value);
     });
-    const bool wrote_index = write_atomically(files.index, [&](std::FILE* f) {
+    text[1] = printed([&](std::FILE* f) {
       std::fprintf(f, "%%%%MatrixMarket matrix array integer general\n%s\n", grid);
       std::fprintf(f, "%% row k: (i, j) of ocean point k, 0-based longitude and latitude indices (column-major)\n");
       std::fprintf(f, "%zu 2\n", points);
       for (long long id : ids) std::fprintf(f, "%lld\n", id % g.nx);
       for (long long id : ids) std::fprintf(f, "%lld\n", id / g.nx);
     });
-    const bool wrote_rhs = vector_file(files.rhs, 1, "right-hand side b", false);
-    const bool wrote_solution = vector_file(files.solution, 2, "the run's solution x", true);
-    ok = wrote_matrix && wrote_index && wrote_rhs && wrote_solution;
+    text[2] = vector_file(1, "right-hand side b", false);
+    text[3] = vector_file(2, "the run's solution x", true);
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm);
-  if (!ok)
-    throw RuntimeError("output.operator_file '" + files.matrix + "': could not write it or " + files.rhs + ", " +
-                       files.solution + ", " + files.index + " (directory missing or not writable?)");
+  files.matrix.commit(text[0]);  // collective: RuntimeError on every rank naming the file and errno
+  files.index.commit(text[1]);
+  files.rhs.commit(text[2]);
+  files.solution.commit(text[3]);
   MPI_Bcast(&n.rows, 1, MPI_LONG_LONG, 0, comm);
   MPI_Bcast(&n.entries, 1, MPI_LONG_LONG, 0, comm);
   return n;

@@ -1,7 +1,7 @@
 // POP's barotropic system for outside solvers (output.operator_file = PATH): the 9-point operator restricted to
 // the ocean T-points, the right-hand side and the solution the run found, gathered from all ranks to rank 0 and
-// written in Matrix Market format (scipy.io.mmread, PETSc, Matlab, Julia read it), each file atomically (a
-// temporary file renamed into place). With STEM = PATH without a trailing ".mtx":
+// written in Matrix Market format (scipy.io.mmread, PETSc, Matlab, Julia read it). The files are checked before
+// the run and written atomically (proxylab/output_file.hpp). With STEM = PATH without a trailing ".mtx":
 //   PATH               A: "coordinate real general", N x N, the stencil coefficients bit for bit (%.17g)
 //   STEM.rhs.mtx       b: "array real general", N x 1
 //   STEM.solution.mtx  x: "array real general", N x 1; comment lines "% key: value" give the solver, its
@@ -14,6 +14,7 @@
 #include <string>
 
 #include "btrop_operator.hpp"
+#include "proxylab/output_file.hpp"
 
 namespace proxylab::pop {
 
@@ -25,18 +26,19 @@ struct SolveSummary {
   double tarea_norm = 0;  // ||TAREA||_2 over the ocean points
 };
 
-// The files named by `path` (see above).
+// The files named by `path` (see above). Collective: constructed before the run, it checks on rank 0 that
+// each can be written (InputError on every rank otherwise); empty path: no files.
 struct OperatorFiles {
-  std::string matrix, rhs, solution, index;
-  explicit OperatorFiles(const std::string& path);
+  OutputFile matrix, rhs, solution, index;
+  OperatorFiles(MPI_Comm comm, const std::string& path);
 };
 
 // Collective. Writes the four files on rank 0; returns the number of ocean points (rows) and stored
-// entries. RuntimeError on every rank when rank 0 cannot write.
+// entries. RuntimeError on every rank (naming the file and errno) when rank 0 cannot write.
 struct OperatorCounts {
   long long rows = 0, entries = 0;
 };
-OperatorCounts write_operator(const OperatorFiles& files, const Domain& d, const Operator& op, const View2D<double>& b,
+OperatorCounts write_operator(OperatorFiles& files, const Domain& d, const Operator& op, const View2D<double>& b,
                               const View2D<double>& x, const SolveSummary& summary);
 
 }  // namespace proxylab::pop

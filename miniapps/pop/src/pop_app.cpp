@@ -95,6 +95,7 @@ void run(RunContext& ctx) {
   const ReduceStrategy red = parse_reduce_strategy(cfg.choice("comm.reduce"));
   const int width = int(cfg.integer("comm.halo_width"));
 
+  OperatorFiles operator_files(ctx.comm, cfg.text("output.operator_file"));  // checked before the run
   std::unique_ptr<Domain> dom;
   Operator op;
   View2D<double> x, xstar, b;
@@ -145,15 +146,16 @@ void run(RunContext& ctx) {
                         1.0, "after exactly " + std::to_string(st.iterations) + " iterations");
   }
 
-  const std::string& operator_file = cfg.text("output.operator_file");
-  if (!operator_file.empty()) {
-    const OperatorFiles files(operator_file);
+  if (operator_files.matrix.enabled()) {
+    const OperatorFiles& files = operator_files;
     const OperatorCounts n = write_operator(
-        files, *dom, op, b, x, {cfg.choice("solver.name"), st.iterations, st.converged, opt.crit, tarea_norm});
-    ctx.out() << "  operator (Matrix Market): " << files.matrix << " (" << n.rows << " ocean points, " << n.entries
-              << " entries), " << files.rhs << ", " << files.solution << ", " << files.index
-              << "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py " << files.matrix << "\n";
-    ctx.report.results()["operator_file"] = {{"matrix", files.matrix}, {"rows", n.rows}, {"entries", n.entries}};
+        operator_files, *dom, op, b, x, {cfg.choice("solver.name"), st.iterations, st.converged, opt.crit, tarea_norm});
+    ctx.out() << "  operator (Matrix Market): " << files.matrix.path() << " (" << n.rows << " ocean points, "
+              << n.entries << " entries), " << files.rhs.path() << ", " << files.solution.path() << ", "
+              << files.index.path() << "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py "
+              << files.matrix.path() << "\n";
+    ctx.report.results()["operator_file"] = {
+        {"matrix", files.matrix.path()}, {"rows", n.rows}, {"entries", n.entries}};
   }
 
   // ---- record -------------------------------------------------------------------------------------

@@ -1,8 +1,11 @@
-"""Output files of a run (issue 16, finding 4) on the real binaries, directly and through the front end: checked before
-the run (a missing folder, a folder, a pipe without a reader: exit 2 at once), non-regular targets work or are
-refused and never hang (/dev/stdout into a pipe, /dev/full: exit 3 with the errno), a failed run leaves no stale
-record, evh1's density file is checked up front and written whole. Also: ranks are bound to their own cores by the
-front end (issue 14), and the binaries' and the front end's --version."""
+"""The run contract on the real binaries, directly and through the front end.
+
+Output files (issue 16, finding 4): checked before the run (a missing folder, a folder, a pipe without a reader: exit
+2 at once), non-regular targets work or are refused and never hang (/dev/stdout into a pipe, /dev/full: exit 3 with
+the errno), a failed run leaves no stale record, evh1's density file is checked up front and written whole.
+Flags (finding 6): bad --kokkos-* values and KOKKOS_* variables, a flag the linked Kokkos does not accept, --slow-ranks
+beyond the rank count: exit 2 with a message, never std::terminate; changed verify.* limits are named.
+Launch (issue 14): ranks are bound to their own cores by the front end; --version of the binaries and the front end."""
 import json
 import os
 import subprocess
@@ -97,6 +100,45 @@ class OutputTargets(unittest.TestCase):
         self.assertRegex(p.stdout, r"^proxylab \d+\.\d+")
 
 
+@unittest.skipUnless((BUILD / "bin" / "proxylab-stream").exists() and (BUILD / "bin" / "proxylab-pop").exists(),
+                     "stream and pop are not built")
+class Flags(unittest.TestCase):
+    def test_bad_kokkos_values_are_bad_input(self):
+        threads_flag = "--kokkos-num-threads"  # what Kokkos >= 3.7 accepts (the binaries' --help names it)
+        p = sh(f"{BUILD}/bin/proxylab-stream --help")
+        if "--kokkos-threads=N" in p.stdout:
+            threads_flag = "--kokkos-threads"
+        other = "--kokkos-threads" if threads_flag == "--kokkos-num-threads" else "--kokkos-num-threads"
+        cases = [(f"{threads_flag}=abc", "takes an integer >= 1"), (f"{threads_flag}=0", "takes an integer >= 1"),
+                 (f"{other}=2", f"use {threads_flag}=N"), ("--kokkos-device-id=q", "takes an integer >= 0"),
+                 ("--kokkos-disable-warnings=maybe", "true/false")]
+        for flag, message in cases:
+            p = sh(f"{direct()} {flag}")
+            self.assertEqual(p.returncode, 2, f"{flag}: {p.stdout}{p.stderr}")
+            self.assertIn(message, p.stderr, flag)
+            self.assertEqual(p.stderr.count("bad input"), 1, f"{flag}: one message, not one per rank")
+        p = sh(f"KOKKOS_NUM_THREADS=x {direct()}")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("KOKKOS_NUM_THREADS='x'", p.stderr)
+
+    def test_slow_ranks_must_exist(self):
+        p = sh(f"{direct(2)} --slow-ranks 7")
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("--slow-ranks: rank 7 does not exist; allowed: 0 to 1", p.stderr)
+
+    def test_changed_verification_limits_are_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = sh(f"{MPIEXEC} -n 1 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet "
+                   f"--set verify.error_tol=0.5 --json {tmp}/r.json")
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("VERIFICATION: PASSED (limits changed from the defaults: verify.error_tol=0.5 [default 1e-05])",
+                          p.stdout)
+            changed = json.loads(Path(f"{tmp}/r.json").read_text())["verification"]["changed_limits"]
+            self.assertEqual(changed, [{"key": "verify.error_tol", "value": 0.5, "default": 1e-05}])
+            p = sh(f"{MPIEXEC} -n 1 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet")
+            self.assertIn("VERIFICATION: PASSED\n", p.stdout)
+
+
 @unittest.skipUnless((BUILD / "bin" / "proxylab-evh1").exists(), "evh1 is not built")
 class DensityFile(unittest.TestCase):
     def test_checked_before_the_run_and_written_whole(self):
@@ -114,6 +156,15 @@ class DensityFile(unittest.TestCase):
             ny, nx = meta["shape"]
             self.assertEqual(Path(f"{tmp}/rho.bin").stat().st_size, 8 * nx * ny)
             self.assertEqual(sorted(x.name for x in Path(tmp).iterdir()), ["rho.bin", "rho.bin.json"])
+
+    @unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists(), "pop is not built")
+    def test_pop_operator_files_checked_before_the_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = sh(f"{MPIEXEC} -n 2 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet "
+                   f"--set output.operator_file={tmp}/missing/a.mtx")
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("output.operator_file", p.stderr)
+            self.assertNotIn("VERIFICATION", p.stdout)
 
 
 @unittest.skipUnless((BUILD / "bin" / "proxylab-stream").exists() and len(os.sched_getaffinity(0)) >= 2,
