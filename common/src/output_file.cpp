@@ -65,6 +65,19 @@ int open_in_place(const std::string& path) {
   return fd;
 }
 
+// /dev/stdout, /dev/stderr, /dev/fd/N, /proc/self/fd/N: the descriptor N this process already has, written
+// directly (reopening it would start a redirected file at offset 0, or replace it by a rename), else -1.
+int descriptor_of(const std::string& path) {
+  if (path == "/dev/stdout") return 1;
+  if (path == "/dev/stderr") return 2;
+  for (const std::string prefix : {"/dev/fd/", "/proc/self/fd/"}) {
+    if (path.rfind(prefix, 0) != 0 || path.size() == prefix.size() || path.size() > prefix.size() + 6) continue;
+    const std::string n = path.substr(prefix.size());
+    if (n.find_first_not_of("0123456789") == std::string::npos) return std::stoi(n);
+  }
+  return -1;
+}
+
 std::string in_place_problem(const std::string& path, bool fifo) {
   const int fd = open_in_place(path);
   if (fd >= 0) {
@@ -80,6 +93,12 @@ std::string in_place_problem(const std::string& path, bool fifo) {
 std::string output_path_problem(const std::string& path) {
   if (path.empty()) return "is empty";
   if (path.back() == '/') return "names a folder, not a file";
+  if (const int fd = descriptor_of(path); fd >= 0) {
+    const int flags = fcntl(fd, F_GETFL);
+    if (flags < 0) return "is descriptor " + std::to_string(fd) + ", which is not open";
+    if ((flags & O_ACCMODE) == O_RDONLY) return "is descriptor " + std::to_string(fd) + ", open for reading only";
+    return "";
+  }
   struct stat st;
   if (::stat(path.c_str(), &st) == 0) {
     if (S_ISDIR(st.st_mode)) return "is a folder, not a file";
@@ -113,8 +132,9 @@ OutputFile::OutputFile(MPI_Comm comm, int writer, std::string what, std::string 
   std::string problem;
   if (is_writer()) {
     problem = output_path_problem(path_);
+    descriptor_ = descriptor_of(path_);
     struct stat st;
-    regular_ = ::stat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode);
+    regular_ = descriptor_ < 0 && (::stat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode));
   }
   collective_check<InputError>(comm_, problem.empty(), what_ + " '" + path_ + "' " + problem);
 }
@@ -134,7 +154,9 @@ void OutputFile::commit(const void* data, size_t size) {
     struct sigaction ignore = {}, previous = {};
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ignore, &previous);
-    if (regular_) {
+    if (descriptor_ >= 0) {
+      if (!write_all(descriptor_, bytes, size)) why = what_ + " '" + path_ + "': writing failed: " + errno_text(errno);
+    } else if (regular_) {
       const std::string target = resolved(path_);
       std::string temp;
       const int fd = make_temporary(target, temp);

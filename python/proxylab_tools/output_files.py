@@ -3,15 +3,18 @@ written atomically, every write checked. The same rules as the binaries' (common
 
 - a regular file (or a new one) is replaced only by a complete file: written to a hidden temporary file in
   the same folder, then renamed over it; a run that fails removes a stale file of an earlier run;
-- a character device (/dev/stdout on a terminal, /dev/null, /dev/full) or a pipe with a reader (/dev/stdout
-  into `| cat`) is written in place; a pipe without a reader, a folder or a missing folder is refused up front.
+- /dev/stdout, /dev/stderr and /dev/fd/N are written through the descriptor this process has (so
+  `--json /dev/stdout > run.log` keeps the lines before it); a character device (/dev/null, /dev/full) or a pipe
+  with a reader is written in place; a pipe without a reader, a folder or a missing folder is refused up front.
 
 A refused path is bad input (exit 2); a failed write is a runtime failure (exit 3), named with its errno.
 """
 from __future__ import annotations
 
 import errno
+import fcntl
 import os
+import sys
 import stat
 import tempfile
 from pathlib import Path
@@ -43,6 +46,18 @@ def _open_in_place(path: str) -> int:
     return fd
 
 
+def descriptor_of(path: str | os.PathLike) -> int | None:
+    """/dev/stdout -> 1, /dev/stderr -> 2, /dev/fd/N and /proc/self/fd/N -> N; else None."""
+    p = os.fspath(path)
+    named = {"/dev/stdout": 1, "/dev/stderr": 2}
+    if p in named:
+        return named[p]
+    for prefix in ("/dev/fd/", "/proc/self/fd/"):
+        if p.startswith(prefix) and p[len(prefix):].isdigit():
+            return int(p[len(prefix):])
+    return None
+
+
 def is_in_place(path: str | os.PathLike) -> bool:
     """True for targets written in place (character devices and pipes), False for regular or new files."""
     try:
@@ -59,6 +74,13 @@ def problem(path: str | os.PathLike) -> str:
         return "the path is empty"
     if p.endswith("/"):
         return f"'{p}' names a folder, not a file"
+    fd = descriptor_of(p)
+    if fd is not None:
+        try:
+            flags = fcntl.fcntl(fd, fcntl.F_GETFL)
+        except OSError:
+            return f"'{p}' is descriptor {fd}, which is not open"
+        return f"'{p}' is descriptor {fd}, open for reading only" if flags & os.O_ACCMODE == os.O_RDONLY else ""
     try:
         mode = os.stat(p).st_mode
     except FileNotFoundError:
@@ -95,6 +117,14 @@ def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
     p = os.fspath(path)
     raw = data.encode() if isinstance(data, str) else data
     try:
+        fd = descriptor_of(p)
+        if fd is not None:
+            for stream in (sys.stdout, sys.stderr):
+                stream.flush()  # what the front end printed before comes first
+            view = memoryview(raw)
+            while view:
+                view = view[os.write(fd, view):]
+            return
         if is_in_place(p):
             fd = _open_in_place(p)
             try:

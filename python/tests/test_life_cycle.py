@@ -52,6 +52,15 @@ class OutputTargets(unittest.TestCase):
             text = p.stdout[p.stdout.index("{"):]
             self.assertEqual(json.loads(text)["status"], "completed", name)
 
+    def test_stdout_redirected_to_a_file_keeps_every_line(self):
+        for name, cmd in (("direct", direct()), ("front end", front())):
+            log = self.dir / "run.log"
+            p = sh(f"{cmd} --json /dev/stdout > {log}")
+            self.assertEqual(p.returncode, 0, f"{name}: {p.stderr}")
+            text = log.read_text()
+            self.assertIn("VERIFICATION: PASSED", text, name)  # the lines before the record are still there
+            self.assertEqual(json.loads(text[text.index("{"):])["status"], "completed", name)
+
     def test_full_device_is_a_runtime_failure(self):
         for name, cmd in (("direct", direct()), ("front end", front())):
             t = time.monotonic()

@@ -10,9 +10,10 @@
 //
 // A regular file (or a new one) is replaced only by a complete file: a run that fails, or never commits,
 // leaves no truncated file and no stale one (an old file at the path is removed, so nobody mistakes it for
-// this run's). Non-regular targets are written in place: a character device (/dev/stdout on a terminal,
-// /dev/null, /dev/full) and a pipe that has a reader (/dev/stdout into `| cat`); a pipe without a reader,
-// a folder or a missing folder is refused before the run.
+// this run's). Other targets are written in place: /dev/stdout, /dev/stderr and /dev/fd/N through the
+// descriptor the process has (so `--json /dev/stdout > run.log` and `| cat` keep every line), a character
+// device (/dev/null, /dev/full) and a pipe that has a reader; a pipe without a reader, a folder or a
+// missing folder is refused before the run.
 #pragma once
 #include <mpi.h>
 
@@ -40,6 +41,7 @@ class OutputFile {
   MPI_Comm comm_;
   int writer_, rank_ = 0;
   std::string what_, path_;
+  int descriptor_ = -1;  // /dev/stdout, /dev/fd/N, ...: written to the open descriptor
   bool regular_ = true, committed_ = false;
 };
 

@@ -3,7 +3,8 @@
 1 rank x 2 threads, each launched by the front end's rule with binding (mpiexec -bind-to core:T, OMP_PROC_BIND=spread,
 OMP_PLACES=cores) and without (--oversubscribe: no -bind-to, OMP_PROC_BIND=false). Runs are interleaved (bound,
 unbound, bound, ... per configuration and repeat) so that load from other processes hits both alike; medians, min
-and max of the FOM, and the load average before and after.
+and max of the FOM; the speed of bound relative to unbound as the median of the pairs run back to back (> 1: bound
+is faster, whichever way the FOM points) with its min..max; the load average before and after.
 
     python3 docs/perf/binding/run.py --repeats 5 > docs/perf/binding/results.md
 """
@@ -15,7 +16,7 @@ import time
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
-from proxylab_tools import launch, runner  # noqa: E402
+from proxylab_tools import launch, runner, stats  # noqa: E402
 
 CASES = [  # (label, app, deck, overrides)
     ("STREAM triad (400 MiB arrays)", "stream", "inputs/stream/default.yaml",
@@ -56,14 +57,17 @@ def main() -> int:
     load_after = load()
     print(f"{args.repeats} interleaved repeats, {time.time() - t0:.0f} s; load average (1, 5, 15 min) before "
           f"{load_before}, after {load_after}; {launch.cores_available()} cores\n")
-    print("| case | ranks x threads | bound: median (min-max) | unbound: median (min-max) | bound / unbound |")
+    print("| case | ranks x threads | bound: median (min-max) | unbound: median (min-max) | "
+          "bound speed vs unbound: median of pairs (min-max) |")
     print("|---|---|---|---|---|")
     for label, _, _, _ in CASES:
         for ranks, threads in SHAPES:
             b, u = foms[(label, ranks, threads, True)], foms[(label, ranks, threads, False)]
+            up = stats.higher_is_better(units[label])
+            pairs = [(x / y if up else y / x) for x, y in zip(b, u)]
             fmt = lambda v: f"{statistics.median(v):.4g} ({min(v):.4g}-{max(v):.4g})"
-            print(f"| {label} [{units[label]}] | {ranks} x {threads} | {fmt(b)} | {fmt(u)} | "
-                  f"{statistics.median(b) / statistics.median(u):.3f} |")
+            print(f"| {label} [{units[label]}, {'higher' if up else 'lower'} is better] | {ranks} x {threads} | "
+                  f"{fmt(b)} | {fmt(u)} | {statistics.median(pairs):.3f} ({min(pairs):.3f}-{max(pairs):.3f}) |")
     return 0
 
 
