@@ -58,6 +58,8 @@ def cmd_build(args) -> int:
 
 
 def ensure_built(args) -> int:
+    if runner.installed_bin_dir():  # an installed proxylab: the binaries are there, nothing to set up or build
+        return 0
     rc = cmd_setup(args)
     if rc:
         log("set-up failed")
@@ -71,8 +73,10 @@ def cmd_run(args) -> int:
         rc = ensure_built(args)
         if rc:
             return rc
-    deck = args.deck or runner.default_deck(args.app)
-    res = runner.run_app(args.app, args.ranks, args.threads, deck, args.set or [], args.json, args.trace, args.quiet,
+    deck = runner.resolve_deck(args.app, args.deck)
+    # Output paths are the user's, relative to where the command was typed (the binary runs in ROOT).
+    json_path, trace = (os.path.abspath(p) if p else p for p in (args.json, args.trace))
+    res = runner.run_app(args.app, args.ranks, args.threads, deck, args.set or [], json_path, trace, args.quiet,
                          args.extra, capture=False, preset=args.preset)
     return res.returncode
 

@@ -26,6 +26,15 @@ def canonical_app(app: str) -> str:
     return ALIASES.get(app, app)
 
 
+def installed_bin_dir() -> Path | None:
+    """The binaries' directory when this package runs from a `cmake --install` prefix (ROOT is then
+    PREFIX/share/proxylab and its install-layout.json says where bin/ is), else None (a source checkout)."""
+    layout = ROOT / "install-layout.json"
+    if not layout.is_file():
+        return None
+    return (ROOT / json.loads(layout.read_text())["bindir"]).resolve()
+
+
 def build_dir(preset: str = DEFAULT_PRESET) -> Path:
     """build/<preset>, or PROXYLAB_BUILD_DIR when set (ctest points it at its own build tree)."""
     if os.environ.get("PROXYLAB_BUILD_DIR"):
@@ -34,7 +43,9 @@ def build_dir(preset: str = DEFAULT_PRESET) -> Path:
 
 
 def binary(app: str, preset: str = DEFAULT_PRESET) -> Path:
-    return build_dir(preset) / "bin" / f"proxylab-{canonical_app(app)}"
+    installed = installed_bin_dir()
+    bin_dir = installed if installed and not os.environ.get("PROXYLAB_BUILD_DIR") else build_dir(preset) / "bin"
+    return bin_dir / f"proxylab-{canonical_app(app)}"
 
 
 def built_apps(preset: str = DEFAULT_PRESET) -> list[str]:
@@ -48,6 +59,20 @@ def default_deck(app: str) -> Path | None:
         if p.exists():
             return p
     return None
+
+
+def resolve_deck(app: str, deck: str | None) -> Path | None:
+    """The deck a user names: a path (from the current directory, else from ROOT: inputs/pop/x1.yaml), or a name
+    found under ROOT/inputs/<app>/ ("x1" or "x1.yaml"); None: the app's default deck. Anything else is returned
+    as given, for the binary to report."""
+    if not deck:
+        return default_deck(app)
+    if Path(deck).exists():  # a directory too: the binary says why it is no deck
+        return Path(deck).resolve()
+    for p in (ROOT / deck, ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
+        if p.is_file():
+            return p
+    return Path(deck)
 
 
 def mpiexec() -> str:
