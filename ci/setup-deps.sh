@@ -48,7 +48,8 @@ if [ "$KOKKOS_VERSION" != "$KOKKOS_VERSION_DEFAULT" ] && [ "$KOKKOS_VERSION" != 
        "$KOKKOS_VERSION_FLOOR (the floor); for another version give its source in PROXYLAB_KOKKOS_SOURCE" >&2
   exit 2
 fi
-KOKKOS_RELEASE_URL="https://github.com/kokkos/kokkos/archive/refs/tags/4.6.01.tar.gz"
+# The release asset (Spack's kokkos recipe lists this sha256 for it; GitHub's archive/ tarball is another file).
+KOKKOS_RELEASE_URL="https://github.com/kokkos/kokkos/releases/download/4.6.01/kokkos-4.6.01.tar.gz"
 KOKKOS_RELEASE_SHA256="b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a"
 KOKKOS_PREFIX="${PROXYLAB_KOKKOS_PREFIX:-$KOKKOS_PREFIX}"
 case "$KOKKOS_PREFIX" in /*) ;; *) KOKKOS_PREFIX="$PWD/$KOKKOS_PREFIX" ;; esac
@@ -177,17 +178,21 @@ kokkos_source() {  # prints the source tree to build, or fails
   tar -xzf "$work/$SDIST_NAME" -C "$work"
   echo "$work/pykokkos-base-0.0.7/external/kokkos"
 }
-if kokkos_found; then
-  found_prefix=$KOKKOS_PREFIX
-  [ -d "$found_prefix/lib/cmake/Kokkos" ] || [ -d "$found_prefix/lib64/cmake/Kokkos" ] || found_prefix=$Kokkos_ROOT
-  found_version=$(installed_kokkos_version "$found_prefix")
-  log "Kokkos: found $found_version in $found_prefix"
+# Logs the version installed in prefix $1; with PROXYLAB_KOKKOS_STRICT=1 anything but the wanted version is an error.
+check_kokkos_version() {
+  local found; found=$(installed_kokkos_version "$1")
+  log "Kokkos: $found in $1"
   # 4.6.01 installs as "4.6.1".
-  if [ "${PROXYLAB_KOKKOS_STRICT:-0}" = 1 ] && [ "$found_version" != "$(echo "$KOKKOS_VERSION" | sed 's/\.0\([0-9]\)$/.\1/')" ]; then
-    echo "setup-deps.sh: PROXYLAB_KOKKOS_STRICT=1 wants Kokkos $KOKKOS_VERSION, $found_prefix holds $found_version" \
+  if [ "${PROXYLAB_KOKKOS_STRICT:-0}" = 1 ] && [ "$found" != "$(echo "$KOKKOS_VERSION" | sed 's/\.0\([0-9]\)$/.\1/')" ]; then
+    echo "setup-deps.sh: PROXYLAB_KOKKOS_STRICT=1 wants Kokkos $KOKKOS_VERSION, $1 holds $found" \
          "(remove it, or set PROXYLAB_KOKKOS_PREFIX)" >&2
     exit 3
   fi
+}
+if kokkos_found; then
+  found_prefix=$KOKKOS_PREFIX
+  [ -d "$found_prefix/lib/cmake/Kokkos" ] || [ -d "$found_prefix/lib64/cmake/Kokkos" ] || found_prefix=$Kokkos_ROOT
+  check_kokkos_version "$found_prefix"
 else
   src=$(kokkos_source)
   log "Kokkos: building $src into $KOKKOS_PREFIX (Serial + OpenMP, C++17, Release)"
@@ -200,7 +205,7 @@ else
   cmake --build "$build" -j "$(nproc)" >/dev/null
   cmake --install "$build" >/dev/null
   rm -rf "$build" "$DEPS/src/kokkos-src" "$DEPS/src/pykokkos-base-0.0.7"
-  log "Kokkos: installed in $KOKKOS_PREFIX"
+  check_kokkos_version "$KOKKOS_PREFIX"
 fi
 
 # ---- 3. Python venv for plots and verification tools ---------------------------------------------

@@ -15,7 +15,7 @@ choice() {
   local vars=() cm
   while [ $# -gt 0 ] && [ "$1" != -- ]; do vars+=("$1"); shift; done
   [ "${1:-}" = -- ] && shift
-  cm=$(command -v cmake)
+  cm=${CMAKE:-$(command -v cmake)}
   env -u MPI_HOME "${vars[@]}" "$cm" "$@" -P "$here/print_mpi_choice.cmake" 2>&1
 }
 expect() {  # expect NAME OUTPUT KEY=VALUE...
