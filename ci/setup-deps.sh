@@ -178,12 +178,13 @@ kokkos_source() {  # prints the source tree to build, or fails
   tar -xzf "$work/$SDIST_NAME" -C "$work"
   echo "$work/pykokkos-base-0.0.7/external/kokkos"
 }
+numeric_version() { awk -F. '{ printf "%d.%d.%d", $1, $2, $3 }' <<<"$1"; }
 # Logs the version installed in prefix $1; with PROXYLAB_KOKKOS_STRICT=1 anything but the wanted version is an error.
 check_kokkos_version() {
   local found; found=$(installed_kokkos_version "$1")
   log "Kokkos: $found in $1"
-  # 4.6.01 installs as "4.6.1".
-  if [ "${PROXYLAB_KOKKOS_STRICT:-0}" = 1 ] && [ "$found" != "$(echo "$KOKKOS_VERSION" | sed 's/\.0\([0-9]\)$/.\1/')" ]; then
+  # Compared as numbers: 4.6.01 installs as "4.6.1", 3.4.01 as "3.4.01".
+  if [ "${PROXYLAB_KOKKOS_STRICT:-0}" = 1 ] && [ "$(numeric_version "$found")" != "$(numeric_version "$KOKKOS_VERSION")" ]; then
     echo "setup-deps.sh: PROXYLAB_KOKKOS_STRICT=1 wants Kokkos $KOKKOS_VERSION, $1 holds $found" \
          "(remove it, or set PROXYLAB_KOKKOS_PREFIX)" >&2
     exit 3

@@ -5,7 +5,9 @@
 #   - ../shared beside the checkout wins over that, PROXYLAB_SHARED over both;
 #   - a git worktree finds shared/ beside its main checkout;
 #   - a tarball that does not match its SHA256SUMS is skipped;
-#   - an unknown PROXYLAB_KOKKOS_VERSION is bad input (exit 2, the allowed values named).
+#   - an unknown PROXYLAB_KOKKOS_VERSION is bad input (exit 2, the allowed values named);
+#   - PROXYLAB_KOKKOS_STRICT=1 refuses an installed Kokkos of another version (exit 3), accepts the wanted one
+#     however its version file spells it (4.6.01 installs as "4.6.1", 3.4.01 as "3.4.01").
 # /work/shared/deps, the last fallback, may exist on the machine: the expected answers all come before it.
 set -uo pipefail
 script="$(cd "$(dirname "$0")/.." && pwd)/setup-deps.sh"
@@ -57,4 +59,15 @@ check "a worktree finds shared/ beside its main checkout" "$tmp/a/shared/deps/ko
 out=$(PROXYLAB_KOKKOS_VERSION=2.0 bash "$script" --no-system --no-venv 2>&1); rc=$?
 check "PROXYLAB_KOKKOS_VERSION=2.0 exits 2" 2 "$rc"
 grep -q "PROXYLAB_KOKKOS_VERSION=2.0; allowed: 4.6.01 (default) or 3.4.01" <<<"$out" || { echo "FAIL message: $out"; fail=1; }
+# fake_kokkos PREFIX VERSION: an "installed" Kokkos (its CMake package files only).
+fake_kokkos() {
+  mkdir -p "$1/lib/cmake/Kokkos"; touch "$1/lib/cmake/Kokkos/KokkosConfig.cmake"
+  echo "set(PACKAGE_VERSION \"$2\")" > "$1/lib/cmake/Kokkos/KokkosConfigVersion.cmake"
+}
+strict() { (cd "$tmp/ci/proxylab" && env PROXYLAB_KOKKOS_STRICT=1 "$@" bash ci/setup-deps.sh --no-system --no-venv >/dev/null 2>&1); echo $?; }
+fake_kokkos "$tmp/k46" 4.6.1
+fake_kokkos "$tmp/k34" 3.4.01
+check "strict: 4.6.1 installed, 4.6.01 wanted" 0 "$(strict PROXYLAB_KOKKOS_PREFIX="$tmp/k46")"
+check "strict: 3.4.01 installed, 4.6.01 wanted" 3 "$(strict PROXYLAB_KOKKOS_PREFIX="$tmp/k34")"
+check "strict: 3.4.01 installed, 3.4.01 wanted" 0 "$(strict PROXYLAB_KOKKOS_PREFIX="$tmp/k34" PROXYLAB_KOKKOS_VERSION=3.4.01)"
 exit $fail

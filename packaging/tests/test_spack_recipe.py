@@ -121,12 +121,12 @@ class SpackRecipe(unittest.TestCase):
             pkg = self.cls.__new__(self.cls)
             pkg.spec, pkg.run_tests = FakeSpec(cxxstd), True
             args = dict(a[2:].split("=", 1) for a in pkg.cmake_args())
-            self.assertEqual(args["PROXYLAB_CXX_STANDARD"], cxxstd)
+            self.assertEqual(args["CMAKE_CXX_STANDARD"], cxxstd)
             self.assertEqual(args["PROXYLAB_ENABLE_TESTS"], "ON")
             for name in args:
                 if name.startswith("PROXYLAB_"):
                     self.assertRegex(sources, rf"(option|set)\({name}\b", f"{name} is not a cache variable")
-        allowed = re.search(r'PROXYLAB_CXX_STANDARD PROPERTY STRINGS ([0-9 ]+)\)', sources).group(1).split()
+        allowed = re.search(r'CMAKE_CXX_STANDARD PROPERTY STRINGS ([0-9 ]+)\)', sources).group(1).split()
         self.assertEqual(allowed, ["17", "20"])
         self.assertIn(("^kokkos cxxstd=23", None), {(s, w) for s, w, _ in self.rec.conflicts})
 

@@ -46,7 +46,7 @@ class Proxylab(CMakePackage):
         cxxstd = spec["kokkos"].variants["cxxstd"].value if "cxxstd" in spec["kokkos"].variants else "17"
         return [
             self.define("PROXYLAB_ENABLE_TESTS", self.run_tests),
-            self.define("PROXYLAB_CXX_STANDARD", cxxstd),
+            self.define("CMAKE_CXX_STANDARD", cxxstd),
             # Spack's compiler wrappers add the target's -march; no -march=native of proxylab's own.
             self.define("PROXYLAB_ARCH", ""),
             self.define("MPI_CXX_COMPILER", spec["mpi"].mpicxx),
