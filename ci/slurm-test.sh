@@ -107,7 +107,7 @@ ProctrackType=proctrack/linuxproc
 TaskPlugin=task/affinity
 SelectType=select/cons_tres
 SelectTypeParameters=CR_Core
-MpiDefault=none
+MpiDefault=pmi2
 ReturnToService=2
 StateSaveLocation=$tmp/state
 SlurmdSpoolDir=$tmp/spool
@@ -135,7 +135,7 @@ done
 log "cluster up: node $host ($cpus CPUs), partition 'test', slurmctld port $port_ctld, slurmd port $port_d"
 
 # ---- 1. an interactive 2-rank job through srun ---------------------------------------------------------
-# Debian's MPICH 4.0 speaks PMI2 to Slurm's srun.
+# Debian's MPICH 4.0 speaks PMI2 to Slurm's srun: MpiDefault=pmi2 above, as a site running MPICH sets it.
 deck="$ROOT/inputs/pop/x1.yaml"
 export OMP_NUM_THREADS=1
 if "$ROOT/proxylab" run --help 2>/dev/null | grep -q -- '--launcher'; then

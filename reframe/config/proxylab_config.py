@@ -7,6 +7,7 @@
 #            --account=abc"); SLURM_MPI_TYPE=pmi2 is what Debian's MPICH needs from srun (change it for your MPI)
 # A real cluster: copy the `anyhost` system, name it, set its hostnames and the partition's access / environs.
 import os
+import re
 import shlex
 import sys
 from pathlib import Path
@@ -15,16 +16,26 @@ from reframe.core.backends import register_launcher
 from reframe.core.launchers import JobLauncher
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'python'))
-from proxylab_tools import runner  # noqa: E402  (the front end's choice of MPI launcher)
+from proxylab_tools import runner  # noqa: E402  (where the build tree is)
+
+
+def mpi_launcher():
+    '''PROXYLAB_MPIEXEC, else the MPIEXEC_EXECUTABLE the build was configured with (the launcher beside its MPI
+    wrapper, what ctest uses), else `mpiexec`.'''
+    if os.environ.get('PROXYLAB_MPIEXEC'):
+        return os.environ['PROXYLAB_MPIEXEC']
+    cache = runner.build_dir() / 'CMakeCache.txt'
+    found = re.search(r'^MPIEXEC_EXECUTABLE:\w+=(.+)$', cache.read_text(), re.M) if cache.is_file() else None
+    return found.group(1) if found else 'mpiexec'
 
 
 @register_launcher('proxylab-mpiexec')
 class ProxylabMpiexecLauncher(JobLauncher):
-    '''The MPI launcher proxylab's front end uses (PROXYLAB_MPIEXEC, else MPICH's mpiexec), not whichever
-    `mpiexec` is first on PATH (on Debian with OpenMPI and MPICH both installed that is OpenMPI's).'''
+    '''The MPI launcher of the proxylab build, not whichever `mpiexec` is first on PATH (on Debian with OpenMPI
+    and MPICH both installed that is OpenMPI's).'''
 
     def command(self, job):
-        return [runner.mpiexec(), '-n', str(job.num_tasks)]
+        return [mpi_launcher(), '-n', str(job.num_tasks)]
 
 
 def partitions():
