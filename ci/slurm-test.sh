@@ -36,9 +36,9 @@ pop="$(cd "$build" 2>/dev/null && pwd)/bin/proxylab-pop"
 # ---- can it run here? ---------------------------------------------------------------------------------
 [ "$(uname -s)" = Linux ] || skip "a one-node Slurm needs Linux"
 [ "$(id -u)" = 0 ] || skip "starting slurmctld/slurmd needs root (run as root, or see docs/cluster.md for a real cluster)"
-need=(slurmctld slurmd srun sbatch squeue sinfo scontrol munged)
-missing() { local c; for c in "${need[@]}"; do command -v "$c" >/dev/null 2>&1 || PATH=$PATH:/usr/sbin command -v "$c" >/dev/null 2>&1 || return 0; done; return 1; }
-export PATH="$PATH:/usr/sbin:/sbin"
+export PATH="$PATH:/usr/sbin:/sbin"  # the daemons live in sbin
+need=(slurmctld slurmd srun sbatch squeue sinfo scontrol munged setpriv)
+missing() { local c; for c in "${need[@]}"; do command -v "$c" >/dev/null 2>&1 || return 0; done; return 1; }
 if missing; then
   command -v apt-get >/dev/null 2>&1 || skip "Slurm is not installed and there is no apt-get to install it"
   log "installing slurm-wlm and munge (Debian packages)"

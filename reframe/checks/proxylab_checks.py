@@ -38,13 +38,15 @@ CASES = [
 # The first case of each proxy is its reference variant (the deck's defaults): tag `reference`.
 REFERENCE_VARIANTS = {next(c for c in CASES if c.app == app).name for app in {c.app for c in CASES}}
 
-# FOM references for size=bench at 2 ranks x 1 thread, per system:partition. devvm: the 2-core shared development
-# VM (load 2-9 while measured, see reframe/README.md); both of its partitions run the same cores.
+# FOM references for size=bench at 2 ranks x 1 thread, per system:partition. devvm: the 2-core development VM,
+# measured by `reframe/run.sh --size bench` (14 min) while the machine was shared (load average 13-14 on 2 cores):
+# conservative for a quiet machine (STREAM triad there is ~49 GB/s, here 10). comm ping-pong has none: on the
+# shared VM it measured 0.2 us to 12 ms, depending on whether both ranks held a core.
 DEVVM = {
-    'pop_pcg': 0, 'pop_chrongear': 0, 'pop_pcsi': 0, 'pop_pipecg': 0,
-    'pstswm_transpose_gemm': 0, 'pstswm_transpose_loop': 0, 'pstswm_distributed_gemm': 0,
-    'evh1_transpose_batched': 0, 'evh1_transpose_pencil': 0, 'evh1_halo_batched': 0,
-    'fft3d_slab': 0, 'fft3d_pencil': 0, 'stream_flat': 0, 'stream_team': 0, 'comm_pingpong': 0,
+    'pop_pcg': 23515.6, 'pop_chrongear': 31379.4, 'pop_pcsi': 12508.7, 'pop_pipecg': 44358.8,
+    'pstswm_transpose_gemm': 0.734006, 'pstswm_transpose_loop': 1.03337, 'pstswm_distributed_gemm': 0.829517,
+    'evh1_transpose_batched': 420340.0, 'evh1_transpose_pencil': 431242.0, 'evh1_halo_batched': 325098.0,
+    'fft3d_slab': 0.536273, 'fft3d_pencil': 0.536678, 'stream_flat': 9.59409, 'stream_team': 10.8041,
 }
 REFERENCES = {'devvm:local': DEVVM, 'devvm:slurm': DEVVM}
 # A shared machine's spread: a run fails its reference when it is worse by more than this fraction (rates below
