@@ -26,7 +26,7 @@ mkdir -p "$tmp/elsewhere"; cd "$tmp/elsewhere"
 unset PROXYLAB_BUILD_DIR PYTHONPATH
 out=$("$prefix/bin/proxylab" run pop --deck x1 --ranks 2 --json record.json 2>&1); rc=$?
 [ "$rc" = 0 ] && grep -q "VERIFICATION: PASSED" <<<"$out" || { printf '%s\n' "$out" | tail -20; fail "run pop --deck x1 exited $rc"; }
-grep -q "share/proxylab/inputs/pop/x1.yaml" <<<"$out" || fail "the run did not use the installed x1 deck"
+grep -q "deck $prefix/share/proxylab/inputs/pop/x1.yaml" <<<"$out" || fail "the run did not use the installed x1 deck"
 [ -s record.json ] || fail "--json record.json was not written into the user's directory"
 echo "ok   PREFIX/bin/proxylab run pop --deck x1 --ranks 2 (from $PWD)"
 out=$("$prefix/bin/proxylab" demo 2>&1); rc=$?

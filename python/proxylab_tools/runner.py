@@ -62,14 +62,16 @@ def default_deck(app: str) -> Path | None:
 
 
 def resolve_deck(app: str, deck: str | None) -> Path | None:
-    """The deck a user names: a path (from the current directory, else from ROOT: inputs/pop/x1.yaml), or a name
-    found under ROOT/inputs/<app>/ ("x1" or "x1.yaml"); None: the app's default deck. Anything else is returned
-    as given, for the binary to report."""
+    """The deck a user names: a path from the current directory (made absolute), a path from ROOT where the binaries
+    run (inputs/pop/x1.yaml, kept as given), or a name under ROOT/inputs/<app>/ ("x1" or "x1.yaml", also in an
+    installed prefix); None: the app's default deck. Anything else is returned as given, for the binary to report."""
     if not deck:
         return default_deck(app)
     if Path(deck).exists():  # a directory too: the binary says why it is no deck
         return Path(deck).resolve()
-    for p in (ROOT / deck, ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
+    if (ROOT / deck).is_file():
+        return Path(deck)
+    for p in (ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
         if p.is_file():
             return p
     return Path(deck)
