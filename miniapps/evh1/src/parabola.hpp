@@ -9,8 +9,15 @@ namespace proxylab::evh1 {
 
 // Coefficients of the grid (VH-1: paraset). Zone j: slope da_j = c1 (a_{j+1} - a_j) + c2 (a_j - a_{j-1})
 // (eq. 1.7); face j+1/2: a = a_j + c3 (a_{j+1} - a_j) + c4 da_{j+1} + c5 da_j (eq. 1.6).
+// ParaCoef holds them per element (a non-uniform grid: the Lagrangian zones of the remap); UniformCoef is the
+// same interface for a uniform grid, where every zone has the same five numbers (no arrays to write or read).
 struct ParaCoef {
   double *c1, *c2, *c3, *c4, *c5;
+  double k1(int i) const { return c1[i]; }
+  double k2(int i) const { return c2[i]; }
+  double k3(int i) const { return c3[i]; }
+  double k4(int i) const { return c4[i]; }
+  double k5(int i) const { return c5[i]; }
 };
 
 inline void paraset_zone(double dxm, double dx0, double dxp, double& c1, double& c2) {
@@ -35,32 +42,37 @@ inline void paraset(const double* dx, const ParaCoef& c, int zlo, int zhi, int f
     paraset_face(dx[i - B], dx[i], dx[i + B], dx[i + 2 * B], c.c3[i], c.c4[i], c.c5[i]);
 }
 
-// The same coefficients for a uniform grid (every zone alike), for zones [lo, hi).
-template <int B>
-inline void paraset_uniform(const ParaCoef& c, int lo, int hi) {
+// The coefficients of a uniform grid (the values paraset gives for equal widths).
+struct UniformCoef {
   double c1, c2, c3, c4, c5;
-  paraset_zone(1.0, 1.0, 1.0, c1, c2);
-  paraset_face(1.0, 1.0, 1.0, 1.0, c3, c4, c5);
-  for (int i = lo * B; i < hi * B; ++i) c.c1[i] = c1, c.c2[i] = c2, c.c3[i] = c3, c.c4[i] = c4, c.c5[i] = c5;
-}
+  UniformCoef() {
+    paraset_zone(1.0, 1.0, 1.0, c1, c2);
+    paraset_face(1.0, 1.0, 1.0, 1.0, c3, c4, c5);
+  }
+  double k1(int) const { return c1; }
+  double k2(int) const { return c2; }
+  double k3(int) const { return c3; }
+  double k4(int) const { return c4; }
+  double k5(int) const { return c5; }
+};
 
 // VH-1: parabola. For zones [lo, hi): left/right edge values al, ar and the curvature a6 of the
 // monotone parabola of `a`, blended with the zone average by `flat` (0: no flattening).
 // Reads a in [lo - 2, hi + 2) and coefficients of zones [lo - 2, hi + 1); da, face: scratch.
-template <int B>
-inline void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTRICT flat, const ParaCoef& c,
+template <int B, class Coef>
+inline void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTRICT flat, const Coef& c,
                      double* KOKKOS_RESTRICT da, double* KOKKOS_RESTRICT face, double* KOKKOS_RESTRICT al,
                      double* KOKKOS_RESTRICT ar, double* KOKKOS_RESTRICT a6, int lo, int hi) {
   for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {  // monotonized slopes (eq. 1.8)
     const double dr = a[i + B] - a[i], dl = a[i] - a[i - B];
-    const double d = c.c1[i] * dr + c.c2[i] * dl, adl = kmath::fabs(dl), adr = kmath::fabs(dr);
+    const double d = c.k1(i) * dr + c.k2(i) * dl, adl = kmath::fabs(dl), adr = kmath::fabs(dr);
     const double lim = 2.0 * (adl < adr ? adl : adr);
     const double upper = d > lim ? lim : d, clipped = upper < -lim ? -lim : upper;  // branch-free: vectorizes
     da[i] = dr * dl > 0.0 ? clipped : 0.0;
   }
   for (int i = lo * B; i < (hi + 1) * B; ++i) {  // face n - 1/2, from zone n - 1
     const int j = i - B;
-    face[i] = a[j] + c.c3[j] * (a[i] - a[j]) + c.c4[j] * da[i] + c.c5[j] * da[j];
+    face[i] = a[j] + c.k3(j) * (a[i] - a[j]) + c.k4(j) * da[i] + c.k5(j) * da[j];
   }
   for (int i = lo * B; i < hi * B; ++i) {  // flatten, then monotonicity (eq. 1.10)
     const double f = flat[i], g = 1.0 - f, ai = a[i];

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "operator_output.hpp"
 #include "proxylab/progress.hpp"
 #include "solver.hpp"
 #include "triad.hpp"
@@ -44,6 +45,9 @@ void declare(Schema& s) {
   s.real("verify.error_tol", 1e-5, 0.0, 1.0,
          "limit on the area-weighted relative L2 error against x* (converged runs)");
   s.boolean("bench.stream", false, "also measure STREAM triad on arrays of the block's size and compare bandwidths");
+  s.text("output.operator_file", "",
+         "write the operator on the ocean points, b, the solution and the index map in Matrix Market format (PATH, "
+         "STEM.rhs.mtx, STEM.solution.mtx, STEM.index.mtx) for outside solvers: verify/pop_direct_solve.py PATH");
 }
 
 SolverOptions solver_options(const Config& cfg) {
@@ -136,6 +140,17 @@ void run(RunContext& ctx) {
   } else {
     ctx.report.check_le("benchmark mode: true residual reduced, ||r|| / ||r0||", std::sqrt(st.rr_final / st.rr_initial),
                         1.0, "after exactly " + std::to_string(st.iterations) + " iterations");
+  }
+
+  const std::string& operator_file = cfg.text("output.operator_file");
+  if (!operator_file.empty()) {
+    const OperatorFiles files(operator_file);
+    const OperatorCounts n = write_operator(
+        files, *dom, op, b, x, {cfg.choice("solver.name"), st.iterations, st.converged, opt.crit, tarea_norm});
+    ctx.out() << "  operator (Matrix Market): " << files.matrix << " (" << n.rows << " ocean points, " << n.entries
+              << " entries), " << files.rhs << ", " << files.solution << ", " << files.index
+              << "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py " << files.matrix << "\n";
+    ctx.report.results()["operator_file"] = {{"matrix", files.matrix}, {"rows", n.rows}, {"entries", n.entries}};
   }
 
   // ---- record -------------------------------------------------------------------------------------
