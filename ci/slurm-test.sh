@@ -47,8 +47,8 @@ if missing; then
   missing && skip "slurm-wlm is installed but some of ${need[*]} are missing"
 fi
 id munge >/dev/null 2>&1 || skip "no 'munge' user (the munge package makes it)"
-pgrep -x slurmctld >/dev/null && skip "a slurmctld already runs on this machine: not starting a second cluster beside it"
-pgrep -x slurmd >/dev/null && skip "a slurmd already runs on this machine: not starting a second cluster beside it"
+pgrep -x slurmctld >/dev/null 2>&1 && skip "a slurmctld already runs on this machine: not starting a second cluster beside it"
+pgrep -x slurmd >/dev/null 2>&1 && skip "a slurmd already runs on this machine: not starting a second cluster beside it"
 
 # ---- the private cluster ------------------------------------------------------------------------------
 tmp=$(mktemp -d /tmp/proxylab-slurm.XXXXXX)
