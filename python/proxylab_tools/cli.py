@@ -64,6 +64,8 @@ def cmd_build(args) -> int:
 
 
 def ensure_built(args) -> int:
+    if runner.installed_bin_dir():  # an installed proxylab: the binaries are there, nothing to set up or build
+        return 0
     rc = cmd_setup(args)
     if rc:
         log("set-up failed")
@@ -91,7 +93,7 @@ def cmd_run(args) -> int:
         rc = ensure_built(args)
         if rc:
             return rc
-    deck = runner.deck_path(args.deck) or runner.default_deck(args.app)
+    deck = runner.resolve_deck(args.app, args.deck)
     if not args.quiet:
         print(f"[proxylab] {plan.describe()}", file=sys.stderr, flush=True)
     res = runner.run_app(args.app, plan.ranks, plan.threads, deck, args.set or [], args.json,
@@ -170,11 +172,10 @@ HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness
 
 
 def version_text() -> str:
-    """'proxylab 0.1 (git abc123...)' from CMakeLists.txt and git, and the built binaries' own --version line."""
-    import re
+    """'proxylab 0.2.0 (git abc123...)' from the VERSION file (also in an installed prefix) and git, and the built
+    binaries' own --version line."""
     try:
-        m = re.search(r"project\(proxylab VERSION ([0-9.]+)", (ROOT / "CMakeLists.txt").read_text())
-        version = m.group(1) if m else "unknown"
+        version = (ROOT / "VERSION").read_text().strip() or "unknown"
     except OSError:
         version = "unknown"
     git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)

@@ -46,11 +46,11 @@ def directives(scheduler: str, app: str, plan: launch.Launch, minutes: int, part
 
 def script(args, plan: launch.Launch) -> str:
     _, launcher, job_var, _ = SCHEDULERS[args.scheduler]
-    deck = runner.deck_path(args.deck or runner.default_deck(args.app))
+    deck = runner.resolve_deck(args.app, args.deck)
     run = [str(ROOT / "proxylab"), "run", args.app, "--ranks", str(plan.ranks), "--threads", str(plan.threads),
            "--launcher", launcher]
     if deck:
-        run += ["--deck", deck]
+        run += ["--deck", str(deck)]
     if plan.options.nodes:
         run += ["--nodes", str(plan.options.nodes)]
     if plan.options.ranks_per_node:

@@ -30,6 +30,15 @@ def canonical_app(app: str) -> str:
     return ALIASES.get(app, app)
 
 
+def installed_bin_dir() -> Path | None:
+    """The binaries' directory when this package runs from a `cmake --install` prefix (ROOT is then
+    PREFIX/share/proxylab and its install-layout.json says where bin/ is), else None (a source checkout)."""
+    layout = ROOT / "install-layout.json"
+    if not layout.is_file():
+        return None
+    return (ROOT / json.loads(layout.read_text())["bindir"]).resolve()
+
+
 def build_dir(preset: str = DEFAULT_PRESET) -> Path:
     """build/<preset>, or PROXYLAB_BUILD_DIR when set (ctest points it at its own build tree)."""
     if os.environ.get("PROXYLAB_BUILD_DIR"):
@@ -38,7 +47,9 @@ def build_dir(preset: str = DEFAULT_PRESET) -> Path:
 
 
 def binary(app: str, preset: str = DEFAULT_PRESET) -> Path:
-    return build_dir(preset) / "bin" / f"proxylab-{canonical_app(app)}"
+    installed = installed_bin_dir()
+    bin_dir = installed if installed and not os.environ.get("PROXYLAB_BUILD_DIR") else build_dir(preset) / "bin"
+    return bin_dir / f"proxylab-{canonical_app(app)}"
 
 
 def built_apps(preset: str = DEFAULT_PRESET) -> list[str]:
@@ -59,17 +70,24 @@ def is_app(app: str, preset: str = DEFAULT_PRESET) -> bool:
     return canonical_app(app) in APPS or binary(app, preset).exists()
 
 
+def resolve_deck(app: str, deck: str | None) -> Path | None:
+    """The deck a user names: a path from the current directory (made absolute), a path from ROOT where the binaries
+    run (inputs/pop/x1.yaml, kept as given), or a name under ROOT/inputs/<app>/ ("x1" or "x1.yaml", also in an
+    installed prefix); None: the app's default deck. Anything else is returned as given, for the binary to report."""
+    if not deck:
+        return default_deck(app)
+    if Path(deck).exists():  # a directory too: the binary says why it is no deck
+        return Path(deck).resolve()
+    if (ROOT / deck).is_file():
+        return Path(deck)
+    for p in (ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
+        if p.is_file():
+            return p
+    return Path(deck)
+
+
 def unknown_app_message(app: str, preset: str = DEFAULT_PRESET) -> str:
     return f"unknown app '{app}': one of {', '.join(APPS)} (and no {binary(app, preset)})"
-
-
-def deck_path(path: str | Path | None) -> str | None:
-    """A deck the user named: made absolute when it exists from the current folder; else as given (the binaries
-    run in the repository root, so 'inputs/pop/x1.yaml' works from anywhere, and a missing deck keeps its name)."""
-    if not path:
-        return None
-    p = Path(path)
-    return str(p.resolve()) if not p.is_absolute() and p.exists() else str(p)
 
 
 def output_path(path: str | Path | None) -> str | None:

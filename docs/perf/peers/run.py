@@ -53,12 +53,13 @@ class Case:
     proxies: dict = field(default_factory=dict)  # extra proxy variants compared with the main one: name -> sets
 
 
+# The peers run bound to cores, as the front end binds the proxies (one core per rank).
 def mpich(n):
-    return ["mpiexec.mpich", "-n", str(n)]
+    return ["mpiexec.mpich", "-bind-to", "core", "-n", str(n)]
 
 
 def openmpi(n):
-    return ["mpirun.openmpi", "--allow-run-as-root", "--bind-to", "none", "-n", str(n)]
+    return ["mpirun.openmpi", "--allow-run-as-root", "--bind-to", "core", "-n", str(n)]
 
 
 def grab(pattern, text, what):
