@@ -117,6 +117,22 @@ TEST_CASE("pop: every solver x mapping x fused/unfused reaches the reference sol
   CHECK(pb.solve(o, ReduceStrategy::allreduce).converged);
 }
 
+// Fused pcg defers X += alpha S into the next search direction: stopped between checks (13 iterations, checks at 10
+// and at the last), X must hold every update. Unfused pcg updates X at once; the two differ by rounding only,
+// while one lost update would move X by a whole CG step (~1e-2 relative here, at 13 of ~20 iterations).
+TEST_CASE("pop: fused pcg's deferred solution update is complete when it stops", "[pop][mpi]") {
+  Problem pb(MPI_COMM_WORLD, grid, 2, HaloStrategy::packed);
+  SolverOptions o = options(SolverKind::pcg);
+  o.crit = 0, o.max_iters = 13, o.check_freq = 10;
+  o.fused = false;
+  REQUIRE(pb.solve(o, ReduceStrategy::allreduce).iterations == 13);
+  const View2D<double> unfused = pb.dom.field("x_unfused");
+  Kokkos::deep_copy(unfused, pb.x);
+  o.fused = true;
+  REQUIRE(pb.solve(o, ReduceStrategy::allreduce).iterations == 13);
+  CHECK(solution_error(pb.dom, pb.op, pb.x, unfused).rel_l2 < 1e-10);
+}
+
 TEST_CASE("pop: global sums per iteration as the solvers promise", "[pop][mpi]") {
   Problem pb(MPI_COMM_WORLD, grid, 2, HaloStrategy::packed);
   for (SolverKind s : all_solvers) {
