@@ -46,6 +46,10 @@ void declare(Schema& s) {
   s.boolean("transform.fuse_fold", true,
             "FFT and fold (north/south even/odd combination) per latitude pair and field while its rows are in cache; "
             "false: one batched FFT of all rows, then the fold (two passes over the Fourier coefficients)");
+  s.choice("transform.fft_planning", "estimate", {"estimate", "measure"},
+           "FFTW planning of the longitude FFTs: estimate (the same plan every run: bitwise reproducible) or measure "
+           "(FFTW times candidate plans at set-up and keeps the fastest, as SHTns does; results may differ in the last "
+           "bits between runs)");
   s.boolean("perf.measure_dgemm", false, "measure the DGEMM rate (1024^3) in the same run for the LT gemm fraction");
   s.boolean("perf.measure_fft", false,
             "measure one batched FFTW r2c + c2r plan of the run's own shape alone, in the same run, for the FFT "
@@ -73,6 +77,7 @@ Setup read_setup(const Config& cfg) {
   t.lt = cfg.choice("transform.lt") == "loop" ? LTVariant::loop : LTVariant::gemm;
   t.fixed_levels = cfg.boolean("transform.fixed_levels");
   t.fuse_fold = cfg.boolean("transform.fuse_fold");
+  t.fft_planning = cfg.choice("transform.fft_planning") == "measure" ? FFTPlanning::measure : FFTPlanning::estimate;
   if (t.fixed_levels && !LegendreTransform::level_count_compiled(t.levels))
     cfg.reject("transform.fixed_levels", "true only with model.levels 1, 18 or 96 (the compiled level counts)");
   if (t.fixed_levels && t.lt != LTVariant::loop)
@@ -107,8 +112,8 @@ double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
   const int rows = SphericalTransform::max_fields * 2 * pairs * t.levels;
   const int nh = t.nlon / 2 + 1;
   View1D<double> grid("pstswm::fft_grid", size_t(rows) * t.nlon), four("pstswm::fft_four", size_t(rows) * 2 * nh);
-  const FFTPlan& r2c = fft_plan(FFTKind::r2c, t.nlon, rows, 1, t.nlon, 1, nh);
-  const FFTPlan& c2r = fft_plan(FFTKind::c2r, t.nlon, rows, 1, nh, 1, t.nlon);
+  const FFTPlan& r2c = fft_plan(FFTKind::r2c, t.nlon, rows, 1, t.nlon, 1, nh, false, t.fft_planning);
+  const FFTPlan& c2r = fft_plan(FFTKind::c2r, t.nlon, rows, 1, nh, 1, t.nlon, false, t.fft_planning);
   double best = 1e300;
   for (int k = 0; k < 3; ++k) {
     const double t0 = MPI_Wtime();

@@ -118,11 +118,11 @@ struct FoldKernel {
 namespace {
 
 // The serial plan of one (pair, field): its 2 L latitude-level rows, r2c or c2r, Fourier rows `fdist` doubles apart.
-const FFTPlan& pair_plan(FFTKind kind, int nlon, int L, int fdist) {
+const FFTPlan& pair_plan(FFTKind kind, int nlon, int L, int fdist, FFTPlanning planning) {
   FFTShape sh;
   sh.kind = kind, sh.n = nlon;
   sh.inner = kind == FFTKind::r2c ? FFTBatch{2 * L, nlon, fdist / 2} : FFTBatch{2 * L, fdist / 2, nlon};
-  sh.threaded = false;
+  sh.threaded = false, sh.planning = planning;
   return fft_plan(sh);
 }
 
@@ -144,7 +144,7 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
   const double* g = grid.data();
   if (!opt_.fuse_fold) {
-    const auto& plan = fft_plan(FFTKind::r2c, nlon, nf * 2 * kloc * L, 1, nlon, 1, nh);
+    const auto& plan = fft_plan(FFTKind::r2c, nlon, nf * 2 * kloc * L, 1, nlon, 1, nh, false, opt_.fft_planning);
     plan.execute(g, four_.data());
     stats_.fft_flops += plan.flops();
     const double* four = four_.data();
@@ -155,7 +155,7 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
     return;
   }
   const int fdist = 2 * (nh + (nh & 1));  // even complex count: every row aligned
-  const FFTPlan& plan = pair_plan(FFTKind::r2c, nlon, L, fdist);
+  const FFTPlan& plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
     plan.execute(g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon, buf);
@@ -174,13 +174,13 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
       k.unfold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
     });
     Kokkos::fence();
-    const auto& plan = fft_plan(FFTKind::c2r, nlon, nf * 2 * kloc * L, 1, nh, 1, nlon);
+    const auto& plan = fft_plan(FFTKind::c2r, nlon, nf * 2 * kloc * L, 1, nh, 1, nlon, false, opt_.fft_planning);
     plan.execute(four_.data(), g);
     stats_.fft_flops += plan.flops();
     return;
   }
   const int fdist = 2 * (nh + (nh & 1));
-  const FFTPlan& plan = pair_plan(FFTKind::c2r, nlon, L, fdist);
+  const FFTPlan& plan = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
     k.unfold(pl, f, buf, fdist);

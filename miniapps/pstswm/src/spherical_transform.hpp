@@ -20,6 +20,7 @@
 #include "gauss.hpp"
 #include "legendre_transform.hpp"
 #include "proxylab/comm/transpose.hpp"
+#include "proxylab/fft.hpp"
 #include "proxylab/timers.hpp"
 
 namespace proxylab::pstswm {
@@ -33,6 +34,7 @@ struct TransformOptions {
   LTVariant lt = LTVariant::gemm;
   bool fixed_levels = false;
   bool fuse_fold = true;  // FFT and fold per (latitude pair, field) in cache; false: two passes over all rows
+  FFTPlanning fft_planning = FFTPlanning::estimate;  // FFTW_ESTIMATE (bitwise reproducible runs) or FFTW_MEASURE
   Algorithm algorithm = Algorithm::transpose;
   Combine combine = Combine::allreduce;
   TransposeStrategy strategy = TransposeStrategy::alltoallv;
