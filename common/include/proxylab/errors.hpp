@@ -6,6 +6,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <new>
 #include <stdexcept>
 #include <string>
 
@@ -18,6 +19,20 @@ struct InputError : std::runtime_error {
 struct RuntimeError : std::runtime_error {
   using std::runtime_error::runtime_error;
 };
+
+// User text quoted in an error message, shortened to at most 80 characters (a deck may hold a 1 MiB scalar).
+inline std::string excerpt(const std::string& text) {
+  return text.size() <= 80 ? text : text.substr(0, 60) + "... (" + std::to_string(text.size()) + " characters)";
+}
+
+// The message a run ends with after an exception. std::bad_alloc's own text ("std::bad_alloc") names neither
+// cause nor remedy, so it is spelled out.
+inline std::string failure_message(const std::exception& e) {
+  if (dynamic_cast<const std::bad_alloc*>(&e) == nullptr) return e.what();
+  return std::string("out of memory (") + e.what() +
+         "): an allocation failed although the run's memory estimate fitted the memory available when it started; "
+         "reduce the problem size, run fewer ranks per node, or free memory on the node";
+}
 
 enum ExitCode : int { exit_ok = 0, exit_verification_failed = 1, exit_bad_input = 2, exit_runtime_failure = 3, exit_interrupted = 130 };
 
