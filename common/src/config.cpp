@@ -1,6 +1,8 @@
 // Deck parsing and validation (see config.hpp).
 #include "proxylab/config.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
@@ -9,8 +11,6 @@
 #include <cstring>
 #include <fstream>
 #include <sstream>
-
-#include <sys/stat.h>
 
 #include "proxylab/deck_yaml.hpp"
 #include "proxylab/errors.hpp"
@@ -115,7 +115,8 @@ std::string read_deck_file(const std::string& path, std::string& text) {
   text.resize(static_cast<size_t>(in.gcount()));
   if (text.size() > DeckLimits::max_bytes)
     return "larger than " + std::to_string(DeckLimits::max_bytes) + " bytes; a deck may hold at most that";
-  if (text.empty()) return "is empty; allowed: a YAML mapping of sections such as 'grid: {nx: 64}' (no --deck: the defaults)";
+  if (text.empty())
+    return "is empty; allowed: a YAML mapping of sections such as 'grid: {nx: 64}' (no --deck: the defaults)";
   return "";
 }
 
@@ -188,8 +189,13 @@ nlohmann::json Schema::to_json() const {
 Schema Schema::from_json(const nlohmann::json& params) {
   Schema s;
   for (const auto& j : params) {
-    ParamSpec p{j.at("key").get<std::string>(), ParamType::text, j.at("doc").get<std::string>(),
-                j.at("default").get<std::string>(), 0, 0, {}};
+    ParamSpec p{j.at("key").get<std::string>(),
+                ParamType::text,
+                j.at("doc").get<std::string>(),
+                j.at("default").get<std::string>(),
+                0,
+                0,
+                {}};
     const std::string type = j.at("type").get<std::string>();
     for (ParamType t : {ParamType::integer, ParamType::real, ParamType::boolean, ParamType::choice, ParamType::text})
       if (type == type_name(t)) p.type = t;
@@ -210,15 +216,16 @@ Config::Config(const Schema& schema, const std::string& deck_text, const std::st
   for (const auto& p : schema.params()) known.push_back(p.key);
   auto unknown = [&](const std::string& key, const std::string& where) {
     std::string hint = closest_key(key, known);
-    throw InputError(where + ": unknown key '" + excerpt(key) + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+    throw InputError(where + ": unknown key '" + excerpt(key) + "'" +
+                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                      "; run with --help-deck to list the allowed keys");
   };
 
   if (!deck_text.empty()) {
     for (const auto& entry : read_deck_entries(deck_text, deck_name_)) {
       if (entry.key == "description") continue;  // free text allowed in every deck
-      const std::string origin = deck_name_ + ": line " + std::to_string(entry.line) + ", column " +
-                                 std::to_string(entry.column);
+      const std::string origin =
+          deck_name_ + ": line " + std::to_string(entry.line) + ", column " + std::to_string(entry.column);
       const ParamSpec* p = schema.find(entry.key);
       if (!p) unknown(entry.key, "deck " + origin);
       if (!entry.scalar)
@@ -230,8 +237,7 @@ Config::Config(const Schema& schema, const std::string& deck_text, const std::st
 
   for (const auto& o : overrides) {
     auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError("--set '" + excerpt(o) + "': expected section.key=value");
+    if (eq == std::string::npos || eq == 0) throw InputError("--set '" + excerpt(o) + "': expected section.key=value");
     std::string key = o.substr(0, eq), value = o.substr(eq + 1);
     const ParamSpec* p = schema.find(key);
     if (!p) unknown(key, "--set");
@@ -296,6 +302,7 @@ void Config::reject(const std::string& key, const std::string& allowed) const {
     }
   }
   std::string origin = it != values_.end() ? it->second.origin : deck_name_;
+  if (origin == "default") origin = "the defaults";
   throw InputError(origin + ": key '" + key + "' has value '" + excerpt(value) + "'; allowed: " + allowed);
 }
 

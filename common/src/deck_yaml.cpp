@@ -27,14 +27,13 @@ class ShapeCheck : public YAML::EventHandler {
   int documents() const { return documents_; }
 
   void OnDocumentStart(const YAML::Mark& mark) override {
-    if (++documents_ > 1)
-      fail(mark, "a second YAML document (after '---' or '...'); a deck is exactly one document");
+    if (++documents_ > 1) fail(mark, "a second YAML document (after '---' or '...'); a deck is exactly one document");
     anchors_.clear();
   }
   void OnDocumentEnd() override {}
 
   void OnNull(const YAML::Mark& mark, YAML::anchor_t anchor) override {
-    if (at_key()) fail(mark, "an empty key; keys are plain names such as 'grid' or 'nx'");
+    if (at_key()) fail(mark, "an empty or null key (~, null); keys are plain names such as 'grid' or 'nx'");
     leaf(mark, anchor, 1, 0);
   }
   void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
@@ -51,7 +50,8 @@ class ShapeCheck : public YAML::EventHandler {
                        YAML::EmitterStyle::value) override {
     open(mark, anchor, false);
   }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, YAML::EmitterStyle::value) override {
+  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+                  YAML::EmitterStyle::value) override {
     open(mark, anchor, true);
   }
   void OnSequenceEnd() override { close(); }
@@ -116,7 +116,9 @@ class ShapeCheck : public YAML::EventHandler {
   }
 
   void open(const YAML::Mark& mark, YAML::anchor_t anchor, bool is_map) {
-    if (at_key()) fail(mark, std::string("a ") + (is_map ? "mapping" : "list") + " as a key; keys are plain names such as 'grid' or 'nx'");
+    if (at_key())
+      fail(mark, std::string("a ") + (is_map ? "mapping" : "list") +
+                     " as a key; keys are plain names such as 'grid' or 'nx'");
     count(mark, 1, 1);
     if (anchor) anchors_[anchor] = {0, 0, true};
     Collection c;
@@ -186,7 +188,8 @@ std::vector<DeckEntry> read_deck_entries(const std::string& text, const std::str
       while (parser.HandleNextDocument(check)) {
       }
       if (check.documents() == 0)
-        throw InputError("deck " + deck_name + ": holds no YAML document (the file is empty or only comments); "
+        throw InputError("deck " + deck_name +
+                         ": holds no YAML document (the file is empty or only comments); "
                          "allowed: a mapping of sections such as 'grid: {nx: 64}'");
     }
     const YAML::Node root = YAML::Load(text);

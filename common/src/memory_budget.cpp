@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/report.hpp"
 
 namespace proxylab {
 namespace {
@@ -63,6 +64,10 @@ void node_available(double& bytes, std::string& source) {
 
 }  // namespace
 
+MemoryEstimate::MemoryEstimate() {
+  view("Kokkos per-thread reduction and team buffers", host_threads(), kokkos_buffers_per_thread);
+}
+
 MemoryEstimate& MemoryEstimate::view(const std::string& what, double count, double bytes_each) {
   if (count * bytes_each > 0) items_.push_back({what, count * bytes_each, true});
   return *this;
@@ -91,6 +96,12 @@ std::string MemoryEstimate::breakdown() const {
   for (size_t k = 0; k < shown; ++k) out += (k ? ", " : "") + sorted[k].what + " " + format_bytes(sorted[k].bytes);
   if (sorted.size() > shown) out += ", ...";
   return out;
+}
+
+double halo_buffer_bytes(bool rma, double nx, double ny, double w, double nf, int x_sides, int y_sides) {
+  const double list = nf * w * (x_sides * ny + y_sides * nx + double(x_sides) * y_sides * w);  // edges + corners
+  const double window = 8 * nf * w * std::max(nx, ny);
+  return sizeof(double) * (list + (rma ? window : list));
 }
 
 std::string format_bytes(double bytes) {

@@ -34,7 +34,13 @@ inline std::string failure_message(const std::exception& e) {
          "reduce the problem size, run fewer ranks per node, or free memory on the node";
 }
 
-enum ExitCode : int { exit_ok = 0, exit_verification_failed = 1, exit_bad_input = 2, exit_runtime_failure = 3, exit_interrupted = 130 };
+enum ExitCode : int {
+  exit_ok = 0,
+  exit_verification_failed = 1,
+  exit_bad_input = 2,
+  exit_runtime_failure = 3,
+  exit_interrupted = 130
+};
 
 // Collective: every rank passes its own `ok`; if any rank has ok == false, every rank throws
 // ErrorT carrying the message of the lowest failing rank.

@@ -15,6 +15,11 @@ namespace proxylab {
 
 class MemoryEstimate {
  public:
+  // Kokkos' per-thread reduction and team buffers (OpenMP: 13 KB per thread measured in pop's sums), which
+  // every app holds: an estimate starts with them, for each host thread.
+  static constexpr double kokkos_buffers_per_thread = 16384;
+  MemoryEstimate();
+
   struct Item {
     std::string what;  // "pop::operator (7 fields)"
     double bytes = 0;
@@ -24,8 +29,8 @@ class MemoryEstimate {
   MemoryEstimate& view(const std::string& what, double count, double bytes_each);
   MemoryEstimate& host(const std::string& what, double count, double bytes_each);
 
-  double view_bytes() const;  // what Kokkos allocates (the unit tests compare it with the Kokkos Tools hooks)
-  double bytes() const;       // everything
+  double view_bytes() const;      // what Kokkos allocates (the unit tests compare it with the Kokkos Tools hooks)
+  double bytes() const;           // everything
   std::string breakdown() const;  // "pop::operator (7 fields) 1.2 GiB, ...", largest first
   const std::vector<Item>& items() const { return items_; }
 
@@ -36,7 +41,7 @@ class MemoryEstimate {
 struct MemoryAvailable {
   double node_bytes = 0;  // available on this node (infinite when unknown)
   int ranks_on_node = 1;
-  std::string source;     // "MemAvailable", "cgroup memory.max", "PROXYLAB_AVAILABLE_MEMORY" or "unknown"
+  std::string source;  // "MemAvailable", "cgroup memory.max", "PROXYLAB_AVAILABLE_MEMORY" or "unknown"
   double per_rank() const { return node_bytes / ranks_on_node; }
 };
 
@@ -46,6 +51,11 @@ MemoryAvailable available_memory(MPI_Comm comm);
 // Collective over comm: InputError on every rank (exit 2) when this rank's estimate exceeds its share,
 // naming the estimate and its largest items, the available memory, and `keys` (what to change).
 void require_memory(MPI_Comm comm, const MemoryEstimate& estimate, const std::string& keys);
+
+// Buffers of a halo exchange (common/comm/halo.hpp) of nf fields on an nx x ny block with w ghost layers:
+// send and receive lists of the edges and corners that have a neighbour (x_sides, y_sides: neighbours in x
+// and y, 0..2); rma's receive window always holds 8 slots of the longest edge.
+double halo_buffer_bytes(bool rma, double nx, double ny, double w, double nf, int x_sides, int y_sides);
 
 // "1.50 GiB", "512 B", "3.2 TiB".
 std::string format_bytes(double bytes);

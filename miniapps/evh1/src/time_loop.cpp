@@ -27,7 +27,7 @@ double next_dt(double dt_courant, double dt_prev, double t, double t_end) {
 
 std::string g(double v) {
   char buf[32];
-  std::snprintf(buf, sizeof buf, "%.4g", v);
+  std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
 }
 

@@ -13,9 +13,9 @@ TEST_CASE("evh1: the memory estimate matches the peak of Kokkos allocations", "[
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   REQUIRE(size == 1);  // the halo case below uses a 1 x 1 block grid
-  for (const char* variant : {"{algorithm: transpose, mapping: pencil}", "{algorithm: halo, mapping: batched, lanes: 4}",
-                              "{algorithm: transpose, mapping: batched, lanes: 8}",
-                              "{algorithm: halo, mapping: batched, lanes: 16}"}) {
+  for (const char* variant :
+       {"{algorithm: transpose, mapping: pencil}", "{algorithm: halo, mapping: batched, lanes: 4}",
+        "{algorithm: transpose, mapping: batched, lanes: 8}", "{algorithm: halo, mapping: batched, lanes: 16}"}) {
     const testing::AppDeck deck(evh1::app_spec(),
                                 std::string("grid: {nx: 96, ny: 64}\ntime: {max_steps: 2}\nevh1: ") + variant + "\n");
     const Config& cfg = *deck.config;

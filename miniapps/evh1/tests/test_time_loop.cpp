@@ -17,7 +17,8 @@ namespace {
 
 class StandInDomain : public Domain {
  public:
-  StandInDomain(Timers& t, double rate, double growth) : Domain(GridSpec{}, SweepOptions{}, t), rate_(rate), growth_(growth) {}
+  StandInDomain(Timers& t, double rate, double growth)
+      : Domain(GridSpec{}, SweepOptions{}, t), rate_(rate), growth_(growth) {}
   void initialize(const InitialState&) override {}
   void sweep_x(double) override {
     rate_ *= growth_;

@@ -18,10 +18,12 @@ MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int ra
   const bool serial_check = rank == 0 && d.points() <= cfg.integer("verify.serial_max_points");
   const bool serial_baseline = !ft && ranks == 1 && cfg.boolean("fft3d.serial_baseline");
 
+  // A transpose among q ranks sends and receives all of a stage but the part that stays on this rank (Reshape).
+  const double q = std::max(d.p_row, d.p_col), moved = scratch * (q - 1) / q;
   MemoryEstimate e;
-  // DistributedFFT: FFT work arrays and the transpose buffers (each at most one stage of this rank)
+  // DistributedFFT: FFT work arrays and the transpose buffers
   e.view("fft3d::work, work2", pencil ? 2 : 1, scratch * cplx)
-      .view("fft3d::send, recv", 2, scratch * cplx)
+      .view("fft3d::send, recv", 2, std::max(moved, 1.0) * cplx)
       // the driver's fields (the planning arrays plan_in / plan_out are freed before these exist)
       .view("fft3d::u, spectrum, back", 1, (2 * x + z) * cplx)
       .view("fft3d::twiddle (ft)", ft ? z : 0, sizeof(double))

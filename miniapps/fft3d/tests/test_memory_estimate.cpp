@@ -19,8 +19,8 @@ TEST_CASE("fft3d: the memory estimate matches the peak of Kokkos allocations", "
       const Config& cfg = *deck.config;
       const double peak = testing::peak_kokkos_bytes_of_run(fft3d::app_spec(), cfg, MPI_COMM_WORLD);
       const fft3d::Decomposition d = fft3d::Decomposition::make(
-          decomposition == std::string("slab") ? fft3d::DecompKind::slab : fft3d::DecompKind::pencil, 32, 24, 20,
-          size, 0, 0);
+          decomposition == std::string("slab") ? fft3d::DecompKind::slab : fft3d::DecompKind::pencil, 32, 24, 20, size,
+          0, 0);
       const double estimate = fft3d::estimate_memory(d, cfg, rank, size).view_bytes();
       INFO(decomposition << " " << mode << " on rank " << rank);
       testing::check_estimate_matches(estimate, peak);

@@ -31,8 +31,8 @@ MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
       .view("pop operator (A0, AN, AE, ANE, rA0, mask, TAREA)", 7, field)
       // build_operator's depth temporaries HT and HU are freed before the solver allocates
       .view("pop solver work arrays", std::max(1 + work, 2.0), field)
-      // halo buffers: at most 8 directions x width x the longest edge (rma's window), send and receive
-      .view("halo buffers", 2 * 8 * w * (std::max(nx, ny) + 2 * w), sizeof(double));
+      // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
+      .view("halo buffers", 1, halo_buffer_bytes(cfg.choice("comm.halo") == "rma", nx, ny, w, 1, 2, py > 1 ? 2 : 0));
   return e;
 }
 

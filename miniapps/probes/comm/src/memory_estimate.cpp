@@ -14,11 +14,12 @@ double largest(const std::vector<T>& v) {
 MemoryEstimate of_test(const std::string& t, const Settings& s) {
   MemoryEstimate e;
   if (t == "pingpong" || t == "echo" || t == "swap") e.host("message buffers (out, in)", 2, largest(s.sizes));
-  if (t == "ring") e.host("ring buffers (out, one in per partner)", 1 + largest(s.ring_partners), largest(s.ring_bytes));
+  if (t == "ring")
+    e.host("ring buffers (out, one in per partner)", 1 + largest(s.ring_partners), largest(s.ring_bytes));
   if (t == "halo") {
     const double tile = largest(s.halo_tiles), w = largest(s.halo_widths);
     e.view("comm::halo_fields", s.halo_fields * (tile + 2 * w) * (tile + 2 * w), sizeof(double))
-        .view("halo buffers", 2 * 8 * w * (tile + 2 * w) * s.halo_fields, sizeof(double));
+        .view("halo buffers", 1, halo_buffer_bytes(true, tile, tile, w, s.halo_fields, 2, 2));
   }
   if (t == "halo3d") {
     const double n = largest(s.halo3d_sizes);
@@ -29,7 +30,8 @@ MemoryEstimate of_test(const std::string& t, const Settings& s) {
     const double block = std::max(8.0, largest(s.alltoall_sizes)) * std::max(1.0, largest(s.group_sizes));
     const bool padded = std::any_of(s.transpose_strategies.begin(), s.transpose_strategies.end(),
                                     [](const std::string& x) { return x == "alltoall" || x == "node_aware"; });
-    e.host("all-to-all send, recv", 2, block).host("alltoall padding / node_aware leader buffers", padded ? 2 : 0, block);
+    e.host("all-to-all send, recv", 2, block)
+        .host("alltoall padding / node_aware leader buffers", padded ? 2 : 0, block);
   }
   return e;
 }

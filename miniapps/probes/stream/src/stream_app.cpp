@@ -83,10 +83,11 @@ void require_normal_replay(const Config& cfg, int iterations, double scalar, lon
     if (!std::isnormal(g.a) || !std::isnormal(g.b) || !std::isnormal(g.c) || !std::isnormal(dot)) {
       char growth[64];
       std::snprintf(growth, sizeof growth, "%.6g", scalar * (2 + scalar));
-      cfg.reject("stream.scalar", std::string("a scalar that keeps the arrays normal doubles for all stream.iterations (") +
-                                      std::to_string(iterations) + "): the arrays scale by scalar * (2 + scalar) = " +
-                                      growth + " per iteration and leave the normal range in iteration " +
-                                      std::to_string(it) + " (e.g. 0.4, BabelStream's scalar)");
+      cfg.reject("stream.scalar",
+                 std::string("a scalar that keeps the arrays normal doubles for all stream.iterations (") +
+                     std::to_string(iterations) + "): the arrays scale by scalar * (2 + scalar) = " + growth +
+                     " per iteration and leave the normal range in iteration " + std::to_string(it) +
+                     " (e.g. 0.4, BabelStream's scalar)");
     }
   }
 }
