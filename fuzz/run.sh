@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # fuzz/run.sh [SECONDS] [JOBS]: fuzzes deck parsing and validation for SECONDS (default 60) with JOBS
-# processes (default 1). Builds the fuzzer (clang-14, libFuzzer + ASan + UBSan) into build/fuzz, dumps the
+# processes (default 1; more: run it from build/fuzz, where each job writes fuzz-N.log). Builds the fuzzer (clang-14, libFuzzer + ASan + UBSan) into build/fuzz, dumps the
 # schema of every proxy from the built binaries (PROXYLAB_BIN, default build/openmp/bin), and seeds the
 # corpus with every deck in inputs/ and common/tests/decks/. Exit 0: no finding; non-zero: a crash, leak,
 # sanitizer report or slow input, saved under build/fuzz/artifacts/ (see fuzz/README.md).
@@ -34,9 +34,10 @@ done
 export PROXYLAB_FUZZ_SCHEMAS=$work/schemas
 # -timeout: an input that takes 2 s is a finding (the alias and depth limits keep every deck under 0.1 s).
 set +e
-"$work/proxylab-deck-fuzzer" -max_total_time="$seconds" -jobs="$jobs" -workers="$jobs" -timeout=2 -rss_limit_mb=2048 \
-  -max_len=8192 -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" "$work/seeds" \
-  >"$work/fuzz.log" 2>&1
+parallel=()
+[ "$jobs" -gt 1 ] && parallel=(-jobs="$jobs" -workers="$jobs")  # (each job logs to fuzz-N.log in the current folder)
+"$work/proxylab-deck-fuzzer" -max_total_time="$seconds" "${parallel[@]}" -timeout=2 -rss_limit_mb=2048 -max_len=8192 \
+  -print_final_stats=1 -artifact_prefix="$work/artifacts/" "$work/corpus" "$work/seeds" >"$work/fuzz.log" 2>&1
 status=$?
 set -e
 grep -E "^(stat::number_of_executed_units|stat::peak_rss_mb|#[0-9]+ +DONE)|ERROR|SUMMARY|artifact" "$work/fuzz.log" | tail -8 || true

@@ -269,7 +269,10 @@ void Config::assign(const ParamSpec& p, const std::string& scalar, const std::st
       if (std::find(p.allowed.begin(), p.allowed.end(), scalar) == p.allowed.end()) bad(" (not a known choice)");
       v.s = scalar;
       break;
-    case ParamType::text: v.s = scalar; break;
+    case ParamType::text:  // the run record (JSON) holds every value: bytes that are not UTF-8 cannot be written
+      if (!is_utf8(scalar)) bad(" (not UTF-8 text)");
+      v.s = scalar;
+      break;
   }
   values_[p.key] = v;
 }

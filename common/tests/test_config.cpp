@@ -176,7 +176,7 @@ TEST_CASE("config: hostile YAML is refused, naming line and column", "[config][y
           std::string::npos);
     auto e = error_of(s, "? " + std::string(60000, 'k') + "\n: 1\n");
     CHECK(e.find("unknown key 'kkkk") != std::string::npos);
-    CHECK(e.find("... (60000 characters)'") != std::string::npos);
+    CHECK(e.find("... (60000 bytes)'") != std::string::npos);
     CHECK(e.size() < 300);
     e = error_of(s, "grid.nx: '" + std::string(60000, '9') + "'\n");
     CHECK(e.find("has value '9999") != std::string::npos);
@@ -216,6 +216,22 @@ TEST_CASE("errors: an allocation failure is reported as out of memory", "[errors
   CHECK(m.find("out of memory (std::bad_alloc)") != std::string::npos);
   CHECK(m.find("reduce the problem size") != std::string::npos);
   CHECK(proxylab::failure_message(proxylab::RuntimeError("solver diverged")) == "solver diverged");
+}
+
+// Found by the deck fuzzer (fuzz/regressions/invalid-utf8-*.yaml): a text value with bytes that are not UTF-8
+// passed validation, and the run record's JSON dump threw at the end of the run (exit 3, 0-byte record).
+TEST_CASE("config: text values must be UTF-8; messages quote bad bytes as \\xHH", "[config][yaml]") {
+  Schema s = make_schema();
+  const std::string e = error_of(s, "run:\n  label: \"a\xf6" "b\"\n");
+  CHECK(e.find("key 'run.label' has value 'a\\xf6b' (not UTF-8 text)") != std::string::npos);
+  CHECK(error_of(s, "", {"run.label=\xed\xa0\x80"}).find("not UTF-8") != std::string::npos);  // a surrogate
+  Config ok(s, "run:\n  label: \"h\xc3\xa9t\xe2\x82\xac \xf0\x9f\x98\x80\"\n", "deck.yaml");
+  CHECK(ok.text("run.label") == "h\xc3\xa9t\xe2\x82\xac \xf0\x9f\x98\x80");
+  CHECK_NOTHROW(ok.to_json().dump());
+  // every byte string the check accepts is one nlohmann::json can write
+  for (const std::string t : {"\xc0\x80", "\xe0\x80\x80", "\xf4\x90\x80\x80", "\xf5", "\xc3", "ok"})
+    if (proxylab::is_utf8(t)) CHECK_NOTHROW(nlohmann::json(t).dump());
+    else CHECK_THROWS(nlohmann::json(t).dump());
 }
 
 TEST_CASE("config: a schema survives its JSON form (--deck-schema, the deck fuzzer)", "[config]") {
