@@ -4,8 +4,11 @@
 #   - Kokkos: an installed Kokkos (Kokkos_ROOT) is used as is; otherwise Kokkos 4.6.01 (or the source in
 #     PROXYLAB_KOKKOS_SOURCE) is built into .deps/kokkos (Serial + OpenMP, C++17, Release), sha256-verified;
 #     Kokkos 3.4.01 from the PyPI sdist of pykokkos-base==0.0.7 is the offline last resort.
+#     PROXYLAB_KOKKOS_VERSION=3.4.01 builds the floor on purpose; PROXYLAB_KOKKOS_STRICT=1 fails instead of falling
+#     back to it (CI: the main stage must test 4.6.01); PROXYLAB_KOKKOS_PREFIX installs elsewhere.
 #   - Python venv .deps/venv with the pinned tools of ci/requirements.txt (plots, verification).
-# Usage: ci/setup-deps.sh [--no-system] [--no-venv]
+# Usage: ci/setup-deps.sh [--no-system] [--no-venv] [--which-kokkos]
+#   --which-kokkos: print the checksum-verified offline Kokkos tarball the set-up would use (or "none") and stop.
 set -euo pipefail
 
 ROOT=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
@@ -15,15 +18,94 @@ SDIST_NAME="pykokkos-base-0.0.7.tar.gz"
 SDIST_SHA256="6339daced1e81a2748f381847d8717cd77d824407da3c263b9491b5630c642b0"
 DEB_PACKAGES=(g++ cmake make pkg-config ca-certificates python3 python3-venv mpich libmpich-dev libfftw3-dev libopenblas-dev liblapack-dev
               catch2 libyaml-cpp-dev nlohmann-json3-dev libcli11-dev)
-system=1; venv=1
+system=1; venv=1; which_kokkos=0
 for arg in "$@"; do
   case "$arg" in
     --no-system) system=0 ;;
     --no-venv) venv=0 ;;
-    *) echo "setup-deps.sh: unknown option '$arg' (allowed: --no-system, --no-venv)" >&2; exit 2 ;;
+    --which-kokkos) which_kokkos=1 ;;
+    *) echo "setup-deps.sh: unknown option '$arg' (allowed: --no-system, --no-venv, --which-kokkos)" >&2; exit 2 ;;
   esac
 done
 log() { printf '[setup] %s\n' "$*"; }
+
+# ---- Kokkos sources (helpers; --which-kokkos stops here; the build is step 2) ------------------
+# Which Kokkos is built when none is installed (first that applies):
+#   PROXYLAB_KOKKOS_SOURCE   a release tarball (.tar.gz) or an unpacked source tree the user gives
+#   shared/deps/kokkos-4.6.01.tar.gz   the offline copy (checked against SHA256SUMS there), in the first of:
+#       $PROXYLAB_SHARED/deps; ../shared/deps beside this checkout; beside the main checkout when this is a git
+#       worktree; beside the repository this clone came from when that is a local path; /work/shared/deps (the
+#       development machines' shared folder)
+#   the official 4.6.01 release from GitHub, checked against its published sha256 (Spack's kokkos recipe)
+#   Kokkos 3.4.01 from the PyPI sdist of pykokkos-base==0.0.7 (the floor, and the offline last resort)
+# PROXYLAB_KOKKOS_VERSION=3.4.01 skips the first three (CI builds the floor into PROXYLAB_KOKKOS_PREFIX=.deps/kokkos-3.4).
+# PROXYLAB_KOKKOS_PREFIX installs elsewhere than .deps/kokkos (relative paths are from the current directory).
+KOKKOS_VERSION_DEFAULT="4.6.01"
+KOKKOS_VERSION_FLOOR="3.4.01"
+KOKKOS_VERSION="${PROXYLAB_KOKKOS_VERSION:-$KOKKOS_VERSION_DEFAULT}"
+if [ "$KOKKOS_VERSION" != "$KOKKOS_VERSION_DEFAULT" ] && [ "$KOKKOS_VERSION" != "$KOKKOS_VERSION_FLOOR" ]; then
+  echo "setup-deps.sh: PROXYLAB_KOKKOS_VERSION=$KOKKOS_VERSION; allowed: $KOKKOS_VERSION_DEFAULT (default) or" \
+       "$KOKKOS_VERSION_FLOOR (the floor); for another version give its source in PROXYLAB_KOKKOS_SOURCE" >&2
+  exit 2
+fi
+# The release asset (Spack's kokkos recipe lists this sha256 for it; GitHub's archive/ tarball is another file).
+KOKKOS_RELEASE_URL="https://github.com/kokkos/kokkos/releases/download/4.6.01/kokkos-4.6.01.tar.gz"
+KOKKOS_RELEASE_SHA256="b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a"
+KOKKOS_PREFIX="${PROXYLAB_KOKKOS_PREFIX:-$KOKKOS_PREFIX}"
+case "$KOKKOS_PREFIX" in /*) ;; *) KOKKOS_PREFIX="$PWD/$KOKKOS_PREFIX" ;; esac
+kokkos_found() {
+  for d in lib lib64; do [ -f "$KOKKOS_PREFIX/$d/cmake/Kokkos/KokkosConfig.cmake" ] && return 0; done
+  if [ -n "${Kokkos_ROOT:-}" ]; then
+    for d in lib lib64; do [ -f "$Kokkos_ROOT/$d/cmake/Kokkos/KokkosConfig.cmake" ] && return 0; done
+  fi
+  return 1
+}
+# Unpacks tarball $1 into $2 and prints the source directory (the one holding CMakeLists.txt).
+unpack_kokkos() {
+  rm -rf "$2"; mkdir -p "$2"
+  tar -xzf "$1" -C "$2"
+  local top
+  for top in "$2" "$2"/*; do [ -f "$top/CMakeLists.txt" ] && { echo "$top"; return 0; }; done
+  echo "setup-deps.sh: $1 holds no CMakeLists.txt at its top" >&2; return 2
+}
+sha_ok() { echo "$2  $1" | sha256sum -c --quiet - >/dev/null 2>&1; }
+# The folders that may hold the offline shared/deps (see above), one per line, in order.
+shared_deps_dirs() {
+  [ -n "${PROXYLAB_SHARED:-}" ] && echo "$PROXYLAB_SHARED/deps"
+  echo "$ROOT/../shared/deps"
+  local common origin
+  common=$(git -C "$ROOT" rev-parse --path-format=absolute --git-common-dir 2>/dev/null) && echo "$(dirname "$common")/../shared/deps"
+  origin=$(git -C "$ROOT" remote get-url origin 2>/dev/null) || origin=""
+  case "$origin" in
+    /*|file://*) origin=${origin#file://}; origin=${origin%/}; echo "${origin%/.git}/../shared/deps" ;;
+  esac
+  echo /work/shared/deps
+}
+# Prints the first offline kokkos-4.6.01.tar.gz that matches the SHA256SUMS beside it; fails when there is none.
+shared_kokkos_tarball() {
+  local name="kokkos-$KOKKOS_VERSION_DEFAULT.tar.gz" dir want
+  while read -r dir; do
+    [ -f "$dir/$name" ] || continue
+    want=$(awk -v f="$name" '$2 == f {print $1}' "$dir/SHA256SUMS" 2>/dev/null)
+    if [ -n "$want" ] && sha_ok "$dir/$name" "$want"; then
+      echo "$(cd "$dir" && pwd)/$name"; return 0
+    fi
+    log "Kokkos: $dir/$name does not match its SHA256SUMS: not used" >&2
+  done < <(shared_deps_dirs)
+  return 1
+}
+# The version of the Kokkos installed in prefix $1 (from its CMake package version file), or "unknown".
+installed_kokkos_version() {
+  local f
+  for f in "$1"/lib/cmake/Kokkos/KokkosConfigVersion.cmake "$1"/lib64/cmake/Kokkos/KokkosConfigVersion.cmake; do
+    [ -f "$f" ] && { sed -n 's/^set(PACKAGE_VERSION "\(.*\)")/\1/p' "$f"; return 0; }
+  done
+  echo unknown
+}
+if [ "$which_kokkos" = 1 ]; then
+  shared_kokkos_tarball || echo none
+  exit 0
+fi
 mkdir -p "$DEPS"
 
 # ---- 1. Debian packages -------------------------------------------------------------------------
@@ -45,33 +127,7 @@ if [ "$system" = 1 ] && command -v dpkg-query >/dev/null 2>&1; then
   fi
 fi
 
-# ---- 2. Kokkos ----------------------------------------------------------------------------------
-# Which Kokkos is built when none is installed (first that applies):
-#   PROXYLAB_KOKKOS_SOURCE   a release tarball (.tar.gz) or an unpacked source tree the user gives
-#   ../shared/deps/kokkos-4.6.01.tar.gz   the offline copy beside this checkout (checked against SHA256SUMS there)
-#   the official 4.6.01 release from GitHub, checked against its published sha256 (Spack's kokkos recipe)
-#   Kokkos 3.4.01 from the PyPI sdist of pykokkos-base==0.0.7 (the floor, and the offline last resort)
-# PROXYLAB_KOKKOS_PREFIX installs elsewhere than .deps/kokkos (CI builds the floor beside the default).
-KOKKOS_VERSION_DEFAULT="4.6.01"
-KOKKOS_RELEASE_URL="https://github.com/kokkos/kokkos/archive/refs/tags/4.6.01.tar.gz"
-KOKKOS_RELEASE_SHA256="b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a"
-KOKKOS_PREFIX="${PROXYLAB_KOKKOS_PREFIX:-$KOKKOS_PREFIX}"
-kokkos_found() {
-  for d in lib lib64; do [ -f "$KOKKOS_PREFIX/$d/cmake/Kokkos/KokkosConfig.cmake" ] && return 0; done
-  if [ -n "${Kokkos_ROOT:-}" ]; then
-    for d in lib lib64; do [ -f "$Kokkos_ROOT/$d/cmake/Kokkos/KokkosConfig.cmake" ] && return 0; done
-  fi
-  return 1
-}
-# Unpacks tarball $1 into $2 and prints the source directory (the one holding CMakeLists.txt).
-unpack_kokkos() {
-  rm -rf "$2"; mkdir -p "$2"
-  tar -xzf "$1" -C "$2"
-  local top
-  for top in "$2" "$2"/*; do [ -f "$top/CMakeLists.txt" ] && { echo "$top"; return 0; }; done
-  echo "setup-deps.sh: $1 holds no CMakeLists.txt at its top" >&2; return 2
-}
-sha_ok() { echo "$2  $1" | sha256sum -c --quiet - >/dev/null 2>&1; }
+# ---- 2. Kokkos: build ----------------------------------------------------------------------------
 kokkos_source() {  # prints the source tree to build, or fails
   local work="$DEPS/src"; mkdir -p "$work"
   if [ -n "${PROXYLAB_KOKKOS_SOURCE:-}" ]; then
@@ -83,20 +139,16 @@ kokkos_source() {  # prints the source tree to build, or fails
     echo "setup-deps.sh: PROXYLAB_KOKKOS_SOURCE=$PROXYLAB_KOKKOS_SOURCE is neither a Kokkos source tree nor a tarball" >&2
     return 2
   fi
-  local shared="$ROOT/../shared/deps/kokkos-$KOKKOS_VERSION_DEFAULT.tar.gz"
-  if [ -f "$shared" ]; then
-    local want; want=$(awk -v f="kokkos-$KOKKOS_VERSION_DEFAULT.tar.gz" '$2 == f {print $1}' "$(dirname "$shared")/SHA256SUMS" 2>/dev/null)
-    if [ -n "$want" ] && sha_ok "$shared" "$want"; then
-      log "Kokkos: source $shared (sha256 checked)" >&2
-      unpack_kokkos "$shared" "$work/kokkos-src"; return 0
-    fi
-    log "Kokkos: $shared does not match its SHA256SUMS: not used" >&2
+  local shared
+  if [ "$KOKKOS_VERSION" = "$KOKKOS_VERSION_DEFAULT" ] && shared=$(shared_kokkos_tarball); then
+    log "Kokkos: source $shared (sha256 checked)" >&2
+    unpack_kokkos "$shared" "$work/kokkos-src"; return 0
   fi
   local tarball="$work/kokkos-$KOKKOS_VERSION_DEFAULT.tar.gz"
-  if [ ! -f "$tarball" ] && command -v curl >/dev/null 2>&1; then
+  if [ "$KOKKOS_VERSION" = "$KOKKOS_VERSION_DEFAULT" ] && [ ! -f "$tarball" ] && command -v curl >/dev/null 2>&1; then
     curl -fsSL --connect-timeout 10 --max-time 300 -o "$tarball.part" "$KOKKOS_RELEASE_URL" 2>/dev/null && mv "$tarball.part" "$tarball" || rm -f "$tarball.part"
   fi
-  if [ -f "$tarball" ]; then
+  if [ "$KOKKOS_VERSION" = "$KOKKOS_VERSION_DEFAULT" ] && [ -f "$tarball" ]; then
     if sha_ok "$tarball" "$KOKKOS_RELEASE_SHA256"; then
       log "Kokkos: source $KOKKOS_RELEASE_URL (sha256 checked)" >&2
       unpack_kokkos "$tarball" "$work/kokkos-src"; return 0
@@ -104,6 +156,11 @@ kokkos_source() {  # prints the source tree to build, or fails
     log "Kokkos: $tarball does not match the published sha256: removed" >&2; rm -f "$tarball"
   fi
   # The floor: Kokkos 3.4.01 inside the pykokkos-base sdist from PyPI.
+  if [ "$KOKKOS_VERSION" = "$KOKKOS_VERSION_DEFAULT" ] && [ "${PROXYLAB_KOKKOS_STRICT:-0}" = 1 ]; then
+    echo "setup-deps.sh: no Kokkos $KOKKOS_VERSION_DEFAULT source found (PROXYLAB_KOKKOS_SOURCE, shared/deps in:" \
+         "$(shared_deps_dirs | tr '\n' ' ')or $KOKKOS_RELEASE_URL) and PROXYLAB_KOKKOS_STRICT=1 forbids the floor" >&2
+    return 3
+  fi
   if [ ! -f "$work/$SDIST_NAME" ]; then
     python3 -m venv "$DEPS/pipvenv"
     "$DEPS/pipvenv/bin/pip" install -q scikit-build >&2
@@ -112,13 +169,31 @@ kokkos_source() {  # prints the source tree to build, or fails
   fi
   sha_ok "$work/$SDIST_NAME" "$SDIST_SHA256" || {
     echo "setup-deps.sh: sha256 mismatch for $work/$SDIST_NAME (expected $SDIST_SHA256)" >&2; rm -f "$work/$SDIST_NAME"; return 3; }
-  log "Kokkos: no 4.6.01 source reachable; using 3.4.01 from $SDIST_NAME (the floor)" >&2
+  if [ "$KOKKOS_VERSION" = "$KOKKOS_VERSION_FLOOR" ]; then
+    log "Kokkos: the floor $KOKKOS_VERSION_FLOOR from $SDIST_NAME (PROXYLAB_KOKKOS_VERSION)" >&2
+  else
+    log "Kokkos: no $KOKKOS_VERSION_DEFAULT source reachable; using $KOKKOS_VERSION_FLOOR from $SDIST_NAME (the floor)" >&2
+  fi
   rm -rf "$work/pykokkos-base-0.0.7"
   tar -xzf "$work/$SDIST_NAME" -C "$work"
   echo "$work/pykokkos-base-0.0.7/external/kokkos"
 }
+numeric_version() { awk -F. '{ printf "%d.%d.%d", $1, $2, $3 }' <<<"$1"; }
+# Logs the version installed in prefix $1; with PROXYLAB_KOKKOS_STRICT=1 anything but the wanted version is an error.
+check_kokkos_version() {
+  local found; found=$(installed_kokkos_version "$1")
+  log "Kokkos: $found in $1"
+  # Compared as numbers: 4.6.01 installs as "4.6.1", 3.4.01 as "3.4.01".
+  if [ "${PROXYLAB_KOKKOS_STRICT:-0}" = 1 ] && [ "$(numeric_version "$found")" != "$(numeric_version "$KOKKOS_VERSION")" ]; then
+    echo "setup-deps.sh: PROXYLAB_KOKKOS_STRICT=1 wants Kokkos $KOKKOS_VERSION, $1 holds $found" \
+         "(remove it, or set PROXYLAB_KOKKOS_PREFIX)" >&2
+    exit 3
+  fi
+}
 if kokkos_found; then
-  log "Kokkos: found (${Kokkos_ROOT:-$KOKKOS_PREFIX})"
+  found_prefix=$KOKKOS_PREFIX
+  [ -d "$found_prefix/lib/cmake/Kokkos" ] || [ -d "$found_prefix/lib64/cmake/Kokkos" ] || found_prefix=$Kokkos_ROOT
+  check_kokkos_version "$found_prefix"
 else
   src=$(kokkos_source)
   log "Kokkos: building $src into $KOKKOS_PREFIX (Serial + OpenMP, C++17, Release)"
@@ -131,7 +206,7 @@ else
   cmake --build "$build" -j "$(nproc)" >/dev/null
   cmake --install "$build" >/dev/null
   rm -rf "$build" "$DEPS/src/kokkos-src" "$DEPS/src/pykokkos-base-0.0.7"
-  log "Kokkos: installed in $KOKKOS_PREFIX"
+  check_kokkos_version "$KOKKOS_PREFIX"
 fi
 
 # ---- 3. Python venv for plots and verification tools ---------------------------------------------

@@ -1,14 +1,19 @@
-# Finds every dependency of proxylab. MPICH is preferred explicitly (Debian's mpicxx.mpich and
-# mpiexec.mpich) over whatever MPI comes first on the PATH; pass MPI_CXX_COMPILER / MPIEXEC_EXECUTABLE
-# to use another MPI. Kokkos: an installed Kokkos >= 3.4 (Kokkos_ROOT), else the one ci/setup-deps.sh
-# built into .deps/kokkos.
+# Finds every dependency of proxylab.
+#
+# MPI: the one the user's environment gives, else Debian's MPICH (rules in cmake/ProxylabMPI.cmake).
+# Kokkos: an installed Kokkos >= 3.4 (Kokkos_ROOT), else the one ci/setup-deps.sh built into .deps/kokkos.
 
-if(NOT DEFINED MPI_CXX_COMPILER AND EXISTS /usr/bin/mpicxx.mpich)
-  set(MPI_CXX_COMPILER /usr/bin/mpicxx.mpich CACHE FILEPATH "MPI C++ wrapper (MPICH)")
-  set(MPI_C_COMPILER /usr/bin/mpicc.mpich CACHE FILEPATH "MPI C wrapper (MPICH)")
+include(ProxylabMPI)
+proxylab_choose_mpi()
+if(PROXYLAB_MPI_CXX)
+  set(MPI_CXX_COMPILER "${PROXYLAB_MPI_CXX}" CACHE FILEPATH "MPI C++ wrapper (chosen by rule: ${PROXYLAB_MPI_SOURCE})")
+  set(PROXYLAB_MPI_CHOSEN "${PROXYLAB_MPI_CXX}" CACHE INTERNAL "the wrapper proxylab_choose_mpi() chose")
 endif()
-if(NOT DEFINED MPIEXEC_EXECUTABLE AND EXISTS /usr/bin/mpiexec.mpich)
-  set(MPIEXEC_EXECUTABLE /usr/bin/mpiexec.mpich CACHE FILEPATH "MPI launcher (MPICH)")
+if(PROXYLAB_MPI_C)
+  set(MPI_C_COMPILER "${PROXYLAB_MPI_C}" CACHE FILEPATH "MPI C wrapper (beside MPI_CXX_COMPILER)")
+endif()
+if(PROXYLAB_MPIEXEC)
+  set(MPIEXEC_EXECUTABLE "${PROXYLAB_MPIEXEC}" CACHE FILEPATH "MPI launcher (beside MPI_CXX_COMPILER)")
 endif()
 find_package(MPI REQUIRED COMPONENTS C CXX)
 

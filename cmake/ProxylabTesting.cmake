@@ -1,5 +1,12 @@
 # Test registration. Every test carries LABELS (unit, mpi, regression) and a timeout; MPI tests run at
-# each requested rank count through MPICH's mpiexec; thread counts are fixed so runs are repeatable.
+# each requested rank count through CMake's launcher variables (MPIEXEC_EXECUTABLE, MPIEXEC_NUMPROC_FLAG,
+# MPIEXEC_PREFLAGS, MPIEXEC_POSTFLAGS: e.g. -DMPIEXEC_EXECUTABLE=srun -DMPIEXEC_PREFLAGS=--mpi=pmi2);
+# thread counts are fixed so runs are repeatable. ctest runs several tests at once and 4-rank tests on
+# fewer cores, so its launches are oversubscribed: the environment comes from the front end's one rule
+# for that case (python/proxylab_tools/launch.py: binding off), see proxylab_test_environment().
+#
+# proxylab_launch_command(OUT np exe...)   the launcher words around `exe` for np ranks
+# proxylab_test_environment(OUT threads)   OMP_NUM_THREADS, OMP_PROC_BIND, ... as a ctest ENVIRONMENT list
 #
 # proxylab_unit_test(NAME n SOURCES ... [LIBS ...] [RANKS 1 2 4])
 #     Catch2 executable test-n. RANKS absent: one run (label unit). RANKS given: one run per count,
@@ -12,6 +19,26 @@ find_package(Catch2 REQUIRED)
 set(PROXYLAB_TEST_TIMEOUT 300 CACHE STRING "Default ctest timeout (s)")
 set(PROXYLAB_EXPECT ${PROJECT_SOURCE_DIR}/cmake/expect.sh)
 
+find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
+
+function(proxylab_launch_command out np)
+  set(${out} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS} ${ARGN} ${MPIEXEC_POSTFLAGS}
+      PARENT_SCOPE)
+endfunction()
+
+function(proxylab_test_environment out threads)
+  if(NOT DEFINED PROXYLAB_TEST_ENV_${threads})
+    execute_process(COMMAND ${CMAKE_COMMAND} -E env PYTHONPATH=${PROJECT_SOURCE_DIR}/python
+                            ${Python3_EXECUTABLE} -m proxylab_tools.launch ctest-env ${threads}
+                    OUTPUT_VARIABLE env RESULT_VARIABLE rc)
+    if(NOT rc EQUAL 0)
+      message(FATAL_ERROR "proxylab: python/proxylab_tools/launch.py ctest-env failed (${rc})")
+    endif()
+    set(PROXYLAB_TEST_ENV_${threads} "${env}" CACHE INTERNAL "ctest environment for ${threads} thread(s)")
+  endif()
+  set(${out} "${PROXYLAB_TEST_ENV_${threads}}" PARENT_SCOPE)
+endfunction()
+
 add_library(proxylab_catch_main OBJECT ${PROJECT_SOURCE_DIR}/common/tests/catch_main.cpp)
 target_link_libraries(proxylab_catch_main PUBLIC proxylab::common Catch2::Catch2)
 
@@ -23,15 +50,18 @@ function(proxylab_unit_test)
   add_executable(test-${ARG_NAME} ${ARG_SOURCES} $<TARGET_OBJECTS:proxylab_catch_main>)
   target_link_libraries(test-${ARG_NAME} PRIVATE proxylab::common Catch2::Catch2 ${ARG_LIBS})
   if(NOT ARG_RANKS)
-    add_test(NAME unit.${ARG_NAME} COMMAND ${MPIEXEC_EXECUTABLE} -n 1 $<TARGET_FILE:test-${ARG_NAME}>)
-    set_tests_properties(unit.${ARG_NAME} PROPERTIES LABELS unit TIMEOUT ${PROXYLAB_TEST_TIMEOUT}
-                         ENVIRONMENT "OMP_NUM_THREADS=${ARG_THREADS};OMP_PROC_BIND=false")
+    proxylab_launch_command(cmd 1 $<TARGET_FILE:test-${ARG_NAME}>)
+    proxylab_test_environment(env ${ARG_THREADS})
+    add_test(NAME unit.${ARG_NAME} COMMAND ${cmd})
+    set_tests_properties(unit.${ARG_NAME} PROPERTIES LABELS unit TIMEOUT ${PROXYLAB_TEST_TIMEOUT} ENVIRONMENT "${env}")
   else()
+    proxylab_test_environment(env 1)
     foreach(np ${ARG_RANKS})
       set(t unit.${ARG_NAME}.np${np})
-      add_test(NAME ${t} COMMAND ${MPIEXEC_EXECUTABLE} -n ${np} $<TARGET_FILE:test-${ARG_NAME}>)
-      set_tests_properties(${t} PROPERTIES LABELS "unit;mpi" TIMEOUT ${PROXYLAB_TEST_TIMEOUT}
-                           ENVIRONMENT "OMP_NUM_THREADS=1;OMP_PROC_BIND=false" PROCESSORS ${np})
+      proxylab_launch_command(cmd ${np} $<TARGET_FILE:test-${ARG_NAME}>)
+      add_test(NAME ${t} COMMAND ${cmd})
+      set_tests_properties(${t} PROPERTIES LABELS "unit;mpi" TIMEOUT ${PROXYLAB_TEST_TIMEOUT} ENVIRONMENT "${env}"
+                           PROCESSORS ${np})
     endforeach()
   endif()
 endfunction()
@@ -53,17 +83,16 @@ function(proxylab_regression_test)
   if(NOT ARG_TIMEOUT)
     set(ARG_TIMEOUT ${PROXYLAB_TEST_TIMEOUT})
   endif()
+  proxylab_test_environment(env ${ARG_THREADS})
   foreach(np ${ARG_RANKS})
     set(t regression.${ARG_NAME}.np${np})
-    add_test(NAME ${t}
-             COMMAND ${PROXYLAB_EXPECT} ${ARG_EXPECT_EXIT} "${ARG_EXPECT_REGEX}"
-                     ${MPIEXEC_EXECUTABLE} -n ${np} $<TARGET_FILE:proxylab-${ARG_APP}> ${ARG_ARGS}
+    proxylab_launch_command(cmd ${np} $<TARGET_FILE:proxylab-${ARG_APP}>)
+    add_test(NAME ${t} COMMAND ${PROXYLAB_EXPECT} ${ARG_EXPECT_EXIT} "${ARG_EXPECT_REGEX}" ${cmd} ${ARG_ARGS}
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
     set(labels regression)
     if(np GREATER 1)
       list(APPEND labels mpi)
     endif()
-    set_tests_properties(${t} PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np}
-                         ENVIRONMENT "OMP_NUM_THREADS=${ARG_THREADS};OMP_PROC_BIND=false")
+    set_tests_properties(${t} PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np} ENVIRONMENT "${env}")
   endforeach()
 endfunction()

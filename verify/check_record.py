@@ -4,7 +4,9 @@ timers, FOM, verification), that the run verified, and optional expectations on 
 
     verify/check_record.py RUN.json [--expect results.iterations_done=10] [--expect-fom-min 0.1]
 
-Exit 0 when the record is complete and verified, 1 otherwise (each problem is printed).
+Exit 0 when the record is complete and verified; 1 when it is a record but not an acceptable one (a field
+missing or of the wrong type, verification failed, the run interrupted: each problem is printed); 2 when
+the file is no record at all (missing, a folder, empty, not JSON or truncated, not a JSON object).
 Standard library only, so CI and users can run it anywhere.
 """
 from __future__ import annotations
@@ -12,6 +14,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import pathlib
 import sys
 
 REQUIRED = {
@@ -46,24 +49,38 @@ def problems(record: dict, expects: list[str], fom_min: float | None) -> list[st
         if key not in record:
             out.append(f"missing field '{key}'")
         elif not isinstance(record[key], kind):
-            out.append(f"field '{key}' should be a {kind.__name__}")
+            out.append(f"field '{key}' should be a {kind.__name__}, not {type(record[key]).__name__}")
     if out:
         return out
+    if record["status"] != "completed":
+        out.append(f"status is '{record['status']}', not 'completed': the run was stopped before it finished "
+                   "(its numbers cover part of a run)")
     out += [f"provenance lacks '{k}'" for k in PROVENANCE if k not in record["provenance"]]
-    for t in record["timers"]:
+    for i, t in enumerate(record["timers"]):
+        if not isinstance(t, dict):
+            out.append(f"timer {i} should be an object, not {type(t).__name__}")
+            continue
         out += [f"timer {t.get('region', '?')} lacks '{k}'" for k in TIMER if k not in t]
-        if all(k in t for k in ("min_s", "avg_s", "max_s")) and not t["min_s"] <= t["avg_s"] * (1 + 1e-12) <= t["max_s"] * (1 + 1e-12):
-            out.append(f"timer {t['region']}: min <= avg <= max does not hold")
+        times = [t.get(k) for k in ("min_s", "avg_s", "max_s")]
+        if all(k in t for k in ("min_s", "avg_s", "max_s")):
+            if not all(isinstance(x, (int, float)) and not isinstance(x, bool) for x in times):
+                out.append(f"timer {t.get('region', '?')}: min_s, avg_s, max_s should be numbers")
+            elif not t["min_s"] <= t["avg_s"] * (1 + 1e-12) <= t["max_s"] * (1 + 1e-12):
+                out.append(f"timer {t.get('region', '?')}: min <= avg <= max does not hold")
     fom = record["fom"].get("value")
-    if not isinstance(fom, (int, float)) or not math.isfinite(fom):
+    if isinstance(fom, bool) or not isinstance(fom, (int, float)) or not math.isfinite(fom):
         out.append(f"FOM value {fom!r} is not a finite number")
     elif fom_min is not None and fom < fom_min:
         out.append(f"FOM {fom} below the expected minimum {fom_min}")
     ver = record["verification"]
-    if not ver.get("passed"):
-        failed = [c.get("name") for c in ver.get("checks", []) if not c.get("passed")]
+    checks = ver.get("checks")
+    if not isinstance(checks, list) or not all(isinstance(c, dict) for c in checks):
+        out.append("verification.checks should be a list of objects")
+        checks = []
+    if ver.get("passed") is not True:
+        failed = [c.get("name") for c in checks if not c.get("passed")]
         out.append(f"verification did not pass (failed checks: {failed or 'none recorded'})")
-    if not ver.get("checks"):
+    if not checks:
         out.append("no verification checks recorded")
     for e in expects:
         key, _, want = e.partition("=")
@@ -77,6 +94,30 @@ def problems(record: dict, expects: list[str], fom_min: float | None) -> list[st
     return out
 
 
+def load(path: str) -> tuple[dict | None, str]:
+    """(record, '') or (None, why the file is no record)."""
+    p = pathlib.Path(path)
+    if p.is_dir():
+        return None, "is a folder, not a record"
+    try:
+        text = p.read_bytes().decode("utf-8")
+    except OSError as e:
+        return None, f"cannot be read: {e.strerror} (errno {e.errno})"
+    except UnicodeDecodeError as e:
+        return None, f"is not UTF-8 text ({e.reason} at byte {e.start})"
+    if not text.strip():
+        return None, "is empty (a run that failed before writing it?)"
+    try:
+        record = json.loads(text)
+    except json.JSONDecodeError as e:
+        return None, f"is not valid JSON (truncated or damaged): {e.msg} at line {e.lineno} column {e.colno}"
+    except RecursionError:
+        return None, "is not a record (JSON nested too deeply)"
+    if not isinstance(record, dict):
+        return None, f"is not a record: the JSON is a {type(record).__name__}, not an object"
+    return record, ""
+
+
 def main(argv=None) -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("record")
@@ -84,12 +125,10 @@ def main(argv=None) -> int:
                     help="dotted key in the record and the value it must have (repeatable)")
     ap.add_argument("--expect-fom-min", type=float, default=None)
     args = ap.parse_args(argv)
-    try:
-        with open(args.record) as f:
-            record = json.load(f)
-    except (OSError, json.JSONDecodeError) as e:
-        print(f"check_record: cannot read {args.record}: {e}")
-        return 1
+    record, why = load(args.record)
+    if record is None:
+        print(f"check_record: {args.record} {why}")
+        return 2
     found = problems(record, args.expect, args.expect_fom_min)
     for p in found:
         print(f"check_record: {args.record}: {p}")

@@ -7,20 +7,23 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cmath>
-#include <csignal>
 #include <cstdio>
 #include <cstdlib>
-#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "proxylab/build_info.hpp"
+#include "proxylab/kokkos_args.hpp"
+#include "proxylab/output_file.hpp"
+#include "proxylab/placement.hpp"
 
 namespace proxylab {
 namespace {
 
-volatile std::sig_atomic_t g_signal = 0;
-extern "C" void on_signal(int sig) { g_signal = sig; }
+std::string g_process_cpus;  // the launcher's binding, read before Kokkos binds the main thread
+// end_with_error's own communicator: its barrier must never match a collective the other ranks are in
+// (an MPI_Ibarrier on the run's communicator completed against their MPI_Iallreduce of a stop check).
+MPI_Comm g_error_comm = MPI_COMM_NULL;
 
 struct NullBuffer : std::streambuf {
   int overflow(int c) override { return c; }
@@ -35,7 +38,7 @@ int end_with_error(MPI_Comm comm, int code, const std::string& app, const std::s
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   MPI_Request req;
-  MPI_Ibarrier(comm, &req);
+  MPI_Ibarrier(g_error_comm != MPI_COMM_NULL ? g_error_comm : comm, &req);
   const double t0 = MPI_Wtime(), grace = 10.0;
   int done = 0;
   while (!done && MPI_Wtime() - t0 < grace) {
@@ -79,11 +82,19 @@ std::vector<int> slow_ranks_from_deck(const Config& cfg, int size) {
       used = 0;
     }
     if (item.empty() || used != item.size() || r < 0 || r >= size)
-      cfg.reject("imbalance.slow_ranks", "comma-separated rank numbers from 0 to " + std::to_string(size - 1) +
-                                             " ('" + item + "' is not one)");
+      cfg.reject("imbalance.slow_ranks",
+                 "comma-separated rank numbers from 0 to " + std::to_string(size - 1) + " ('" + item + "' is not one)");
     ranks.push_back(r);
   }
   return ranks;
+}
+
+// --slow-ranks: every rank must exist (all ranks parse the same flags, so all reject them together).
+void check_slow_ranks_flag(const std::vector<int>& ranks, int size) {
+  for (int r : ranks)
+    if (r < 0 || r >= size)
+      throw InputError("--slow-ranks: rank " + std::to_string(r) + " does not exist; allowed: 0 to " +
+                       std::to_string(size - 1) + " (" + std::to_string(size) + " ranks)");
 }
 
 std::string join_ints(const std::vector<int>& v) {
@@ -92,10 +103,29 @@ std::string join_ints(const std::vector<int>& v) {
   return s;
 }
 
-void write_json_record(const std::string& path, const nlohmann::json& record) {
-  std::ofstream out(path);
-  out << record.dump(2) << "\n";
-  if (!out) throw RuntimeError("--json '" + path + "': could not write the record");
+// Verification limits (deck keys verify.*) that differ from the schema's defaults: a run whose checks were
+// relaxed must say so. [{key, value, default}], the same on every rank.
+nlohmann::json changed_verification_limits(const Schema& schema, const Config& cfg) {
+  const nlohmann::json defaults =
+      Config(schema, "", "schema defaults").to_json().value("verify", nlohmann::json::object());
+  const nlohmann::json actual = cfg.to_json().value("verify", nlohmann::json::object());
+  nlohmann::json changed = nlohmann::json::array();
+  for (const auto& [name, value] : actual.items())
+    if (!defaults.contains(name) || defaults[name] != value)
+      changed.push_back(
+          {{"key", "verify." + name}, {"value", value}, {"default", defaults.value(name, nlohmann::json())}});
+  return changed;
+}
+
+std::string version_line(const std::string& app) {
+  int len = 0;
+  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
+  MPI_Get_library_version(lib, &len);
+  std::string library(lib, static_cast<size_t>(len));
+  library = library.substr(0, library.find('\n'));
+  return "proxylab-" + app + " " + build_info::version + " (git " + build_info::git_hash +
+         (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") + "), Kokkos " + kokkos_version_text() + " (" +
+         enabled_backends() + "), MPI: " + library + "\n";
 }
 
 int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
@@ -107,7 +137,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   CLI::App cli{"proxylab " + spec.name + ": " + spec.summary, "proxylab-" + spec.name};
   std::string deck_path, json_path, trace_path;
   std::vector<std::string> overrides;
-  bool quiet = false, help_deck = false, no_timers = false;
+  bool quiet = false, help_deck = false, no_timers = false, version = false;
   int fail_on_rank = -1;
   std::vector<int> slow_ranks;
   double slow_factor = 2.0;
@@ -119,6 +149,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   cli.add_flag("--help-deck", help_deck, "list every deck key with its type, default and allowed values");
   bool deck_schema = false;
   cli.add_flag("--deck-schema", deck_schema, "print every deck key as JSON (type, default, bounds, choices, doc)");
+  cli.add_flag("--version", version, "print the version, git hash, Kokkos and MPI library, and exit");
   cli.add_flag("--no-timers", no_timers, "switch timer regions off (to measure their perturbation)");
   cli.add_option("--slow-ranks", slow_ranks,
                  "inject load imbalance: compute regions on these ranks take --slow-factor times longer (e.g. 1,3)")
@@ -127,8 +158,10 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
                                ->check(CLI::Range(1.0, 1000.0));
   cli.add_option("--fail-on-rank", fail_on_rank,
                  "testing: raise a runtime error on this rank only, after set-up (the job must end, not hang)");
-  cli.footer("Kokkos flags (--kokkos-num-threads=N, ...) are accepted too. Exit codes: 0 verified, "
-             "1 verification failed, 2 bad input, 3 runtime failure, 130 interrupted.");
+  cli.footer("Kokkos " + kokkos_version_text() + " flags are accepted too, e.g. " + kokkos_num_threads_flag() +
+             "=N. Outputs (--json, --trace) are checked before the run and replaced only by a complete file. "
+             "Exit codes: 0 verified, 1 verification failed, 2 bad input, 3 runtime failure, 130 interrupted "
+             "(SIGINT or SIGTERM).");
   try {
     cli.parse(argc, argv);
   } catch (const CLI::CallForHelp& e) {
@@ -137,6 +170,10 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   } catch (const CLI::ParseError& e) {
     if (rank == 0) std::cerr << "proxylab " << spec.name << ": bad input: " << e.what() << " (see --help)" << std::endl;
     return exit_bad_input;
+  }
+  if (version) {
+    if (rank == 0) std::cout << version_line(spec.name);
+    return exit_ok;
   }
 
   Schema schema;
@@ -151,15 +188,17 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     return exit_ok;
   }
 
-  // ---- input ----------------------------------------------------------------------------------
+  // ---- input and outputs ----------------------------------------------------------------------
+  // The outputs first: a run that stops on bad input removes a stale record of an earlier run.
+  std::unique_ptr<OutputFile> json_out, trace_out;
   std::unique_ptr<Config> cfg;
   try {
+    if (!json_path.empty() && json_path == trace_path)
+      throw InputError("--json and --trace name the same file '" + json_path + "'");
+    json_out = std::make_unique<OutputFile>(comm, 0, "--json", json_path);
+    trace_out = std::make_unique<OutputFile>(comm, 0, "--trace", trace_path);
+    check_slow_ranks_flag(slow_ranks, size);
     cfg = std::make_unique<Config>(schema, load_deck_text(deck_path, comm), deck_path, overrides);
-    for (const auto& [flag, path] : {std::pair<std::string, std::string>{"--json", json_path}, {"--trace", trace_path}}) {
-      bool ok = true;
-      if (!path.empty() && rank == 0) ok = static_cast<bool>(std::ofstream(path, std::ios::app));
-      collective_check<InputError>(comm, ok, flag + " '" + path + "': cannot create the file (does its folder exist?)");
-    }
     // The flags win over the deck, so a run can be slowed without editing its deck.
     if (slow_ranks.empty()) slow_ranks = slow_ranks_from_deck(*cfg, size);
     if (slow_factor_flag->count() == 0) slow_factor = cfg->real("imbalance.slow_factor");
@@ -169,36 +208,45 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
 
-  Trace trace(comm, !trace_path.empty());
+  Trace trace(comm, trace_out->enabled());
   Timers timers(&trace);
   timers.set_enabled(!no_timers);
   const bool slowed = std::find(slow_ranks.begin(), slow_ranks.end(), rank) != slow_ranks.end();
   if (slowed) timers.set_slowdown(slow_factor);
   Report report(spec.name);
+  report.set_changed_limits(changed_verification_limits(schema, *cfg));
   RunContext ctx(*cfg, comm, timers, trace, report, quiet);
+  const nlohmann::json placement = gather_placement(comm, g_process_cpus);
 
   ctx.out() << "proxylab " << spec.name << " - " << spec.summary << "\n"
             << "  deck " << cfg->deck_name() << " | ranks x threads " << size << " x " << ctx.threads() << " | Kokkos "
-            << default_backend() << " (" << enabled_backends() << ") | git " << std::string(build_info::git_hash).substr(0, 10)
+            << default_backend() << " (" << enabled_backends() << ") | version " << build_info::version << " git "
+            << std::string(build_info::git_hash).substr(0, 10)
             << (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") << "\n"
+            << "  placement: " << placement_summary(placement) << "\n"
             << (slow_ranks.empty() ? std::string()
-                                   : "  INJECTED IMBALANCE: compute regions of ranks " + join_ints(slow_ranks) + " take " +
-                                         CLI::detail::to_string(slow_factor) + "x their time\n")
+                                   : "  INJECTED IMBALANCE: compute regions of ranks " + join_ints(slow_ranks) +
+                                         " take " + CLI::detail::to_string(slow_factor) + "x their time\n")
             << "  parameters:\n"
             << cfg->describe() << std::flush;
 
   // ---- run ------------------------------------------------------------------------------------
   double t_run = 0;
+  const double t0 = MPI_Wtime();
   try {
-    const double t0 = MPI_Wtime();
+    ctx.check_stop();  // a signal during start-up
     if (rank == fail_on_rank) throw RuntimeError("failure injected by --fail-on-rank " + std::to_string(rank));
     spec.run(ctx);
-    t_run = MPI_Wtime() - t0;
+  } catch (const Interrupted&) {
+    // every rank threw at the same check; report what ran
   } catch (const InputError& e) {
     return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
   } catch (const std::exception& e) {
     return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
+  t_run = MPI_Wtime() - t0;
+  // A signal after the last check still makes the run an interrupted one: 130 every time.
+  ctx.stop_requested();
 
   // ---- report ---------------------------------------------------------------------------------
   int code = exit_ok;
@@ -215,37 +263,38 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
         std::cout << report.summary_text();
       } else {
         std::cout << "FOM: " << report.fom_value() << " " << report.fom_unit() << " (" << report.fom_name() << ")\n"
-                  << "VERIFICATION: " << (all ? "PASSED" : "FAILED") << "\n";
+                  << report.verification_line(all != 0);
       }
       std::cout << std::flush;
     }
-    if (!json_path.empty()) {
+    if (json_out->enabled()) {
       nlohmann::json timer_json = nlohmann::json::array();
       for (const auto& s : stats)
-        timer_json.push_back({{"region", s.path}, {"category", s.category}, {"calls", s.calls}, {"min_s", s.min},
-                              {"avg_s", s.avg}, {"max_s", s.max}, {"imbalance_pct", s.imbalance_pct}});
+        timer_json.push_back({{"region", s.path},
+                              {"category", s.category},
+                              {"calls", s.calls},
+                              {"min_s", s.min},
+                              {"avg_s", s.avg},
+                              {"max_s", s.max},
+                              {"imbalance_pct", s.imbalance_pct}});
       nlohmann::json record = report.to_json();
       record["status"] = ctx.interrupted() ? "interrupted" : "completed";
       record["deck"] = cfg->deck_name();
       record["config"] = cfg->to_json();
       record["provenance"] = provenance(comm);
+      record["provenance"]["placement"] = placement;
       record["timers"] = timer_json;
       record["timers_enabled"] = !no_timers;
-      record["injected_imbalance"] = {{"slow_ranks", slow_ranks}, {"slow_factor", slow_ranks.empty() ? 1.0 : slow_factor}};
+      record["injected_imbalance"] = {{"slow_ranks", slow_ranks},
+                                      {"slow_factor", slow_ranks.empty() ? 1.0 : slow_factor}};
       record["timer_overhead_s"] = timers.overhead_seconds();
       record["run_seconds"] = t_run;
-      bool ok = true;
-      std::string why;
-      if (rank == 0) try {
-          write_json_record(json_path, record);
-        } catch (const std::exception& e) {
-          ok = false, why = e.what();
-        }
-      collective_check(comm, ok, why);
+      json_out->commit(record.dump(2) + "\n");
     }
     if (trace.enabled()) {
-      size_t n = trace.write(trace_path);
-      ctx.out() << "trace: " << n << " spans written to " << trace_path << " (open in ui.perfetto.dev or ./proxylab gantt)\n";
+      size_t n = trace.write(*trace_out);
+      ctx.out() << "trace: " << n << " spans written to " << trace_path
+                << " (open in ui.perfetto.dev or ./proxylab gantt)\n";
     }
     code = ctx.interrupted() ? exit_interrupted : all ? exit_ok : exit_verification_failed;
   } catch (const std::exception& e) {
@@ -269,30 +318,50 @@ std::ostream& RunContext::out() { return (rank == 0 && !quiet) ? std::cout : nul
 std::ostream& RunContext::always() { return rank == 0 ? std::cout : null_stream; }
 
 bool RunContext::stop_requested() {
-  int mine = g_signal != 0 ? 1 : 0, any = 0;
-  MPI_Allreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm);
-  if (any) interrupted_ = true;
-  return any != 0;
+  // Once agreed, every rank knows it: no further communication is needed (and none is matched).
+  if (!interrupted_) interrupted_ = stop_agreed(comm);
+  return interrupted_;
 }
+
+void RunContext::check_stop() {
+  if (stop_requested()) throw Interrupted();
+}
+
+bool RunContext::stop_pending() { return proxylab::stop_pending(); }
 
 void RunContext::require_finite(double value, const std::string& what) {
   collective_check(comm, std::isfinite(value), what + " is not finite (" + std::to_string(value) + ")");
 }
 
 int run_app(int argc, char** argv, const AppSpec& spec) {
+  install_stop_handlers();  // before MPI_Init: a signal during start-up ends the run as an interrupted one
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
-  std::signal(SIGINT, on_signal);
-  std::signal(SIGTERM, on_signal);
-  // Without explicit binding, Kokkos 3.x warns on every run; unbound is the right default when
-  // several ranks share a node and nobody set placement (the front end passes the user's choice).
-  setenv("OMP_PROC_BIND", "false", 0);
+  MPI_Comm_dup(MPI_COMM_WORLD, &g_error_comm);
+  // The user's (or the front end's) OMP_PROC_BIND / OMP_PLACES are left alone: binding is the launcher's
+  // and the front end's business (python/proxylab_tools/launch.py).
+  g_process_cpus = process_cpus();
   int code = exit_ok;
-  {
-    Kokkos::initialize(argc, argv);
-    code = run_body(argc, argv, spec, MPI_COMM_WORLD);
-    Kokkos::finalize();
+  const std::string kokkos_problem = kokkos_arguments_problem(argc, argv);
+  if (!kokkos_problem.empty()) {
+    int rank = 0;
+    MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+    if (rank == 0) std::cerr << "proxylab " << spec.name << ": bad input: " << kokkos_problem << std::endl;
+    code = exit_bad_input;
+  } else {
+    bool initialized = true;
+    try {
+      Kokkos::initialize(argc, argv);  // Kokkos 3.x throws on a bad KOKKOS_* variable the check above missed
+    } catch (const std::exception& e) {
+      initialized = false;
+      code = end_with_error(MPI_COMM_WORLD, exit_bad_input, spec.name, "bad input", e.what());
+    }
+    if (initialized) {
+      code = run_body(argc, argv, spec, MPI_COMM_WORLD);
+      Kokkos::finalize();
+    }
   }
+  MPI_Comm_free(&g_error_comm);
   MPI_Finalize();
   return code;
 }

@@ -14,6 +14,7 @@
 #include <cmath>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <tuple>
 #include <vector>
 
@@ -29,21 +30,21 @@ struct Slice {
 
 class FFTWPlan final : public FFTPlan {
  public:
-  FFTWPlan(FFTKind k, int n, int howmany, int istride, int idist, int ostride, int odist, bool in_place, FFTPlanning p)
-      : FFTPlan(k, n, howmany),
-        istride_(istride),
-        idist_(idist),
-        ostride_(ostride),
-        odist_(odist),
-        in_place_(in_place),
-        flags_(p == FFTPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
-    if (n < 1 || howmany < 1)
-      throw InputError("FFT of length " + std::to_string(n) + " x " + std::to_string(howmany) + ": both must be >= 1");
-    const int threads = std::max(1, std::min(howmany, Kokkos::DefaultHostExecutionSpace().concurrency()));
+  explicit FFTWPlan(const FFTShape& shape)
+      : FFTPlan(shape.kind, shape.n, shape.inner.count * shape.outer.count),
+        shape_(shape),
+        flags_(shape.planning == FFTPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
+    if (shape.n < 1 || shape.inner.count < 1 || shape.outer.count < 1)
+      throw InputError("FFT of length " + std::to_string(shape.n) + " x " + std::to_string(shape.inner.count) + " x " +
+                       std::to_string(shape.outer.count) + ": all must be >= 1");
+    // Threads take slices of the outer batch dimension when there is one, else of the inner one.
+    const int sliced = sliced_count();
+    const int threads =
+        shape.threaded ? std::max(1, std::min(sliced, Kokkos::DefaultHostExecutionSpace().concurrency())) : 1;
     for (int t = 0; t < threads; ++t) {
       Slice s;
-      s.first = int(long(howmany) * t / threads);
-      s.count = int(long(howmany) * (t + 1) / threads) - s.first;
+      s.first = int(long(sliced) * t / threads);
+      s.count = int(long(sliced) * (t + 1) / threads) - s.first;
       if (s.count == 0) continue;
       s.plan = make(s.count, flags_);
       slices_.push_back(s);
@@ -62,7 +63,11 @@ class FFTWPlan final : public FFTPlan {
     for (int t = 0; t < ns; ++t) {
       Slice& s = slices_[t];
       if (fftw_alignment_of((double*)in_ptr(in, s)) == 0 && fftw_alignment_of((double*)out_ptr(out, s)) == 0) continue;
-      if (!s.unaligned) s.unaligned = make(s.count, flags_ | FFTW_UNALIGNED);
+      {  // made on first need; FFTW's planner is not thread-safe: one planner call at a time
+        static std::mutex planner;
+        const std::lock_guard<std::mutex> lock(planner);
+        if (!s.unaligned) s.unaligned = make(s.count, flags_ | FFTW_UNALIGNED);
+      }
       use_unaligned[t] = 1;
     }
     auto run = [&](int t) {
@@ -87,52 +92,60 @@ class FFTWPlan final : public FFTPlan {
   }
 
  private:
+  bool two_dims() const { return shape_.outer.count > 1; }
+  int sliced_count() const { return two_dims() ? shape_.outer.count : shape_.inner.count; }
+  const FFTBatch& sliced() const { return two_dims() ? shape_.outer : shape_.inner; }
   size_t in_elem() const { return kind_ == FFTKind::r2c ? sizeof(double) : sizeof(fftw_complex); }
   size_t out_elem() const { return kind_ == FFTKind::c2r ? sizeof(double) : sizeof(fftw_complex); }
-  void* in_ptr(const void* in, const Slice& s) const { return (char*)in + size_t(s.first) * idist_ * in_elem(); }
-  void* out_ptr(void* out, const Slice& s) const { return (char*)out + size_t(s.first) * odist_ * out_elem(); }
+  void* in_ptr(const void* in, const Slice& s) const {
+    return (char*)in + size_t(s.first) * sliced().idist * in_elem();
+  }
+  void* out_ptr(void* out, const Slice& s) const { return (char*)out + size_t(s.first) * sliced().odist * out_elem(); }
 
-  // One FFTW plan for `count` transforms, made on scratch arrays with the caller's strides
-  // (FFTW_MEASURE overwrites its arrays).
+  // One FFTW guru plan for a slice of `count` along the sliced batch dimension, made on scratch arrays with the
+  // caller's strides (FFTW_MEASURE overwrites its arrays).
   fftw_plan make(int count, unsigned flags) const {
     const int n = n_, nc = n / 2 + 1;
-    const long in_len = (long(kind_ == FFTKind::c2r ? nc : n) - 1) * istride_ + 1;
-    const long out_len = (long(kind_ == FFTKind::r2c ? nc : n) - 1) * ostride_ + 1;
-    const long in_total = (long(count) - 1) * idist_ + in_len, out_total = (long(count) - 1) * odist_ + out_len;
-    const long bytes_in = in_total * in_elem(), bytes_out = out_total * out_elem();
+    FFTBatch inner = shape_.inner, outer = shape_.outer;
+    (two_dims() ? outer : inner).count = count;
+    const long long in_n = kind_ == FFTKind::c2r ? nc : n, out_n = kind_ == FFTKind::r2c ? nc : n;
+    auto extent = [](long long len, long long stride, const FFTBatch& a, const FFTBatch& b, bool input) {
+      const long long da = input ? a.idist : a.odist, db = input ? b.idist : b.odist;
+      return (len - 1) * stride + (a.count - 1) * da + (b.count - 1) * db + 1;
+    };
+    const long long bytes_in = extent(in_n, shape_.istride, inner, outer, true) * in_elem();
+    const long long bytes_out = extent(out_n, shape_.ostride, inner, outer, false) * out_elem();
     void* a = fftw_malloc(std::max(bytes_in, bytes_out));
-    void* b = in_place_ ? a : fftw_malloc(bytes_out);
-    int len[1] = {n};
+    void* b = shape_.in_place ? a : fftw_malloc(bytes_out);
+    const fftw_iodim64 dim{n, shape_.istride, shape_.ostride};
+    const fftw_iodim64 batch[2] = {{outer.count, outer.idist, outer.odist}, {inner.count, inner.idist, inner.odist}};
+    const int nbatch = two_dims() ? 2 : 1;
+    const fftw_iodim64* b0 = two_dims() ? batch : batch + 1;
     fftw_plan plan = nullptr;
     switch (kind_) {
       case FFTKind::c2c_forward:
       case FFTKind::c2c_backward:
-        plan = fftw_plan_many_dft(1, len, count, (fftw_complex*)a, nullptr, istride_, idist_, (fftw_complex*)b, nullptr,
-                                  ostride_, odist_, kind_ == FFTKind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD,
-                                  flags);
+        plan = fftw_plan_guru64_dft(1, &dim, nbatch, b0, (fftw_complex*)a, (fftw_complex*)b,
+                                    kind_ == FFTKind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD, flags);
         break;
-      case FFTKind::r2c:
-        plan = fftw_plan_many_dft_r2c(1, len, count, (double*)a, nullptr, istride_, idist_, (fftw_complex*)b, nullptr,
-                                      ostride_, odist_, flags);
-        break;
+      case FFTKind::r2c: plan = fftw_plan_guru64_dft_r2c(1, &dim, nbatch, b0, (double*)a, (fftw_complex*)b, flags); break;
       case FFTKind::c2r:
-        plan = fftw_plan_many_dft_c2r(1, len, count, (fftw_complex*)a, nullptr, istride_, idist_, (double*)b, nullptr,
-                                      ostride_, odist_, flags | FFTW_DESTROY_INPUT);
+        plan = fftw_plan_guru64_dft_c2r(1, &dim, nbatch, b0, (fftw_complex*)a, (double*)b, flags | FFTW_DESTROY_INPUT);
         break;
     }
     fftw_free(a);
-    if (!in_place_) fftw_free(b);
+    if (!shape_.in_place) fftw_free(b);
     if (!plan) throw RuntimeError("FFTW could not plan a transform of length " + std::to_string(n));
     return plan;
   }
 
-  int istride_, idist_, ostride_, odist_;
-  bool in_place_;
+  FFTShape shape_;
   unsigned flags_;
   mutable std::vector<Slice> slices_;  // unaligned plans are added on first need
 };
 
-using Key = std::tuple<int, int, int, int, int, int, int, bool, int, int>;
+using Key = std::tuple<int, int, long long, long long, int, long long, long long, int, long long, long long, bool, int,
+                       int>;
 std::map<Key, std::unique_ptr<FFTWPlan>>& cache() {
   static std::map<Key, std::unique_ptr<FFTWPlan>> c;
   return c;
@@ -145,16 +158,23 @@ double FFTPlan::flops() const {
   return (kind_ == FFTKind::r2c || kind_ == FFTKind::c2r ? 0.5 : 1.0) * per * howmany_;
 }
 
-const FFTPlan& fft_plan(FFTKind kind, int n, int howmany, int istride, int idist, int ostride, int odist, bool in_place,
-                        FFTPlanning planning) {
+const FFTPlan& fft_plan(const FFTShape& sh) {
   const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
-  Key key{int(kind), n, howmany, istride, idist, ostride, odist, in_place, int(planning), threads};
+  Key key{int(sh.kind),       sh.n,           sh.istride,     sh.ostride,  sh.inner.count, sh.inner.idist, sh.inner.odist,
+          sh.outer.count,     sh.outer.idist, sh.outer.odist, sh.in_place, int(sh.planning), sh.threaded ? threads : 1};
   auto& c = cache();
   auto it = c.find(key);
-  if (it == c.end())
-    it = c.emplace(key, std::make_unique<FFTWPlan>(kind, n, howmany, istride, idist, ostride, odist, in_place, planning))
-             .first;
+  if (it == c.end()) it = c.emplace(key, std::make_unique<FFTWPlan>(sh)).first;
   return *it->second;
+}
+
+const FFTPlan& fft_plan(FFTKind kind, int n, int howmany, int istride, int idist, int ostride, int odist, bool in_place,
+                        FFTPlanning planning) {
+  FFTShape sh;
+  sh.kind = kind, sh.n = n, sh.istride = istride, sh.ostride = ostride;
+  sh.inner = {howmany, idist, odist};
+  sh.in_place = in_place, sh.planning = planning;
+  return fft_plan(sh);
 }
 
 void fft_clear_plans() { cache().clear(); }

@@ -7,6 +7,8 @@
 #include <set>
 #include <sstream>
 
+#include "proxylab/comm/gather.hpp"
+
 namespace proxylab {
 
 Timers::Timers(Trace* trace, bool fence) : trace_(trace), fence_(fence) {
@@ -71,20 +73,10 @@ std::vector<RegionStats> Timers::reduce(MPI_Comm comm) const {
   // Union of paths: gather "path\tcategory\n" lists on rank 0, broadcast the merged list.
   std::string mine;
   for (const auto& p : order_) mine += p + "\t" + to_string(entries_.at(p).cat) + "\n";
-  int len = static_cast<int>(mine.size());
-  std::vector<int> lens(size), displs(size);
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm);
-  std::vector<char> all;
-  if (rank == 0) {
-    int total = 0;
-    for (int r = 0; r < size; ++r) displs[r] = total, total += lens[r];
-    all.resize(total);
-  }
-  MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm);
   std::string merged;
-  if (rank == 0) {
-    std::set<std::string> seen;
-    std::istringstream in(std::string(all.begin(), all.end()));
+  std::set<std::string> seen;
+  for (const auto& list : gather_text(comm, mine)) {
+    std::istringstream in(list);
     for (std::string line; std::getline(in, line);)
       if (seen.insert(line.substr(0, line.find('\t'))).second) merged += line + "\n";
   }

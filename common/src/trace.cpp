@@ -1,19 +1,22 @@
 // Chrome-trace writer (see trace.hpp).
 #include "proxylab/trace.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
 
-#include "proxylab/errors.hpp"
+#include "proxylab/comm/gather.hpp"
 
 namespace proxylab {
 
 const char* to_string(Category c) {
   switch (c) {
-    case Category::compute: return "compute";
-    case Category::communication: return "communication";
-    case Category::io: return "io";
-    case Category::other: return "other";
+    case Category::compute:
+      return "compute";
+    case Category::communication:
+      return "communication";
+    case Category::io:
+      return "io";
+    case Category::other:
+      return "other";
   }
   return "other";
 }
@@ -68,7 +71,7 @@ void Trace::span(const std::string& name, Category cat, double t_begin, double t
   spans_.push_back({name, cat, t_begin, t_end});
 }
 
-size_t Trace::write(const std::string& path) const {
+size_t Trace::write(OutputFile& out) const {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm_, &rank);
   MPI_Comm_size(comm_, &size);
@@ -81,33 +84,20 @@ size_t Trace::write(const std::string& path) const {
                     {"dur", (s.t1 - s.t0) * 1e6},
                     {"pid", rank},
                     {"tid", 0}});
-  std::string text = mine.dump();
-  int len = static_cast<int>(text.size());
-  std::vector<int> lens(size), displs(size);
-  MPI_Gather(&len, 1, MPI_INT, lens.data(), 1, MPI_INT, 0, comm_);
-  std::vector<char> all;
-  if (rank == 0) {
-    long long total = 0;
-    for (int r = 0; r < size; ++r) displs[r] = static_cast<int>(total), total += lens[r];
-    all.resize(static_cast<size_t>(total));
-  }
-  MPI_Gatherv(text.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, 0, comm_);
+  const std::vector<std::string> parts = gather_text(comm_, mine.dump());
   size_t count = 0;
-  int ok = 1;
+  std::string doc_text;
   if (rank == 0) {
     nlohmann::json events = nlohmann::json::array();
     for (int r = 0; r < size; ++r) {
-      events.push_back({{"name", "process_name"}, {"ph", "M"}, {"pid", r}, {"args", {{"name", "rank " + std::to_string(r)}}}});
-      auto part = nlohmann::json::parse(all.begin() + displs[r], all.begin() + displs[r] + lens[r]);
-      for (auto& e : part) events.push_back(std::move(e)), ++count;
+      events.push_back(
+          {{"name", "process_name"}, {"ph", "M"}, {"pid", r}, {"args", {{"name", "rank " + std::to_string(r)}}}});
+      for (auto& e : nlohmann::json::parse(parts[r])) events.push_back(std::move(e)), ++count;
     }
     nlohmann::json doc{{"traceEvents", events}, {"displayTimeUnit", "ms"}};
-    std::ofstream out(path);
-    out << doc.dump() << "\n";
-    ok = out.good() ? 1 : 0;
+    doc_text = doc.dump() + "\n";
   }
-  MPI_Bcast(&ok, 1, MPI_INT, 0, comm_);
-  if (!ok) throw RuntimeError("--trace '" + path + "': could not write the file");
+  out.commit(doc_text);
   return count;
 }
 

@@ -147,7 +147,7 @@ LESSONS = [
         Step("gantt-slowed", f"gantt {TRACES}/trace-slowed.json", out="none"),
     ]),
     Lesson("11-ranks-vs-threads", "Ranks vs threads", [
-        Step("evh1-ranks-threads", f"{EVH1} --vary evh1.algorithm=halo --ranks 1,2 --threads 1,2 --repeat 3",
+        Step("evh1-ranks-threads", f"{EVH1} --vary evh1.algorithm=halo --ranks 1,2 --threads 1,2 --oversubscribe --repeat 3",
              EVH1_SMOKE, keep=EVH1_REGIONS),
     ]),
     Lesson("12-memory-layout", "Memory layout and alignment", [

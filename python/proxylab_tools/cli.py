@@ -5,7 +5,13 @@
     run     run one proxy: ./proxylab run pop --deck inputs/pop/x1.yaml --ranks 4 --threads 1 --set solver.name=pcsi
     demo    every proxy at its small deck on 2 ranks, verified, one summary table
     test    set up, build and run the whole ctest suite
-    compare, sweep, gantt, perturbation: the experiment harness (python/proxylab_tools/harness_*.py)
+    jobscript  a Slurm or Flux batch script that runs the same experiment
+    compare, sweep, gantt, perturbation, plot, roofline: the experiment harness (python/proxylab_tools/harness_*.py)
+
+Launching (run, demo, compare, sweep, perturbation): --launcher mpiexec|srun|flux|none|TEMPLATE (or PROXYLAB_LAUNCHER),
+--nodes, --ranks-per-node; ranks x threads beyond this machine's cores need --oversubscribe; ranks are bound to
+their own cores otherwise (python/proxylab_tools/launch.py). Ctrl-C or SIGTERM stops a run cleanly (exit 130,
+the record says 'interrupted').
 """
 from __future__ import annotations
 
@@ -17,7 +23,7 @@ import subprocess
 import sys
 import time
 
-from . import runner
+from . import launch, output_files, runner
 from .runner import ROOT
 
 
@@ -58,6 +64,8 @@ def cmd_build(args) -> int:
 
 
 def ensure_built(args) -> int:
+    if runner.installed_bin_dir():  # an installed proxylab: the binaries are there, nothing to set up or build
+        return 0
     rc = cmd_setup(args)
     if rc:
         log("set-up failed")
@@ -66,14 +74,34 @@ def ensure_built(args) -> int:
 
 
 # ---- run ------------------------------------------------------------------------------------------
+def checked_launch(args, ranks: int, threads: int) -> launch.Launch:
+    """The launch of a command, checked before anything is built or started (LaunchError: bad input)."""
+    plan = launch.Launch(ranks, threads, launch.options_from(args))
+    plan.check()
+    return plan
+
+
 def cmd_run(args) -> int:
+    if not runner.is_app(args.app, args.preset):
+        log(runner.unknown_app_message(args.app, args.preset))
+        return 2
+    plan = checked_launch(args, launch.ranks_for(args.ranks, launch.options_from(args)), args.threads)
+    for flag, path in (("--json", args.json), ("--trace", args.trace)):
+        if path:
+            output_files.require_writable(path, flag)
     if not runner.binary(args.app, args.preset).exists():
         rc = ensure_built(args)
         if rc:
             return rc
-    deck = args.deck or runner.default_deck(args.app)
-    res = runner.run_app(args.app, args.ranks, args.threads, deck, args.set or [], args.json, args.trace, args.quiet,
-                         args.extra, capture=False, preset=args.preset)
+    deck = runner.resolve_deck(args.app, args.deck)
+    if not args.quiet:
+        print(f"[proxylab] {plan.describe()}", file=sys.stderr, flush=True)
+    res = runner.run_app(args.app, plan.ranks, plan.threads, deck, args.set or [], args.json,
+                         runner.output_path(args.trace), args.quiet, args.extra, capture=False, preset=args.preset,
+                         launch=plan.options)
+    if res.returncode == runner.EXIT_INTERRUPTED:
+        log("interrupted: " + (f"the record says so ({args.json})" if res.record and args.json else
+                               "the job stopped" if res.record else "no record was written"))
     return res.returncode
 
 
@@ -85,6 +113,10 @@ def format_table(rows: list[list[str]], header: list[str]) -> str:
 
 
 def cmd_demo(args) -> int:
+    if args.ranks * args.threads > launch.cores_available() and not args.oversubscribe and not args.ranks_given:
+        log(f"{launch.cores_available()} core(s): the demo's {args.ranks} ranks run unbound (--oversubscribe)")
+        args.oversubscribe = True
+    checked_launch(args, args.ranks, args.threads)
     rc = ensure_built(args)
     if rc:
         return rc
@@ -96,7 +128,11 @@ def cmd_demo(args) -> int:
     log(f"demo: {', '.join(order)} at their small decks on {args.ranks} MPI ranks x {args.threads} threads")
     for app in order:
         deck = runner.default_deck(app)
-        res = runner.run_app(app, args.ranks, args.threads, deck, quiet=False, preset=args.preset, timeout=600)
+        res = runner.run_app(app, args.ranks, args.threads, deck, quiet=False, preset=args.preset, timeout=600,
+                             launch=launch.options_from(args))
+        if res.returncode == runner.EXIT_INTERRUPTED:
+            log(f"{app}: interrupted")
+            return runner.EXIT_INTERRUPTED
         value, unit, name = res.fom
         fom = f"{value:.4g} {unit}" if isinstance(value, (int, float)) else "-"
         status = "PASSED" if res.verified else f"FAILED (exit {res.returncode})"
@@ -132,12 +168,33 @@ def cmd_test(args) -> int:
 
 # ---- argument parsing -----------------------------------------------------------------------------
 HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness_perturbation", "harness_plot",
-                   "harness_roofline"]
+                   "harness_roofline", "jobscript"]
+
+
+def version_text() -> str:
+    """'proxylab 0.2.0 (git abc123...)' from the VERSION file (also in an installed prefix) and git, and the built
+    binaries' own --version line."""
+    try:
+        version = (ROOT / "VERSION").read_text().strip() or "unknown"
+    except OSError:
+        version = "unknown"
+    git = subprocess.run(["git", "-C", str(ROOT), "rev-parse", "HEAD"], capture_output=True, text=True)
+    dirty = subprocess.run(["git", "-C", str(ROOT), "status", "--porcelain", "--untracked-files=no"],
+                           capture_output=True, text=True)
+    hash_ = git.stdout.strip() if git.returncode == 0 else "unknown"
+    lines = [f"proxylab {version} (git {hash_}{'+dirty' if dirty.returncode == 0 and dirty.stdout.strip() else ''})"]
+    for app in runner.built_apps():
+        p = subprocess.run([str(runner.binary(app)), "--version"], capture_output=True, text=True, cwd=ROOT,
+                           env=launch.binding_env(dict(os.environ), 1, bound=False), timeout=60)
+        lines.append(f"built: {p.stdout.strip()}" if p.returncode == 0 else f"built: proxylab-{app}: --version failed")
+        break
+    return "\n".join(lines)
 
 
 def build_parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="proxylab", description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    sub = p.add_subparsers(dest="command", required=True)
+    p.add_argument("--version", action="store_true", help="print the version and git hash (and the built binaries')")
+    sub = p.add_subparsers(dest="command")
 
     def common(sp, jobs=True):
         sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="CMake preset (openmp, serial, debug, sanitize)")
@@ -158,8 +215,9 @@ def build_parser() -> argparse.ArgumentParser:
     common(sp)
     sp.add_argument("app", help=f"one of {', '.join(runner.APPS)}")
     sp.add_argument("--deck", help="YAML deck (default: the app's small deck)")
-    sp.add_argument("--ranks", type=int, default=1, help="MPI ranks (default 1)")
+    sp.add_argument("--ranks", type=int, default=None, help="MPI ranks (default: --nodes x --ranks-per-node, else 1)")
     sp.add_argument("--threads", type=int, default=1, help="threads per rank (OMP_NUM_THREADS, default 1)")
+    launch.add_arguments(sp)
     sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a deck key (repeatable)")
     sp.add_argument("--json", help="write the JSON run record here")
     sp.add_argument("--trace", help="write a Chrome trace here (view with ./proxylab gantt)")
@@ -169,8 +227,9 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("demo", help="every proxy at its small deck, verified, one summary table")
     common(sp)
-    sp.add_argument("--ranks", type=int, default=2, help="MPI ranks (default 2)")
+    sp.add_argument("--ranks", type=int, default=None, help="MPI ranks (default 2)")
     sp.add_argument("--threads", type=int, default=1, help="threads per rank (default 1)")
+    launch.add_arguments(sp)
     sp.set_defaults(func=cmd_demo)
 
     sp = sub.add_parser("test", help="set up, build and run the ctest suite")
@@ -195,10 +254,26 @@ def main(argv: list[str] | None = None) -> int:
     # Everything after a bare "--" goes to the binary untouched (./proxylab run pop -- --no-timers).
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     argv = argv[:argv.index("--")] if "--" in argv else argv
-    args = build_parser().parse_args(argv)
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    if args.version:
+        print(version_text())
+        return 0
+    if not args.command:
+        parser.print_usage()
+        return 2
     args.extra = extra
+    if args.command == "demo":
+        args.ranks_given = args.ranks is not None
+        args.ranks = 2 if args.ranks is None else args.ranks
     try:
         return int(args.func(args) or 0)
+    except (launch.LaunchError, output_files.OutputProblem) as e:
+        log(str(e))
+        return 2
+    except output_files.OutputError as e:
+        log(f"--json {e}")
+        return 3
     except KeyboardInterrupt:
         log("interrupted")
         return 130

@@ -18,7 +18,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import runner
+from . import launch, output_files, runner
 from .runner import ROOT
 
 EXIT_BAD_INPUT = 2  # the binaries' exit code for a bad deck or option (every run would fail alike)
@@ -59,6 +59,7 @@ def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
     sp.add_argument("--no-plot", action="store_true", help="write no PNG")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET,
                     help="build preset whose binaries run (default openmp; PROXYLAB_BUILD_DIR overrides the folder)")
+    launch.add_arguments(sp)
 
 
 def resolve_deck(args) -> Path | None:
@@ -76,10 +77,19 @@ def resolve_deck(args) -> Path | None:
 
 
 def check_runnable(args) -> str | None:
-    """A message when the app cannot be run (no binary, no deck), else None. A missing binary of the default
-    build folder is built first (set-up and build as ./proxylab run does), so one command suffices."""
+    """A message when the app cannot be run (unknown app, bad launch, no binary, no deck), else None. A missing binary
+    of the default build folder is built first (set-up and build as ./proxylab run does), so one command suffices."""
     if args.repeat < 1:
         return "--repeat must be at least 1"
+    if not runner.is_app(args.app, args.preset):
+        return runner.unknown_app_message(args.app, args.preset)
+    options = launch.options_from(args)
+    for ranks in getattr(args, "ranks", [1]):
+        for threads in getattr(args, "threads", [1]):
+            try:
+                launch.Launch(ranks, threads, options).check()
+            except launch.LaunchError as e:
+                return str(e)
     if args.app in runner.APPS and not runner.binary(args.app, args.preset).exists() \
             and not os.environ.get("PROXYLAB_BUILD_DIR"):
         from .cli import ensure_built
@@ -103,13 +113,20 @@ def deck_label(args) -> str:
     return deck.name if deck else "built-in defaults"
 
 
-def out_dir(tool: str, args) -> Path:
+def out_dir(tool: str, args, files: tuple[str, ...] = ("records.json",)) -> Path:
+    """The results folder, made now, and the files that will be written there checked now (before minutes of runs):
+    output_files.OutputProblem (bad input) when they cannot be."""
     if args.out:
         d = Path(args.out)
     else:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
         d = ROOT / "results" / f"{tool}-{args.app}-{stamp}"
-    d.mkdir(parents=True, exist_ok=True)
+    try:
+        d.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise output_files.OutputProblem(f"--out '{d}': cannot create the folder: {e.strerror} (errno {e.errno})")
+    for name in files:
+        output_files.require_writable(d / name, "--out:")
     return d
 
 
@@ -205,7 +222,7 @@ def run_plan(tool: str, args, plan: list[Planned]) -> tuple[list[dict], str]:
         for i, p in enumerate(plan):
             progress.show(i, f"{p.variant} at {p.ranks}x{p.threads}")
             res = runner.run_app(args.app, p.ranks, p.threads, deck, [*args.set, *p.sets], extra=p.extra,
-                                 preset=args.preset, timeout=args.timeout)
+                                 preset=args.preset, timeout=args.timeout, launch=launch.options_from(args))
             value, unit, name = res.fom
             runs.append({"variant": p.variant, "sets": p.sets, "extra": p.extra, "ranks": p.ranks, "threads": p.threads,
                          "repeat": p.repeat, **p.tags, "returncode": res.returncode, "seconds": res.seconds,
@@ -241,7 +258,7 @@ def write_results(path: Path, tool: str, args, runs: list[dict], status: str, su
            "deck": str(resolve_deck(args) or ""), "sets": args.set, "status": status,
            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
            "summary": summary, "runs": runs}
-    path.write_text(json.dumps(strict_json(doc), indent=1, allow_nan=False) + "\n")
+    output_files.atomic_write(path, json.dumps(strict_json(doc), indent=1, allow_nan=False) + "\n")
     return doc
 
 
@@ -264,6 +281,13 @@ def finish_plot(tool: str, args, results_json: Path, png: Path) -> bool:
     ok, msg = plots.run_plot(tool, results_json, png)
     log(tool, msg)
     return ok
+
+
+def stop_after_bad_input(tool: str, results: Path) -> int:
+    """The end of a command whose run was refused as bad input (a typo in --vary or --set): the binary's message,
+    printed by run_plan, is the whole story; no summary, no verification verdict (nothing was measured)."""
+    log(tool, f"stopped on bad input (exit 2): nothing was measured; records: {results}")
+    return exit_code("bad input", 0)
 
 
 def finish(tool: str, args, runs: list[dict], status: str, results: Path, png: Path) -> int:

@@ -167,7 +167,7 @@ def main(args) -> int:
         return 2
     labels = [lab for lab, _ in var]
     todo = plan(var, args.ranks, args.threads, args.repeat)
-    folder = hc.out_dir(TOOL, args)
+    folder = hc.out_dir(TOOL, args, ("records.json", "compare.png"))
     m = hc.machine()
     hc.log(TOOL, f"{args.app}: {len(labels)} variant(s) x {len(args.ranks) * len(args.threads)} rank/thread count(s) "
                  f"x {args.repeat} repeat(s) = {len(todo)} runs on {hc.machine_line(m)}")
@@ -177,6 +177,8 @@ def main(args) -> int:
     fom_name = next((r["fom_name"] for r in runs if r["fom_name"]), "")
     hc.write_results(results, TOOL, args, runs, status,
                      {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
+    if status == "bad input":
+        return hc.stop_after_bad_input(TOOL, results)
     print()
     print(f"{args.app} {hc.deck_label(args)}: {' vs '.join(labels)}   ({status}; {hc.machine_line(m)})")
     print(format_summary(summary, labels, args.repeat))

@@ -164,7 +164,10 @@ def register(subparsers) -> None:
 
 def main(args) -> int:
     from . import harness_common as hc
+    from .output_files import require_writable
     path = Path(args.trace)
+    if not args.no_plot:
+        require_writable(Path(args.out) if args.out else path.with_suffix(".png"), "--out")
     try:
         a = analyse(path)
     except (OSError, ValueError, KeyError, TypeError) as e:

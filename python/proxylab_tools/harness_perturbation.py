@@ -63,7 +63,7 @@ def main(args) -> int:
     if problem:
         hc.log(TOOL, problem)
         return 2
-    folder = hc.out_dir(TOOL, args)
+    folder = hc.out_dir(TOOL, args, ("records.json", "perturbation.png"))
     labels = [label for label, _ in SETTINGS]
     todo = plan(args.ranks, args.threads, args.repeat, folder)
     hc.log(TOOL, f"{args.app}: timers off / on / on + trace x {args.repeat} repeat(s) = {len(todo)} runs on "
@@ -74,6 +74,8 @@ def main(args) -> int:
     results = folder / "records.json"
     hc.write_results(results, TOOL, args, runs, status,
                      {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
+    if status == "bad input":
+        return hc.stop_after_bad_input(TOOL, results)
     print()
     print(f"{args.app} {hc.deck_label(args)}: perturbation by the measurement ({status})")
     print(format_table(perturbation_rows(summary), ["ranks x threads", "metric", "setting", "n", "median", "min", "max",

@@ -27,7 +27,9 @@ def register(subparsers) -> None:
 def main(args) -> int:
     from . import harness_common as hc
     from . import plots
+    from .output_files import require_writable
     path = Path(args.record)
+    require_writable(Path(args.out) if args.out else path.with_suffix(".png"), "--out")
     try:
         doc = json.loads(path.read_text())
         results = doc["results"]

@@ -26,7 +26,7 @@ import json
 import math
 from pathlib import Path
 
-from . import runner
+from . import launch, output_files, runner
 
 TOOL = "roofline"
 POP_FLOPS_PER_POINT, POP_ARRAYS_PER_POINT = 31.0, 19.0
@@ -124,6 +124,8 @@ def register(subparsers) -> None:
     sp.add_argument("--repeat", type=int, default=3, help="runs of each; the one with the median GFLOP/s is used")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build to use (default openmp)")
     sp.add_argument("--no-plot", action="store_true", help="print the table only")
+    sp.add_argument("--launcher", default="", metavar="NAME|TEMPLATE",
+                    help="how the 1-rank runs start (default: PROXYLAB_LAUNCHER, else mpiexec)")
     sp.set_defaults(func=main)
 
 
@@ -144,12 +146,15 @@ def main(args) -> int:
     except OSError as e:
         hc.log(TOOL, f"--out '{out}': cannot create the folder ({e})")
         return 2
+    for name in ("roofline.json", "roofline.png"):
+        output_files.require_writable(out / name, "--out:")
     plan = runs(args.quick)
     repeats: list[list[dict]] = [[] for _ in plan]
     for rep in range(args.repeat):  # interleaved, as compare runs variants, so drift hits every kernel alike
         for i, (app, deck, sets) in enumerate(plan):
             hc.log(TOOL, f"repeat {rep + 1}/{args.repeat}, run {i + 1}/{len(plan)}: {app} {deck} {' '.join(sets)}")
-            res = runner.run_app(app, 1, 1, deck, sets, quiet=True, preset=args.preset)
+            res = runner.run_app(app, 1, 1, deck, sets, quiet=True, preset=args.preset,
+                                 launch=launch.LaunchOptions(args.launcher))
             if not res.verified or not res.record:
                 hc.log(TOOL, f"{app} did not verify (exit {res.returncode}): {' '.join(res.command)}")
                 return 1
@@ -158,7 +163,7 @@ def main(args) -> int:
     a["repeat"] = args.repeat
     print(format_table(a))
     doc = {"tool": TOOL, "machine": hc.machine(), "command": hc.command_line(), **a}
-    (out / "roofline.json").write_text(json.dumps(hc.strict_json(doc), indent=1) + "\n")
+    output_files.atomic_write(out / "roofline.json", json.dumps(hc.strict_json(doc), indent=1) + "\n")
     hc.log(TOOL, f"record: {out / 'roofline.json'}")
     if not args.no_plot:
         ok, msg = plots.run_plot(TOOL, out / "roofline.json", out / "roofline.png")

@@ -114,11 +114,11 @@ def main(args) -> int:
         return 2
     threads = args.threads[0]
     m = hc.machine()
-    if max(args.ranks) * threads > m["cores"]:
+    if args.oversubscribe and max(args.ranks) * threads > m["cores"]:
         hc.log(TOOL, f"note: {max(args.ranks)} ranks x {threads} threads oversubscribe the {m['cores']} cores here; "
                      "efficiency beyond that count measures time sharing, not the code")
     todo = plan(cs, threads, args.repeat)
-    folder = hc.out_dir(TOOL, args)
+    folder = hc.out_dir(TOOL, args, ("records.json", "sweep.png"))
     hc.log(TOOL, f"{args.app}: {args.mode} scaling over ranks {args.ranks}, {len(cs)} curve(s) x {args.repeat} "
                  f"repeat(s) = {len(todo)} runs on {hc.machine_line(m)}")
     runs, status = hc.run_plan(TOOL, args, todo)
@@ -128,6 +128,8 @@ def main(args) -> int:
     results = folder / "records.json"
     hc.write_results(results, TOOL, args, runs, status, {"mode": args.mode, "metric": metric, "repeat": args.repeat,
                                                          "threads": threads, "fom_unit": fom_unit, "curves": summary})
+    if status == "bad input":
+        return hc.stop_after_bad_input(TOOL, results)
     print()
     print(f"{args.app} {hc.deck_label(args)}: {args.mode} scaling, {metric}, median of {args.repeat} "
           f"({status}; {hc.machine_line(m)})")

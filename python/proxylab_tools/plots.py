@@ -66,7 +66,12 @@ def title_text(what: str, machine: dict, command: str) -> str:
 
 
 def save(fig, png: str | Path) -> None:
-    fig.savefig(png, dpi=110, bbox_inches="tight")
+    """Into memory first, then atomically to the path (no truncated PNG after a failure)."""
+    import io
+    from .output_files import atomic_write
+    buf = io.BytesIO()
+    fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
+    atomic_write(png, buf.getvalue())
 
 
 def log_scale_if_spread(ax, values, factor: float) -> str:

@@ -1,18 +1,22 @@
-"""Running proxylab binaries: where they are, how MPI and threads are set, what a run returns.
+"""Running proxylab binaries: where they are, how a run is launched, what a run returns.
 
-Standard library only. Every command of the front end (run, demo, compare, sweep, perturbation) goes
-through run_app(), so the launch line, the environment and the JSON record are handled in one place.
+Standard library only. Every command of the front end (run, demo, compare, sweep, perturbation, roofline)
+goes through run_app(), so the launch line and environment (launch.py), the signal handling (job.py) and
+the JSON record are handled in one place. The binary always writes its record to a private temporary file;
+the front end reads it there, decides the exit code from it (not from the launcher's: mpiexec returns 0 after
+a forwarded Ctrl-C), and delivers it to the user's --json path (output_files.py).
 """
 from __future__ import annotations
 
 import json
 import os
 import shutil
-import subprocess
 import tempfile
-import time
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from . import job, output_files
+from .launch import Launch, LaunchError, LaunchOptions, cores_available
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PRESET = "openmp"
@@ -26,6 +30,15 @@ def canonical_app(app: str) -> str:
     return ALIASES.get(app, app)
 
 
+def installed_bin_dir() -> Path | None:
+    """The binaries' directory when this package runs from a `cmake --install` prefix (ROOT is then
+    PREFIX/share/proxylab and its install-layout.json says where bin/ is), else None (a source checkout)."""
+    layout = ROOT / "install-layout.json"
+    if not layout.is_file():
+        return None
+    return (ROOT / json.loads(layout.read_text())["bindir"]).resolve()
+
+
 def build_dir(preset: str = DEFAULT_PRESET) -> Path:
     """build/<preset>, or PROXYLAB_BUILD_DIR when set (ctest points it at its own build tree)."""
     if os.environ.get("PROXYLAB_BUILD_DIR"):
@@ -34,7 +47,9 @@ def build_dir(preset: str = DEFAULT_PRESET) -> Path:
 
 
 def binary(app: str, preset: str = DEFAULT_PRESET) -> Path:
-    return build_dir(preset) / "bin" / f"proxylab-{canonical_app(app)}"
+    installed = installed_bin_dir()
+    bin_dir = installed if installed and not os.environ.get("PROXYLAB_BUILD_DIR") else build_dir(preset) / "bin"
+    return bin_dir / f"proxylab-{canonical_app(app)}"
 
 
 def built_apps(preset: str = DEFAULT_PRESET) -> list[str]:
@@ -50,25 +65,39 @@ def default_deck(app: str) -> Path | None:
     return None
 
 
-def mpiexec() -> str:
-    """MPICH's launcher explicitly (PROXYLAB_MPIEXEC overrides), not whatever MPI is first on PATH."""
-    if os.environ.get("PROXYLAB_MPIEXEC"):
-        return os.environ["PROXYLAB_MPIEXEC"]
-    for cand in ("/usr/bin/mpiexec.mpich", "/usr/bin/mpiexec.hydra"):
-        if os.path.exists(cand):
-            return cand
-    found = shutil.which("mpiexec") or shutil.which("mpirun")
-    if not found:
-        raise SystemExit("proxylab: no mpiexec found (install mpich, or set PROXYLAB_MPIEXEC)")
-    return found
+def is_app(app: str, preset: str = DEFAULT_PRESET) -> bool:
+    """A proxy proxylab knows, or any binary of the build folder (the harness tests' fake app)."""
+    return canonical_app(app) in APPS or binary(app, preset).exists()
 
 
-def run_env(threads: int) -> dict[str, str]:
-    env = dict(os.environ)
-    env["OMP_NUM_THREADS"] = str(threads)
-    env.setdefault("OMP_PROC_BIND", "false")
-    env.setdefault("OPENBLAS_NUM_THREADS", "1")  # BLAS inside ranks: no hidden oversubscription
-    return env
+def resolve_deck(app: str, deck: str | None) -> Path | None:
+    """The deck a user names: a path from the current directory (made absolute), a path from ROOT where the binaries
+    run (inputs/pop/x1.yaml, kept as given), or a name under ROOT/inputs/<app>/ ("x1" or "x1.yaml", also in an
+    installed prefix); None: the app's default deck. Anything else is returned as given, for the binary to report."""
+    if not deck:
+        return default_deck(app)
+    if Path(deck).exists():  # a directory too: the binary says why it is no deck
+        return Path(deck).resolve()
+    if (ROOT / deck).is_file():
+        return Path(deck)
+    for p in (ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
+        if p.is_file():
+            return p
+    return Path(deck)
+
+
+def unknown_app_message(app: str, preset: str = DEFAULT_PRESET) -> str:
+    return f"unknown app '{app}': one of {', '.join(APPS)} (and no {binary(app, preset)})"
+
+
+def output_path(path: str | Path | None) -> str | None:
+    """An output the binary writes (--trace): relative to the user's current folder, not the repository root."""
+    return str(Path(path).absolute()) if path else None
+
+
+# Exit codes the front end gives a job (the binaries' own: 0 verified, 1 failed, 2 bad input, 3 runtime failure).
+EXIT_INTERRUPTED = 130
+EXIT_TIMEOUT = 124
 
 
 @dataclass
@@ -78,12 +107,13 @@ class RunResult:
     threads: int
     deck: str
     sets: list[str]
-    returncode: int
+    returncode: int          # the job's exit code, decided from the record (see job_exit_code)
     seconds: float
     stdout: str = ""
     stderr: str = ""
     record: dict | None = None
     command: list[str] = field(default_factory=list)
+    launcher_returncode: int | None = None
 
     @property
     def verified(self) -> bool:
@@ -98,59 +128,84 @@ class RunResult:
         return f.get("value"), f.get("unit", ""), f.get("name", "")
 
 
-def app_command(app: str, ranks: int, deck: str | Path | None = None, sets=(), json_path=None, trace=None,
-                quiet=False, extra=(), preset: str = DEFAULT_PRESET, exe: str | Path | None = None) -> list[str]:
+
+def job_exit_code(record: dict | None, launcher_rc: int, stopped_by: int, timed_out: bool) -> int:
+    """130 when the job was stopped by a signal or its record says 'interrupted'; else the record's verdict (0 verified,
+    1 not); a launcher failure other than those (a crash after the record was written) stays a failure; without a
+    record, the launcher's code."""
+    if stopped_by or (record or {}).get("status") == "interrupted":
+        return EXIT_INTERRUPTED
+    if timed_out:
+        return EXIT_TIMEOUT
+    if record is None:
+        return launcher_rc
+    verdict = 0 if record.get("verification", {}).get("passed") else 1
+    return launcher_rc if launcher_rc not in (0, 1, EXIT_INTERRUPTED) else verdict
+
+
+def default_options(ranks: int, threads: int) -> LaunchOptions:
+    """Library callers (benchmark scripts) that pass no launch options: the environment's launcher, binding unless
+    the run needs more cores than there are (then unbound, as --oversubscribe)."""
+    return LaunchOptions(oversubscribe=ranks * threads > cores_available())
+
+
+def app_arguments(deck=None, sets=(), json_path=None, trace=None, quiet=False, extra=()) -> list[str]:
+    args: list[str] = []
+    if deck:
+        args += ["--deck", str(deck)]
+    for s in sets:
+        args += ["--set", s]
+    if json_path:
+        args += ["--json", str(json_path)]
+    if trace:
+        args += ["--trace", str(trace)]
+    if quiet:
+        args.append("--quiet")
+    return args + list(extra)
+
+
+def app_command(app: str, launch: Launch, deck=None, sets=(), json_path=None, trace=None, quiet=False, extra=(),
+                preset: str = DEFAULT_PRESET, exe: str | Path | None = None) -> list[str]:
     exe = Path(exe) if exe else binary(app, preset)
     if not exe.exists():
         raise SystemExit(f"proxylab: {exe} not built (run ./proxylab build); built apps: {', '.join(built_apps(preset)) or 'none'}")
-    cmd = [mpiexec(), "-n", str(ranks), str(exe)]
-    if deck:
-        cmd += ["--deck", str(deck)]
-    for s in sets:
-        cmd += ["--set", s]
-    if json_path:
-        cmd += ["--json", str(json_path)]
-    if trace:
-        cmd += ["--trace", str(trace)]
-    if quiet:
-        cmd.append("--quiet")
-    return cmd + list(extra)
+    return launch.command(str(exe), app_arguments(deck, sets, json_path, trace, quiet, extra))
 
 
 def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json_path=None, trace=None, quiet=False,
             extra=(), capture: bool = True, preset: str = DEFAULT_PRESET, timeout: float | None = None,
-            exe: str | Path | None = None) -> RunResult:
-    """Runs one proxy (exe: an explicit binary instead of the preset's); with capture the output is returned
-    (and the JSON record parsed)."""
-    tmp = None
-    if json_path is None:
-        tmp = tempfile.NamedTemporaryFile(prefix=f"proxylab-{app}-", suffix=".json", delete=False)
-        tmp.close()
-        json_path = tmp.name
-    cmd = app_command(app, ranks, deck, sets, json_path, trace, quiet, extra, preset, exe)
-    t0 = time.perf_counter()
+            exe: str | Path | None = None, launch: LaunchOptions | None = None) -> RunResult:
+    """Runs one proxy (exe: an explicit binary instead of the preset's); with capture the output is returned.
+    json_path: where the record goes (besides RunResult.record). LaunchError (bad input) before anything starts;
+    output_files.OutputError when the record cannot be delivered."""
+    plan = Launch(ranks, threads, launch if launch is not None else default_options(ranks, threads))
+    plan.check()
+    if json_path:
+        why = output_files.problem(json_path)
+        if why:
+            raise LaunchError(f"--json {why}")
+    private = tempfile.mkdtemp(prefix=f"proxylab-{canonical_app(app)}-")
+    record_path = os.path.join(private, "record.json")
     try:
+        cmd = app_command(app, plan, deck, sets, record_path, trace, quiet, extra, preset, exe)
+        res = job.run_job(cmd, plan.env(), ROOT, capture, timeout)
         try:
-            if capture:
-                p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), capture_output=True, text=True,
-                                   timeout=timeout)
-                out, err, rc = p.stdout, p.stderr, p.returncode
-            else:
-                p = subprocess.run(cmd, cwd=ROOT, env=run_env(threads), timeout=timeout)
-                out, err, rc = "", "", p.returncode
-        except subprocess.TimeoutExpired as e:
-            partial = e.stdout.decode(errors="replace") if isinstance(e.stdout, bytes) else (e.stdout or "")
-            out, err, rc = partial, "timeout", 124
-        seconds = time.perf_counter() - t0
-        try:
-            text = Path(json_path).read_text()
+            text = Path(record_path).read_text()
             record = json.loads(text) if text.strip() else None
         except (OSError, json.JSONDecodeError):
-            record = None
+            text, record = "", None
     finally:  # also on Ctrl-C: no temporary record is left behind
-        if tmp is not None and os.path.exists(tmp.name):
-            os.unlink(tmp.name)
-    return RunResult(app, ranks, threads, str(deck or ""), list(sets), rc, seconds, out, err, record, cmd)
+        shutil.rmtree(private, ignore_errors=True)
+    stderr = res.stderr + ("timeout" if res.timed_out and capture else "")
+    rc = job_exit_code(record, res.returncode, res.stopped_by, res.timed_out)
+    result = RunResult(app, ranks, threads, str(deck or ""), list(sets), rc, res.seconds, res.stdout, stderr, record,
+                       cmd, res.returncode)
+    if json_path:
+        if record is not None:
+            output_files.atomic_write(json_path, text)
+        else:
+            output_files.remove_stale(json_path)
+    return result
 
 
 def verified_record(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), exe=None) -> dict:

@@ -7,10 +7,12 @@ checked exactly: it takes the binaries' flags and writes a run record whose numb
     fake.fail=1          verification fails (exit 1)
     fake.bad=1           bad input (exit 2)
     fake.sleep=<s>       sleep this long first (for the Ctrl-C test)
+    fake.ignore_signals=1  ignore SIGINT and SIGTERM (a job the front end must abort after its grace period)
 --no-timers drops the timer regions; with it the FOM is multiplied by fake.untimed_factor (default 1).
 """
 import argparse
 import json
+import signal
 import sys
 import time
 
@@ -28,6 +30,9 @@ def main() -> int:
     if cfg.get("fake.bad") == "1":
         print("ERROR: bad input: fake.bad = 1: allowed 0", file=sys.stderr)
         return 2
+    if cfg.get("fake.ignore_signals") == "1":
+        signal.signal(signal.SIGINT, signal.SIG_IGN)
+        signal.signal(signal.SIGTERM, signal.SIG_IGN)
     time.sleep(float(cfg.get("fake.sleep", 0)))
     fom = float(cfg.get("fake.fom", 10)) * (float(cfg.get("fake.untimed_factor", 1)) if a.no_timers else 1.0)
     seconds = float(cfg.get("fake.seconds", 1))

@@ -3,16 +3,16 @@ binary exactly once; demo and run pick each app's small deck; aliases name the p
 import unittest
 from unittest import mock
 
-from proxylab_tools import cli, runner
+from proxylab_tools import cli, launch, runner
 
 
 class RunArguments(unittest.TestCase):
     def run_cli(self, argv):
         calls = []
 
-        def fake_run_app(app, ranks, threads, deck, sets, json_path, trace, quiet, extra, capture, preset):
+        def fake_run_app(app, ranks, threads, deck, sets, json_path, trace, quiet, extra, capture, preset, launch):
             calls.append(dict(app=app, ranks=ranks, threads=threads, deck=deck, sets=sets, json=json_path,
-                              trace=trace, quiet=quiet, extra=extra))
+                              trace=trace, quiet=quiet, extra=extra, launch=launch))
             return runner.RunResult(app, ranks, threads, str(deck), sets, 0, 0.0)
 
         built = mock.MagicMock()
@@ -24,7 +24,7 @@ class RunArguments(unittest.TestCase):
         return calls[0]
 
     def test_deck_sets_and_extra_flags(self):
-        c = self.run_cli(["run", "pop", "--deck", "inputs/pop/x1.yaml", "--ranks", "4", "--threads", "2",
+        c = self.run_cli(["run", "pop", "--deck", "inputs/pop/x1.yaml", "--ranks", "4", "--threads", "2", "--oversubscribe",
                           "--set", "solver.name=pcsi", "--set", "comm.halo=rma", "--", "--no-timers"])
         self.assertEqual((c["app"], c["ranks"], c["threads"]), ("pop", 4, 2))
         self.assertEqual(str(c["deck"]), "inputs/pop/x1.yaml")
@@ -41,11 +41,14 @@ class RunArguments(unittest.TestCase):
         self.assertTrue(str(runner.binary("probes-stream")).endswith("proxylab-stream"))
 
     def test_command_line_of_a_run(self):
-        with mock.patch.object(runner.Path, "exists", lambda self: True):
-            cmd = runner.app_command("pop", 2, "d.yaml", ["a.b=1"], "r.json", None, True, ["--no-timers"])
-        self.assertEqual(cmd[1:3], ["-n", "2"])
-        self.assertTrue(cmd[3].endswith("proxylab-pop"))
-        self.assertEqual(cmd[4:], ["--deck", "d.yaml", "--set", "a.b=1", "--json", "r.json", "--quiet", "--no-timers"])
+        plan = launch.Launch(2, 1, launch.LaunchOptions("mpiexec"))
+        with mock.patch.object(runner.Path, "exists", lambda self: True), \
+                mock.patch.object(launch, "mpiexec_executable", lambda: "/usr/bin/mpiexec.mpich"), \
+                mock.patch.object(launch, "mpiexec_flavour", lambda exe: "hydra"):
+            cmd = runner.app_command("pop", plan, "d.yaml", ["a.b=1"], "r.json", None, True, ["--no-timers"])
+        self.assertEqual(cmd[:5], ["/usr/bin/mpiexec.mpich", "-n", "2", "-bind-to", "core:1"])
+        self.assertTrue(cmd[5].endswith("proxylab-pop"))
+        self.assertEqual(cmd[6:], ["--deck", "d.yaml", "--set", "a.b=1", "--json", "r.json", "--quiet", "--no-timers"])
 
 
 if __name__ == "__main__":

@@ -61,6 +61,8 @@ class FakeApp(unittest.TestCase):
                  str(out), "--quiet", "--no-plot"], self.build.name)
         self.assertEqual(p.returncode, 2)
         self.assertIn("fake.bad = 1: allowed 0", p.stdout)
+        self.assertIn("stopped on bad input (exit 2): nothing was measured", p.stdout)
+        self.assertNotIn("VERIFICATION FAILED", p.stdout)  # a typo is bad input, not a failed verification
         self.assertEqual(len(json.loads((out / "records.json").read_text())["runs"]), 1)
 
     def test_bad_options(self):
@@ -69,7 +71,12 @@ class FakeApp(unittest.TestCase):
         self.assertIn("expected KEY=v1,v2", p.stdout)
         p = cli(["compare", "nosuchapp", "--vary", "a=1"], self.build.name)
         self.assertEqual(p.returncode, 2)
-        self.assertIn("not built", p.stdout)
+        self.assertIn("unknown app 'nosuchapp'", p.stdout)
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "a=1", "--ranks", "0"], self.build.name)
+        self.assertEqual(p.returncode, 2)
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "a=1", "--out", "/dev/null/x"], self.build.name)
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("--out", p.stdout)
 
     def test_sweep_efficiency(self):
         out = self.out("sweep")

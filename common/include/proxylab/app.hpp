@@ -1,7 +1,8 @@
 // The life cycle every proxy shares:
 //   MPI_Init -> Kokkos::initialize -> flags (CLI11) -> deck + --set overrides (Config) -> run ->
 //   timers, summary, JSON record, trace -> exit code
-// Exit codes: 0 ran and verified; 1 verification failed; 2 bad input; 3 runtime failure; 130 interrupted.
+// Exit codes: 0 ran and verified; 1 verification failed; 2 bad input; 3 runtime failure; 130 interrupted
+// (SIGINT or SIGTERM: the results so far are printed and the record is written with status `interrupted`).
 // An error raised on every rank (InputError from validation, collective_check) ends the run on all
 // ranks with one message; an error raised on some ranks only ends it with MPI_Abort after a grace
 // period: never a hang.
@@ -17,6 +18,7 @@
 #include "proxylab/config.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/report.hpp"
+#include "proxylab/stop.hpp"
 #include "proxylab/timers.hpp"
 #include "proxylab/trace.hpp"
 
@@ -34,12 +36,18 @@ class RunContext {
   Report& report;
   bool quiet;
 
-  int threads() const;      // host threads per rank
-  std::ostream& out();      // rank 0's stdout (unless --quiet); other ranks write nowhere
-  std::ostream& always();   // rank 0's stdout even with --quiet (results a user asked for)
+  int threads() const;     // host threads per rank
+  std::ostream& out();     // rank 0's stdout (unless --quiet); other ranks write nowhere
+  std::ostream& always();  // rank 0's stdout even with --quiet (results a user asked for)
 
-  // Collective: true once any rank has received SIGINT/SIGTERM. Call at step boundaries.
+  // Collective: true once any rank has received SIGINT/SIGTERM. Call at step boundaries (and at least
+  // every second: set-up phases, each repetition of a probe).
   bool stop_requested();
+  // Collective: throws Interrupted on every rank when stop_requested(); the life cycle reports what ran.
+  void check_stop();
+  // Local, no communication: this rank has received a signal. For loops only this rank runs (their trip
+  // counts differ between ranks): break out, then call check_stop() where every rank arrives.
+  static bool stop_pending();
   bool interrupted() const { return interrupted_; }
 
   // Collective: RuntimeError on all ranks if `value` is not finite on any rank.

@@ -1,6 +1,7 @@
 // Build information, generated at build time by cmake/BuildInfo.cmake.
 #pragma once
 namespace proxylab::build_info {
+extern const char* const version;  // the CMake project version
 extern const char* const git_hash;
 extern const char* const git_dirty;  // "true", "false" or "unknown"
 extern const char* const compiler;

@@ -1,11 +1,16 @@
-// Batched 1-D FFTs through FFTW, planned once and cached by shape (FFTW's advanced interface:
-// n, howmany, stride, dist). Host memory (FFTW); a device build would put cuFFT / kokkos-fft here.
+// Batched 1-D FFTs through FFTW, planned once and cached by shape (FFTW's guru interface: length n and stride,
+// one or two batch dimensions each with a count and input/output distances). Host memory (FFTW); a device build
+// would put cuFFT / kokkos-fft here.
 //
 //   auto& plan = proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, 1, n, 1, n);
 //   plan.execute(in, out);   // in/out: std::complex<double>* (c2c, r2c output, c2r input) or double*
 //
+// With two batch dimensions whose input and output distances differ, one plan transforms and transposes at once
+// (FFTW reads the input with its strides and writes the output with its own): a local reshape fused into the FFT.
+//
 // Unnormalised in both directions (as FFTW and NAS FT). Execution is thread-parallel over the batch
-// when the host execution space has several threads (each thread runs FFTW on a slice of the batch).
+// when the host execution space has several threads (each thread runs FFTW on a slice of the batch), unless the
+// shape says `threaded = false`; execute() may then be called from several threads at once.
 // Arrays of any alignment are accepted (a less aligned one runs an FFTW_UNALIGNED twin plan).
 #pragma once
 #include <complex>
@@ -33,7 +38,28 @@ class FFTPlan {
   int n_, howmany_;
 };
 
+// A batch dimension: `count` transforms whose inputs start `idist` elements apart and outputs `odist` apart.
+struct FFTBatch {
+  int count = 1;
+  long long idist = 0, odist = 0;
+};
+
+// Everything that defines a plan. Strides and distances are in elements of each array's own type.
+struct FFTShape {
+  FFTKind kind = FFTKind::c2c_forward;
+  int n = 1;
+  long long istride = 1, ostride = 1;
+  FFTBatch inner, outer;  // outer: a second batch dimension (count 1: none)
+  bool in_place = false;
+  FFTPlanning planning = FFTPlanning::estimate;
+  // true: execute() splits the batch over the host threads; false: it runs on the calling thread (for callers that
+  // execute many small plans from their own parallel loop).
+  bool threaded = true;
+};
+
 // Cached plan for the given shape (created on first use; not thread-safe: call from the host thread).
+const FFTPlan& fft_plan(const FFTShape& shape);
+// One batch dimension (FFTW's advanced interface): howmany transforms, idist / odist apart.
 const FFTPlan& fft_plan(FFTKind kind, int n, int howmany, int istride, int idist, int ostride, int odist,
                         bool in_place = false, FFTPlanning planning = FFTPlanning::estimate);
 

@@ -41,17 +41,24 @@ class Report {
   double fom_value() const { return fom_value_; }
   const std::string& fom_unit() const { return fom_unit_; }
 
-  std::string summary_text() const;  // checks, FOM: and VERIFICATION: lines
-  nlohmann::json to_json() const;    // app, fom, verification, results
+  // Verification limits the user changed from the schema's defaults ([{key, value, default}]): the
+  // VERIFICATION line and the record name them, so relaxed checks never pass silently.
+  void set_changed_limits(nlohmann::json changed) { changed_limits_ = std::move(changed); }
+  const nlohmann::json& changed_limits() const { return changed_limits_; }
+
+  std::string summary_text() const;                  // checks, FOM: and VERIFICATION: lines
+  std::string verification_line(bool passed) const;  // "VERIFICATION: PASSED" (+ changed limits)
+  nlohmann::json to_json() const;                    // app, fom, verification, results
 
  private:
   std::string app_, fom_name_ = "none", fom_unit_;
   double fom_value_ = 0;
   std::vector<VerificationCheck> checks_;
   nlohmann::json results_ = nlohmann::json::object();
+  nlohmann::json changed_limits_ = nlohmann::json::array();
 };
 
-// Provenance of a run: git hash and dirty flag, compiler and flags, Kokkos version and enabled
+// Provenance of a run: version, git hash and dirty flag, compiler and flags, Kokkos version and enabled
 // back ends, MPI library, ranks x threads, host, date, OMP_* / KOKKOS_* / PROXYLAB_* environment.
 nlohmann::json provenance(MPI_Comm comm);
 

@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "proxylab/output_file.hpp"
+
 namespace proxylab {
 
 enum class Category { compute, communication, io, other };
@@ -23,8 +25,9 @@ class Trace {
   void span(const std::string& name, Category cat, double t_begin, double t_end);
   size_t dropped() const { return dropped_; }
 
-  // Collective: gathers every rank's spans on rank 0, which writes `path`. Returns the span count.
-  size_t write(const std::string& path) const;
+  // Collective: gathers every rank's spans on rank 0, which writes them to `out` (atomically, checked).
+  // Returns the span count.
+  size_t write(OutputFile& out) const;
 
  private:
   void align_epoch();

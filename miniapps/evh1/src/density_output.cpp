@@ -1,18 +1,19 @@
 #include "density_output.hpp"
 
-#include <fstream>
 #include <nlohmann/json.hpp>
-
-#include "proxylab/errors.hpp"
 
 namespace proxylab::evh1 {
 
-void write_density(const std::string& path, const std::vector<double>& global, const GridSpec& g, double time,
-                   const std::string& problem) {
-  std::ofstream bin(path, std::ios::binary);
-  if (!bin) throw RuntimeError("output.density_file '" + path + "': cannot open for writing");
-  bin.write(reinterpret_cast<const char*>(global.data()), std::streamsize(sizeof(double)) * g.nx * g.ny);
-  nlohmann::json meta = {{"file", path},
+DensityOutput::DensityOutput(MPI_Comm comm, const std::string& path)
+    : data_(comm, 0, "output.density_file", path),
+      header_(comm, 0, "output.density_file header", path.empty() ? "" : path + ".json") {}
+
+void DensityOutput::write(const std::vector<double>& global, const GridSpec& g, double time,
+                          const std::string& problem) {
+  if (!data_.enabled()) return;
+  const size_t bytes = data_.is_writer() ? sizeof(double) * size_t(g.nx) * size_t(g.ny) : 0;
+  data_.commit(global.data(), bytes);
+  nlohmann::json meta = {{"file", data_.path()},
                          {"dtype", "float64"},
                          {"byte_order", "little"},
                          {"shape", {g.ny, g.nx}},
@@ -27,7 +28,7 @@ void write_density(const std::string& path, const std::vector<double>& global, c
                          {"time", time},
                          {"problem", problem},
                          {"quantity", "density"}};
-  std::ofstream(path + ".json") << meta.dump(2) << "\n";
+  header_.commit(meta.dump(2) + "\n");
 }
 
 }  // namespace proxylab::evh1

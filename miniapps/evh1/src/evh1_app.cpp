@@ -34,6 +34,11 @@ void declare(Schema& s) {
          "end the run (exit 3) when reaching t_end at the current Courant step would take more than this many "
          "seconds of wall time (checked every 16 steps from step 16); 0 = never");
   s.real("hydro.gamma", 1.4, 1.01, 5.0, "ratio of specific heats");
+  s.integer("hydro.riemann_iterations", 12, 1, 100,
+            "most Newton iterations of the Riemann solver per interface (VH-1: 12; EVH1's vector template: 8)");
+  s.real("hydro.riemann_tolerance", 1e-5, 0, 0.1,
+         "an interface stops iterating once p* changes by less than this (relative; VH-1: 1e-5); 0 = always "
+         "hydro.riemann_iterations (EVH1's fixed loop)");
   s.choice("evh1.algorithm", "transpose", {"transpose", "halo"},
            "parallel algorithm: transpose (EVH1 all-to-all between sweeps) or halo (2-D blocks, ghost-zone exchange)");
   s.choice("evh1.mapping", "batched", sweep_mapping_names(),
@@ -48,12 +53,15 @@ void declare(Schema& s) {
   s.choice("bc.x", "auto", {"auto", "reflect", "outflow", "periodic"}, "x boundaries (auto = the problem's own)");
   s.choice("bc.y", "auto", {"auto", "reflect", "outflow", "periodic"}, "y boundaries (auto = the problem's own)");
   s.choice("sod.direction", "x", {"x", "y", "oblique"},
-           "Sod tube along x or y (the other extent is grid.ny or grid.nx zones), or oblique: along the diagonal of "
-           "a periodic unit square (two mirrored tubes, t_end 0.07)");
-  s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position");
+           "shock tube along x or y (the other extent is grid.ny or grid.nx zones), or oblique: along the diagonal of "
+           "a periodic unit square (the problem (left, right) at x + y = 0.75, (right, left) at 0.25; t_end 0.07)");
+  s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position (x or y tube), 0 < x0 < 1");
   s.real("sod.rho_left", 1.0, 1e-10, 1e10, "left density");
+  s.real("sod.u_left", 0.0, -1e6, 1e6,
+         "left velocity along the tube (oblique: along (1, 1)/sqrt 2); a moving end state makes that end open (auto)");
   s.real("sod.p_left", 1.0, 1e-10, 1e10, "left pressure");
   s.real("sod.rho_right", 0.125, 1e-10, 1e10, "right density");
+  s.real("sod.u_right", 0.0, -1e6, 1e6, "right velocity along the tube");
   s.real("sod.p_right", 0.1, 1e-10, 1e10, "right pressure");
   s.choice("sedov.geometry", "cartesian", {"cartesian", "cylindrical", "spherical"},
            "cartesian: x-y slab, a line blast (nu = 2); cylindrical: x = r, y = z, a point blast on the axis (nu = 3); "
@@ -70,7 +78,7 @@ void declare(Schema& s) {
   s.real("advection.uy", 1.0, -100, 100, "flow velocity y");
   s.real("advection.p", 1.0, 1e-10, 1e10, "uniform pressure");
   s.real("advection.amplitude", 0.2, 0.0, 0.9, "density wave amplitude");
-  s.real("verify.sod_l1", 0.01, 0, 1e10, "Sod: limit of the mean |rho - rho_exact|");
+  s.real("verify.sod_l1", 0.01, 0, 1e10, "shock tube: limit of the mean |rho - rho_exact| (exact Riemann solution)");
   s.real("verify.sedov_radius", 0.05, 0, 1e10, "Sedov: limit of |R_num - R(t)| / R(t)");
   s.real("verify.sedov_jump", 3.0, 0, 6, "Sedov: lower limit of the peak density jump rho_max / rho0");
   s.real("verify.mirror", 1e-8, 0, 1e10, "Sedov: limit of the mirror asymmetry (round-off amplified by the flow)");
@@ -159,13 +167,18 @@ void run(RunContext& ctx) {
   const auto& cfg = ctx.config;
   Gas gas;
   gas.gamma = cfg.real("hydro.gamma");
+  gas.riemann_iterations = int(cfg.integer("hydro.riemann_iterations"));
+  gas.riemann_tolerance = cfg.real("hydro.riemann_tolerance");
   SweepOptions opt{gas, parse_sweep_mapping(cfg.choice("evh1.mapping")), int(cfg.integer("evh1.lanes"))};
   const auto& lanes = batched_lane_choices();
   if (std::find(lanes.begin(), lanes.end(), opt.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");
   const Problem pb = make_problem(cfg, gas);
   const GridSpec& g = pb.grid;
+  DensityOutput density(ctx.comm, cfg.text("output.density_file"));  // checked before the run
   auto domain = make_domain(ctx, g, opt);
+  ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   domain->initialize(pb.init);
+  ctx.check_stop();
   const Totals initial = totals(domain->gather(), g, gas);
   ctx.out() << "  problem " << pb.name << " on " << g.nx << " x " << g.ny << " zones to t = " << pb.t_end << "; "
             << domain->describe() << "; mapping " << cfg.choice("evh1.mapping")
@@ -231,8 +244,7 @@ void run(RunContext& ctx) {
   ctx.out() << "  " << steps << " steps (each an x and a y sweep) to t = " << t << " in " << elapsed << " s\n";
   ctx.report.set_fom("zone-cycles per second", zone_cycles / elapsed, "zone-cycles/s");
 
-  const std::string& file = cfg.text("output.density_file");
-  if (!file.empty() && ctx.rank == 0) write_density(file, global, g, t, pb.name);
+  density.write(global, g, t, pb.name);
 }
 
 }  // namespace

@@ -1,4 +1,5 @@
-// Ideal-gas constants of a run and the floors VH-1 applies (smallp, smallr), shared by every kernel.
+// Ideal-gas constants of a run, the floors VH-1 applies (smallp, smallr) and the Riemann solver's iteration
+// control, shared by every kernel.
 #pragma once
 
 namespace proxylab::evh1 {
@@ -7,6 +8,10 @@ struct Gas {
   double gamma = 1.4;
   double smallp = 1e-30;  // pressure floor (VH-1: smallp)
   double smallr = 1e-30;  // density floor (VH-1: smallr)
+  // Newton iterations of the Riemann solver (riemann.hpp): at most riemann_iterations per interface, fewer once
+  // p* changes by less than riemann_tolerance (relative). VH-1: 12 and 1e-5; EVH1's vector template: 8 and 0.
+  int riemann_iterations = 12;
+  double riemann_tolerance = 1e-5;
 };
 
 // Primitive variables of the state arrays, in this order everywhere (fields(var, ...)).

@@ -34,9 +34,10 @@ inline void courant_fraction_lanes(const double* r, const double* p, double gamm
 }
 
 // Riemann problems at faces [lo, hi) (face n between zones n - 1 and n): left input is zone n - 1's
-// right-edge state, right input zone n's left-edge state; floors as VH-1. Written as EVH1's riemann:
-// the 8 Newton iterations outside, the loop over faces inside, so that the inner loop vectorizes.
-// Same arithmetic as two_shock() (tested bit-identical). s[0..7]: scratch arrays.
+// right-edge state, right input zone n's left-edge state; floors and iteration rule as two_shock() (tested
+// bit-identical). Written as EVH1's riemann: the Newton iterations outside, the loop over faces inside, so that
+// the inner loop vectorizes; the iterations stop once every face of [lo, hi) has converged (a converged face keeps
+// its p*, so each face gets exactly its own iteration count). s[0..8]: scratch arrays.
 template <int B>
 inline void riemann_faces(const double* KOKKOS_RESTRICT pr_edge, const double* KOKKOS_RESTRICT ur_edge,
                           const double* KOKKOS_RESTRICT rr_edge, const double* KOKKOS_RESTRICT pl_edge,
@@ -51,43 +52,31 @@ inline void riemann_faces(const double* KOKKOS_RESTRICT pr_edge, const double* K
   double* KOKKOS_RESTRICT ur = s[5];
   double* KOKKOS_RESTRICT cr = s[6];
   double* KOKKOS_RESTRICT vr = s[7];
-  const double gamma = gas.gamma, smallp = gas.smallp, smallr = gas.smallr;
-  const double gamfac1 = 0.5 * (gamma + 1.0) / gamma, gamfac2 = gamma + 1.0;
+  double* KOKKOS_RESTRICT active = s[8];  // 1: still iterating, 0: converged
+  const double tol = gas.riemann_tolerance;
   for (int i = lo * B; i < hi * B; ++i) {
-    const int j = i - B;
-    // loads outside the selects: a load inside a ?: arm is a conditional load, which stops GCC vectorizing
-    const double p_left = pr_edge[j], r_left = rr_edge[j], p_right = pl_edge[i], r_right = rl_edge[i];
-    pl[i] = p_left > smallp ? p_left : smallp;
-    const double rl = r_left > smallr ? r_left : smallr;
-    pr[i] = p_right > smallp ? p_right : smallp;
-    const double rr = r_right > smallr ? r_right : smallr;
-    ul[i] = ur_edge[j];
-    ur[i] = ul_edge[i];
-    cl[i] = kmath::sqrt(gamma * pl[i] * rl);
-    cr[i] = kmath::sqrt(gamma * pr[i] * rr);
-    vl[i] = 1.0 / rl;
-    vr[i] = 1.0 / rr;
-    const double pm = pl[i] + (pr[i] - pl[i] - cr[i] * (ur[i] - ul[i])) * cl[i] / (cl[i] + cr[i]);
-    pmid[i] = pm > smallp ? pm : smallp;
+    const RiemannStates st =
+        riemann_states(pr_edge[i - B], ur_edge[i - B], rr_edge[i - B], pl_edge[i], ul_edge[i], rl_edge[i], gas);
+    pl[i] = st.pl, ul[i] = st.ul, cl[i] = st.cl, vl[i] = st.vl;
+    pr[i] = st.pr, ur[i] = st.ur, cr[i] = st.cr, vr[i] = st.vr;
+    pmid[i] = riemann_guess(st, gas.smallp);
+    active[i] = 1.0;
   }
-  for (int it = 0; it < riemann_iterations; ++it) {  // EVH1: do 27 n = 1, 8
-    for (int i = lo * B; i < hi * B; ++i) {          // EVH1: do 25 l = lmin, lmax (vectorized)
-      const double pm = pmid[i];
-      const double wl = cl[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pl[i]) / pl[i]);
-      const double wr = cr[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pr[i]) / pr[i]);
-      double zl = 4.0 * vl[i] * wl * wl, zr = 4.0 * vr[i] * wr * wr;
-      zl = -zl * wl / (zl - gamfac2 * (pm - pl[i]));
-      zr = zr * wr / (zr - gamfac2 * (pm - pr[i]));
-      const double uml = ul[i] - (pm - pl[i]) / wl, umr = ur[i] + (pm - pr[i]) / wr;
-      const double pnew = pm + (umr - uml) * (zl * zr) / (zr - zl);
-      pmid[i] = pnew > smallp ? pnew : smallp;
+  for (int it = 0; it < gas.riemann_iterations; ++it) {  // EVH1: do 27 n = 1, 8
+    long long still = 0;
+    for (int i = lo * B; i < hi * B; ++i) {  // EVH1: do 25 l = lmin, lmax (vectorized)
+      const RiemannStates st{pl[i], ul[i], cl[i], vl[i], pr[i], ur[i], cr[i], vr[i]};
+      const double pm = pmid[i], pnew = riemann_newton(st, pm, gas);
+      const bool go = active[i] != 0.0, more = go && !riemann_converged(pm, pnew, tol);
+      pmid[i] = go ? pnew : pm;
+      active[i] = more ? 1.0 : 0.0;
+      still += more ? 1 : 0;
     }
+    if (still == 0) break;
   }
   for (int i = lo * B; i < hi * B; ++i) {
-    const double pm = pmid[i];
-    const double wl = cl[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pl[i]) / pl[i]);
-    const double wr = cr[i] * kmath::sqrt(1.0 + gamfac1 * (pm - pr[i]) / pr[i]);
-    umid[i] = 0.5 * ((ul[i] - (pm - pl[i]) / wl) + (ur[i] + (pm - pr[i]) / wr));
+    const RiemannStates st{pl[i], ul[i], cl[i], vl[i], pr[i], ur[i], cr[i], vr[i]};
+    umid[i] = riemann_velocity(st, pmid[i], gas.gamma);
   }
 }
 

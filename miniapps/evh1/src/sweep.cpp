@@ -95,7 +95,8 @@ struct Work {
 using Clock = std::chrono::steady_clock;
 
 // Faces x lanes per strip of the batched Riemann loop: its 9 face arrays (18 KB) stay in L1 through the
-// 8 Newton iterations (the pencil mapping streams them, 9 x 520 doubles, through L2 per iteration as EVH1).
+// Newton iterations, and a strip stops iterating as soon as its own faces have converged (the pencil mapping
+// iterates over the whole pencil, as EVH1).
 constexpr int riemann_chunk = 256;
 double since(Clock::time_point& t0) {
   const auto t1 = Clock::now();
@@ -136,6 +137,8 @@ struct Block {
     return pc.axis == 2 ? pc.fields(var, pc.pencil_begin + q, pc.zone_begin + n)
                         : pc.fields(var, pc.zone_begin + n, pc.pencil_begin + q);
   }
+  // Elements between consecutive zones of a pencil (LayoutRight: 1 along the last index).
+  std::ptrdiff_t zone_stride() const { return pc.axis == 2 ? 1 : std::ptrdiff_t(pc.fields.extent(2)); }
 
   void gather(Work& w, int q0) const {
     const int n = pc.nzones;
@@ -154,11 +157,13 @@ struct Block {
         }
       }
     } else {
+      const std::ptrdiff_t stride = zone_stride();
       for (int l = 0; l < B; ++l) {
         const int q = q0 + l < pc.npencils ? q0 + l : pc.npencils - 1;  // a short last block repeats a pencil
         for (int k = 0; k < 4; ++k) {
           double* a = w.a[slots[k]];
-          for (int z = lo; z < hi; ++z) a[z * B + l] = at(vars[k], q, z);
+          const double* src = &at(vars[k], q, 0);
+          for (int z = lo; z < hi; ++z) a[z * B + l] = src[z * stride];
         }
       }
     }
@@ -181,10 +186,12 @@ struct Block {
       }
       return;
     }
+    const std::ptrdiff_t stride = zone_stride();
     for (int l = 0; l < B && q0 + l < pc.npencils; ++l)
       for (int k = 0; k < 4; ++k) {
         const double* a = w.a[slots[k]];
-        for (int z = 0; z < pc.nzones; ++z) at(vars[k], q0 + l, z) = a[z * B + l];
+        double* dst = &at(vars[k], q0 + l, 0);
+        for (int z = 0; z < pc.nzones; ++z) dst[z * stride] = a[z * B + l];
       }
   }
 
@@ -210,13 +217,13 @@ struct Block {
   void advance(Work& w, int q0, PhaseTimes& t) const {
     double** a = w.a;
     const int n = pc.nzones;
-    const ParaCoef coef = w.coef();
+    const ParaCoef coef = w.coef();   // the Lagrangian grid of the remap
+    const UniformCoef uniform;        // the fixed grid: every zone alike
     const bool curved = pc.geometry != SweepGeometry::slab;
     auto t0 = Clock::now();
     const SweepShape geo = curved ? shape(w, q0) : SweepShape{};
     // flatten, parabolae of p, rho, u on the fixed grid, characteristic states
     flatten<B>(a[Work::p], a[Work::u], a[Work::steep], a[Work::flat], -4, n + 4);
-    paraset_uniform<B>(coef, -5, n + 5);
     if (curved)
       courant_fraction_lanes<B>(a[Work::r], a[Work::p], gas.gamma, a[Work::dtw], a[Work::y], -4, n + 4);
     else
@@ -224,22 +231,18 @@ struct Block {
     const int q_in[3] = {Work::p, Work::u, Work::r}, q_right[3] = {Work::pR, Work::uR, Work::rR},
               q_left[3] = {Work::pL, Work::uL, Work::rL};
     for (int k = 0; k < 3; ++k) {
-      parabola<B>(a[q_in[k]], a[Work::flat], coef, a[Work::da], a[Work::face], a[Work::al], a[Work::ar], a[Work::a6],
+      parabola<B>(a[q_in[k]], a[Work::flat], uniform, a[Work::da], a[Work::face], a[Work::al], a[Work::ar], a[Work::a6],
                   -4, n + 4);
       edge_states<B>(a[Work::al], a[Work::ar], a[Work::a6], a[Work::y], a[q_right[k]], a[q_left[k]], -4, n + 4);
     }
     if (curved) force_edge_states<B>(geo, dt, a[Work::u], a[Work::v], a[Work::uR], a[Work::uL], -4, n + 4);
     t[phase_parabola] += since(t0);
-    double* const scratch[8] = {a[Work::c1], a[Work::c2], a[Work::c3],   a[Work::c4],
-                                a[Work::c5], a[Work::da], a[Work::face], a[Work::al]};
-    if (B == 1)  // EVH1: iteration loop outside, the face loop (vector along the pencil) inside
+    double* const scratch[9] = {a[Work::c1], a[Work::c2], a[Work::c3], a[Work::c4], a[Work::c5],
+                                a[Work::da], a[Work::face], a[Work::al], a[Work::ar]};
+    constexpr int strip = B == 1 ? 1 << 30 : riemann_chunk / B;  // zones per strip; the pencil: all of it
+    for (int c = -3; c < n + 4; c += strip)
       riemann_faces<B>(a[Work::pR], a[Work::uR], a[Work::rR], a[Work::pL], a[Work::uL], a[Work::rL], gas, scratch,
-                       a[Work::umid], a[Work::pmid], -3, n + 4);
-    else  // strip-mined: the 9 face arrays of a chunk of the block stay in L1 through the 8 iterations
-      for (int c = -3; c < n + 4; c += riemann_chunk / B)
-        riemann_faces<B>(a[Work::pR], a[Work::uR], a[Work::rR], a[Work::pL], a[Work::uL], a[Work::rL], gas, scratch,
-                         a[Work::umid], a[Work::pmid], c,
-                         c + riemann_chunk / B < n + 4 ? c + riemann_chunk / B : n + 4);
+                       a[Work::umid], a[Work::pmid], c, c + strip < n + 4 ? c + strip : n + 4);
     for (int l = 0; l < B; ++l) {  // a reflecting wall does not move
       if (pc.left == Boundary::reflect) a[Work::umid][l] = 0.0;
       if (pc.right == Boundary::reflect) a[Work::umid][n * B + l] = 0.0;

@@ -13,6 +13,19 @@ namespace {
 
 using HostExec = Kokkos::DefaultHostExecutionSpace;
 
+// dst[r * d_row + c] = src[r * s_row + c * s_col] for r < nrow, c < ncol, in 32 x 32 tiles, so that the strided
+// side of a transposing copy stays in cache (the pack and unpack of EVH1's transposes).
+void copy_tiled(const double* src, std::ptrdiff_t s_row, std::ptrdiff_t s_col, double* dst, std::ptrdiff_t d_row,
+                int nrow, int ncol) {
+  constexpr int tile = 32;
+  for (int r0 = 0; r0 < nrow; r0 += tile)
+    for (int c0 = 0; c0 < ncol; c0 += tile) {
+      const int r1 = r0 + tile < nrow ? r0 + tile : nrow, c1 = c0 + tile < ncol ? c0 + tile : ncol;
+      for (int r = r0; r < r1; ++r)
+        for (int c = c0; c < c1; ++c) dst[r * d_row + c] = src[r * s_row + c * s_col];
+    }
+}
+
 class TransposeDomain : public Domain {
  public:
   TransposeDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, const std::string& strategy)
@@ -28,10 +41,11 @@ class TransposeDomain : public Domain {
     ydata_ = View3D<double>("evh1::ydata", nvars, nxl, g.ny);
     send_ = std::vector<double>(std::size_t(nvars) * nyl * g.nx);
     recv_ = std::vector<double>(std::size_t(nvars) * nxl * g.ny);
-    // counts for x -> y: to rank s my rows times its columns; from rank r its rows times my columns
+    // counts for x -> y: to rank s my rows times its columns; from rank r its rows times my columns. This rank's
+    // own block goes straight from xdata to ydata (no buffer, no message).
     for (int r = 0; r < size_; ++r) {
-      xy_send_.push_back(nvars * nyl * cols_[r].size());
-      xy_recv_.push_back(nvars * rows_[r].size() * nxl);
+      xy_send_.push_back(r == rank_ ? 0 : nvars * nyl * cols_[r].size());
+      xy_recv_.push_back(r == rank_ ? 0 : nvars * rows_[r].size() * nxl);
     }
     displacements(xy_send_, xy_sdisp_);
     displacements(xy_recv_, xy_rdisp_);
@@ -101,28 +115,26 @@ class TransposeDomain : public Domain {
     for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
   }
 
-  // EVH1: the MPI_ALLTOALL after sweepx. Block for rank s ordered (var, i, j) as its ydata.
+  // EVH1: the MPI_ALLTOALL after sweepx. Block for rank s ordered (var, i, j) as its ydata; the own block is
+  // transposed straight into ydata.
   void to_y() {
     auto c = timers.scope("communication", Category::communication);
-    const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size();
-    auto x = xdata_;
+    const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size(), nx = grid.nx, ny = grid.ny;
+    const auto x = xdata_, y = ydata_;
     double* sbuf = send_.data();
-    const auto& cols = cols_;
-    const auto& sd = xy_sdisp_;
-    Kokkos::parallel_for("evh1::pack_x", Kokkos::RangePolicy<HostExec>(0, size_ * nvars), [&](int k) {
-      const int s = k / nvars, v = k % nvars, w = cols[s].size();
-      for (int il = 0; il < w; ++il)
-        for (int jl = 0; jl < nyl; ++jl) sbuf[sd[s] + (v * w + il) * nyl + jl] = x(v, jl, cols[s].begin + il);
-    });
-    transpose_->exchange(sbuf, xy_send_, xy_sdisp_, recv_.data(), xy_recv_, xy_rdisp_);
-    auto y = ydata_;
     const double* rbuf = recv_.data();
-    const auto& rows = rows_;
-    const auto& rd = xy_rdisp_;
-    Kokkos::parallel_for("evh1::unpack_y", Kokkos::RangePolicy<HostExec>(0, size_ * nvars), [&](int k) {
-      const int r = k / nvars, v = k % nvars, h = rows[r].size();
-      for (int il = 0; il < nxl; ++il)
-        for (int jl = 0; jl < h; ++jl) y(v, il, rows[r].begin + jl) = rbuf[rd[r] + (v * nxl + il) * h + jl];
+    const int me = rank_, row0 = rows_[rank_].begin;
+    const auto &cols = cols_, &rows = rows_;
+    const auto &sd = xy_sdisp_, &rd = xy_rdisp_;
+    parallel_blocks("evh1::pack_x", [&](int s, int v) {  // (il, jl) <- x(v, jl, col0 + il)
+      const int w = cols[s].size();
+      double* dst = s == me ? &y(v, 0, row0) : sbuf + sd[s] + std::ptrdiff_t(v) * w * nyl;
+      copy_tiled(&x(v, 0, cols[s].begin), 1, nx, dst, s == me ? ny : nyl, w, nyl);
+    });
+    exchange(sbuf, xy_send_, xy_sdisp_, recv_.data(), xy_recv_, xy_rdisp_);
+    parallel_blocks("evh1::unpack_y", [&](int r, int v) {  // rows of r's block are contiguous on both sides
+      const int h = rows[r].size();
+      if (r != me) copy_tiled(rbuf + rd[r] + std::ptrdiff_t(v) * nxl * h, h, 1, &y(v, 0, rows[r].begin), ny, nxl, h);
     });
     in_x_ = false;
     ++messages;
@@ -131,28 +143,37 @@ class TransposeDomain : public Domain {
   // The reverse all-to-all before the next x sweep (block for rank s ordered (var, j, i) as its xdata).
   void to_x() {
     auto c = timers.scope("communication", Category::communication);
-    const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size();
-    auto y = ydata_;
+    const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size(), nx = grid.nx, ny = grid.ny;
+    const auto x = xdata_, y = ydata_;
     double* sbuf = recv_.data();  // y layout is the send side now: buffers swap roles
-    const auto& rows = rows_;
-    const auto& sd = xy_rdisp_;
-    Kokkos::parallel_for("evh1::pack_y", Kokkos::RangePolicy<HostExec>(0, size_ * nvars), [&](int k) {
-      const int s = k / nvars, v = k % nvars, h = rows[s].size();
-      for (int jl = 0; jl < h; ++jl)
-        for (int il = 0; il < nxl; ++il) sbuf[sd[s] + (v * h + jl) * nxl + il] = y(v, il, rows[s].begin + jl);
-    });
-    transpose_->exchange(sbuf, xy_recv_, xy_rdisp_, send_.data(), xy_send_, xy_sdisp_);
-    auto x = xdata_;
     const double* rbuf = send_.data();
-    const auto& cols = cols_;
-    const auto& rd = xy_sdisp_;
-    Kokkos::parallel_for("evh1::unpack_x", Kokkos::RangePolicy<HostExec>(0, size_ * nvars), [&](int k) {
-      const int r = k / nvars, v = k % nvars, w = cols[r].size();
-      for (int jl = 0; jl < nyl; ++jl)
-        for (int il = 0; il < w; ++il) x(v, jl, cols[r].begin + il) = rbuf[rd[r] + (v * nyl + jl) * w + il];
+    const int me = rank_, col0 = cols_[rank_].begin;
+    const auto &cols = cols_, &rows = rows_;
+    const auto &sd = xy_rdisp_, &rd = xy_sdisp_;
+    parallel_blocks("evh1::pack_y", [&](int s, int v) {  // (jl, il) <- y(v, il, row0 + jl)
+      const int h = rows[s].size();
+      double* dst = s == me ? &x(v, 0, col0) : sbuf + sd[s] + std::ptrdiff_t(v) * h * nxl;
+      copy_tiled(&y(v, 0, rows[s].begin), 1, ny, dst, s == me ? nx : nxl, h, nxl);
+    });
+    exchange(sbuf, xy_recv_, xy_rdisp_, send_.data(), xy_send_, xy_sdisp_);
+    parallel_blocks("evh1::unpack_x", [&](int r, int v) {
+      const int w = cols[r].size();
+      if (r != me) copy_tiled(rbuf + rd[r] + std::ptrdiff_t(v) * nyl * w, w, 1, &x(v, 0, cols[r].begin), nx, nyl, w);
     });
     in_x_ = true;
     ++messages;
+  }
+
+  // body(rank, var) for every (rank, var) pair, in parallel.
+  template <class Body>
+  void parallel_blocks(const char* name, const Body& body) const {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<HostExec>(0, size_ * nvars),
+                         [&](int k) { body(k / nvars, k % nvars); });
+  }
+
+  void exchange(const double* send, const std::vector<int>& sc, const std::vector<int>& sd, double* recv,
+                const std::vector<int>& rc, const std::vector<int>& rdisp) {
+    if (size_ > 1) transpose_->exchange(send, sc, sd, recv, rc, rdisp);  // one rank: its block moved already
   }
 
   MPI_Comm comm_;

@@ -23,6 +23,10 @@ struct Pencil {
   int n[3] = {0, 0, 0};      // owned extent per axis
   long long size() const { return (long long)n[0] * n[1] * n[2]; }
   int extent(int dim) const { return n[order[dim]]; }  // extent of memory dim 0, 1, 2
+  // Elements between neighbours along global axis `axis` in this piece's memory layout.
+  long long stride(int axis) const {
+    return axis == order[2] ? 1 : axis == order[1] ? n[order[2]] : (long long)n[order[2]] * n[order[1]];
+  }
 };
 
 struct Decomposition {

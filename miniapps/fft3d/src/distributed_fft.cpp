@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include "proxylab/errors.hpp"
+
 namespace proxylab::fft3d {
 namespace {
 
@@ -18,6 +20,12 @@ std::vector<Pencil> along_col(int r, int p_col, F stage) {
   std::vector<Pencil> v;
   for (int c = 0; c < p_col; ++c) v.push_back(stage(r, c));
   return v;
+}
+
+FFTKind kind_of(bool forward) { return forward ? FFTKind::c2c_forward : FFTKind::c2c_backward; }
+
+std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name) {
+  return timers ? std::make_unique<Timers::Scope>(timers->scope(name)) : nullptr;
 }
 
 }  // namespace
@@ -53,68 +61,103 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   if (d_.kind == DecompKind::pencil) work2_ = make_field("fft3d::work2", scratch);
   send_ = make_field("fft3d::send", send);
   recv_ = make_field("fft3d::recv", recv);
-  // Plan every transform now (FFTW_MEASURE overwrites scratch arrays; not inside timed regions).
+  // Plan every transform now, outside timed regions, by running one forward and one inverse transform on scratch
+  // fields (the plans are made on FFTW's own scratch arrays, so FFTW_MEASURE touches no data).
   Field a = make_field("fft3d::plan_in", scratch), b = make_field("fft3d::plan_out", scratch);
-  for (int axis = 0; axis < 3; ++axis)
-    for (bool fwd : {true, false}) {
-      local_fft(axis, fwd, a.data(), b.data(), nullptr);
-      local_fft(axis, fwd, a.data(), a.data(), nullptr);
-    }
+  forward(a, b, nullptr);
+  inverse(b, a, nullptr);
 }
 
-// 1-D FFTs along `axis` of the stage where that axis is whole (x: X stage; y: Y stage, or the X
-// stage for slab; z: Z stage). in == out runs in place.
-void DistributedFFT::local_fft(int axis, bool forward, const Complex* in, Complex* out, Timers* timers) {
-  auto t = timers ? std::make_unique<Timers::Scope>(timers->scope("local_fft")) : nullptr;
-  const FFTKind kind = forward ? FFTKind::c2c_forward : FFTKind::c2c_backward;
-  const bool in_place = in == out;
-  const int n = d_.global[axis];
-  if (axis == 1 && d_.kind == DecompKind::slab) {
-    // Slab: y is the middle dim of the X stage (z, y, x): per z plane, nx transforms of stride nx.
-    const int nx = x_.n[0], ny = x_.n[1], planes = x_.n[2];
-    const auto& plan = fft_plan(kind, ny, nx, nx, 1, nx, 1, in_place, opt_.planning);
-    for (int p = 0; p < planes; ++p) plan.execute(in + (long long)p * nx * ny, out + (long long)p * nx * ny);
+// 1-D FFTs along `axis` of this rank's box, reading `in` laid out as `from` and writing `out` laid out as `to` (the
+// same box; FFTW's guru interface with each layout's strides). in == out runs in place (then from and to are one
+// layout). The axis must be whole in the box.
+void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const Complex* in, const Pencil& to,
+                               Complex* out, Timers* timers) {
+  auto t = scope(timers, "local_fft");
+  const int u = (axis + 1) % 3, v = (axis + 2) % 3;
+  if (in == out && (from.stride(0) != to.stride(0) || from.stride(1) != to.stride(1)))
+    throw RuntimeError("fft3d: an in-place FFT cannot change the layout");
+  // inner batch: the other axis with the smaller input stride (neighbouring transforms read neighbouring data)
+  const int inner = from.stride(u) < from.stride(v) ? u : v, outer = inner == u ? v : u;
+  FFTShape sh;
+  sh.kind = kind_of(forward);
+  sh.n = from.n[axis];
+  sh.istride = from.stride(axis), sh.ostride = to.stride(axis);
+  sh.inner = {from.n[inner], from.stride(inner), to.stride(inner)};
+  sh.outer = {from.n[outer], from.stride(outer), to.stride(outer)};
+  sh.in_place = in == out;
+  sh.planning = opt_.planning;
+  fft_plan(sh).execute(in, out);
+}
+
+// FFTs along `axis` of data in layout `from` (src), the result in layout `to` (dst). Fused (fft3d.fuse_transpose):
+// the others' blocks are packed and exchanged, then the FFT gathers its lines from the own block in src and the
+// received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
+void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
+                                      const Pencil& to, Complex* dst, Timers* timers) {
+  if (opt_.fuse_transpose) {
+    r.pack_and_exchange(src, send_.data(), recv_.data(), timers);
+    auto t = scope(timers, "local_fft");
+    gather_fft(kind_of(forward), opt_.planning, axis, r.received(src, recv_.data()), to, dst);
     return;
   }
-  const Pencil& s = axis == 0 ? x_ : axis == 1 ? y_ : z_;
-  const int howmany = int(s.size() / n);
-  fft_plan(kind, n, howmany, 1, n, 1, n, in_place, opt_.planning).execute(in, out);
+  r.apply(src, dst, send_.data(), recv_.data(), timers);
+  fft_along(axis, forward, to, dst, to, dst, timers);
+}
+
+// The reverse order: FFTs along `axis` of src (layout `from`), then the reshape into dst (layout `to`). Fused: the
+// FFT writes the own block into dst and the others' blocks into the send buffer, then exchange and unpack.
+// Unfused: the FFTs into `scratch` (may be src), then the reshape.
+void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
+                                      Complex* scratch, const Pencil& to, Complex* dst, Timers* timers) {
+  if (opt_.fuse_transpose) {
+    {
+      auto t = scope(timers, "local_fft");
+      fft_scatter(kind_of(forward), opt_.planning, axis, from, src, r.to_send(dst, send_.data()));
+    }
+    r.exchange_and_unpack(send_.data(), recv_.data(), dst, timers);
+    return;
+  }
+  fft_along(axis, forward, from, src, from, scratch, timers);
+  r.apply(scratch, dst, send_.data(), recv_.data(), timers);
 }
 
 void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) {
   Complex* w = work_.data();
-  local_fft(0, true, in.data(), w, timers);
+  fft_along(0, true, x_, in.data(), x_, w, timers);
   if (d_.kind == DecompKind::slab) {
-    local_fft(1, true, w, w, timers);
-    x_to_z_->apply(w, out.data(), send_.data(), recv_.data(), timers);
+    fft_along(1, true, x_, w, x_, w, timers);
+    reshape_then_fft(*x_to_z_, 2, true, x_, w, z_, out.data(), timers);
   } else {
-    Complex* w2 = work2_.data();
-    x_to_y_->apply(w, w2, send_.data(), recv_.data(), timers);
-    local_fft(1, true, w2, w2, timers);
-    y_to_z_->apply(w2, out.data(), send_.data(), recv_.data(), timers);
+    reshape_then_fft(*x_to_y_, 1, true, x_, w, y_, work2_.data(), timers);
+    reshape_then_fft(*y_to_z_, 2, true, y_, work2_.data(), z_, out.data(), timers);
   }
-  local_fft(2, true, out.data(), out.data(), timers);
 }
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {
   Complex* w = work_.data();
-  local_fft(2, false, in.data(), w, timers);
   if (d_.kind == DecompKind::slab) {
-    z_to_x_->apply(w, out.data(), send_.data(), recv_.data(), timers);
-    local_fft(1, false, out.data(), out.data(), timers);
+    fft_then_reshape(*z_to_x_, 2, false, z_, in.data(), w, x_, out.data(), timers);
+    fft_along(1, false, x_, out.data(), x_, out.data(), timers);
   } else {
     Complex* w2 = work2_.data();
-    z_to_y_->apply(w, w2, send_.data(), recv_.data(), timers);
-    local_fft(1, false, w2, w2, timers);
-    y_to_x_->apply(w2, out.data(), send_.data(), recv_.data(), timers);
+    fft_then_reshape(*z_to_y_, 2, false, z_, in.data(), w, y_, w2, timers);
+    fft_then_reshape(*y_to_x_, 1, false, y_, w2, w2, x_, out.data(), timers);
   }
-  local_fft(0, false, out.data(), out.data(), timers);
+  fft_along(0, false, x_, out.data(), x_, out.data(), timers);
 }
 
 long long DistributedFFT::transpose_bytes_sent() const {
   long long b = 0;
   for (const auto* r : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
     if (r && r->transpose()) b += r->transpose()->bytes_sent();
+  return b;
+}
+
+long long DistributedFFT::copied_bytes() const {
+  long long b = 0;
+  for (const auto* r : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
+    if (r) b += r->packed_bytes() + r->unpacked_bytes();
   return b;
 }
 

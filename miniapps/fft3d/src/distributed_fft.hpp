@@ -2,6 +2,9 @@
 //   forward: FFT x (X stage) -> [slab: FFT y strided in place | pencil: X->Y transpose, FFT y]
 //            -> Y->Z transpose -> FFT z; result in the Z stage.
 //   inverse: the same steps backwards, result in the X stage.
+// With fuse_transpose (the default) the unpack after a transpose and the pack before one are no separate passes:
+// the FFT next to the transpose reads or writes the transposed blocks itself (fused_transpose_fft.hpp); a transpose
+// among one rank then costs no pass at all beyond the FFT's own, as in a serial 3-D FFT.
 // Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
 #pragma once
 #include <mpi.h>
@@ -21,6 +24,7 @@ struct FFTOptions {
   FFTPlanning planning = FFTPlanning::estimate;
   Mapping mapping = Mapping::mdrange;  // of the pack/unpack kernels
   int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
+  bool fuse_transpose = true;          // FFTs read/write the transposes' blocks directly (fused_transpose_fft.hpp)
 };
 
 class DistributedFFT {
@@ -41,10 +45,16 @@ class DistributedFFT {
   void inverse(const Field& in, const Field& out, Timers* timers = nullptr);
 
   long long transpose_bytes_sent() const;  // this rank, all transposes so far
+  long long copied_bytes() const;          // this rank, all pack and unpack kernels so far (each byte read + written)
   double flops() const;                    // 5 N log2 N per transform
 
  private:
-  void local_fft(int axis, bool forward, const Complex* in, Complex* out, Timers* timers);
+  void fft_along(int axis, bool forward, const Pencil& from, const Complex* in, const Pencil& to, Complex* out,
+                 Timers* timers);
+  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
+                        const Pencil& to, Complex* dst, Timers* timers);
+  void fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
+                        Complex* scratch, const Pencil& to, Complex* dst, Timers* timers);
   Decomposition d_;
   FFTOptions opt_;
   std::unique_ptr<ProcessGrid> grid_;

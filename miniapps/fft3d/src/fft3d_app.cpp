@@ -3,7 +3,7 @@
 //   mode fft: time `iterations` forward + inverse pairs; GFLOP/s = 5 N log2 N / t per transform (t =
 //             max over ranks), split into local FFT, pack, transpose, unpack; transpose bandwidth;
 //   mode ft:  the NAS FT benchmark (evolve, inverse, checksum per iteration), checked against NPB's
-//             published checksums for classes S, W, A, B.
+//             published checksums for classes S, W, A, B, C; NPB's "Mop/s total" beside the GFLOP/s.
 #include "fft3d_app.hpp"
 
 #include <fftw3.h>
@@ -37,6 +37,10 @@ void declare(Schema& s) {
             "(several leaders on one machine); 0 = the real shared-memory nodes");
   s.choice("fft3d.planning", "estimate", {"estimate", "measure"}, "FFTW planning: FFTW_ESTIMATE or FFTW_MEASURE");
   s.choice("fft3d.mapping", "mdrange", mapping_names(), "loop mapping of the pack/unpack kernels");
+  s.boolean("fft3d.fuse_transpose", true,
+            "the FFT next to each transpose reads the received blocks / writes the blocks to send itself, in "
+            "cache-sized chunks (no unpack pass after, no pack pass before it); false: separate pack, exchange, unpack "
+            "and FFT passes (heFFTe / 2DECOMP style)");
   s.integer("fft3d.iterations", 10, 1, 100000, "fft: timed forward+inverse pairs; ft: NAS FT iterations");
   s.integer("fft3d.warmup", 1, 0, 1000, "fft: untimed forward+inverse pairs before timing");
   s.boolean("fft3d.serial_baseline", false,
@@ -60,6 +64,18 @@ Stages stage_seconds(RunContext& ctx) {
     for (int k = 0; k < 4; ++k) mine[k] += ctx.timers.seconds(std::string(dir) + "/" + names[k]);
   MPI_Allreduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, ctx.comm);
   return {worst[0], worst[1], worst[2], worst[3]};
+}
+
+// Best of 5 plain copies of n complex values (bytes read + written per second): the ceiling of pack and unpack.
+double stream_copy_gbs(long long n) {
+  Field a = make_field("fft3d::copy_a", n), b = make_field("fft3d::copy_b", n);
+  double best = 1e300;
+  for (int r = 0; r < 5; ++r) {
+    const double t0 = MPI_Wtime();
+    Kokkos::deep_copy(b, a);
+    best = std::min(best, MPI_Wtime() - t0);
+  }
+  return 2.0 * n * sizeof(Complex) / best * 1e-9;
 }
 
 double median(std::vector<double> v) {
@@ -119,8 +135,9 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   for (int i = 0; i < warmup; ++i) {
     fft.forward(u, spectrum);
     fft.inverse(spectrum, back);
+    ctx.check_stop();
   }
-  const long long bytes0 = fft.transpose_bytes_sent();
+  const long long bytes0 = fft.transpose_bytes_sent(), copied0 = fft.copied_bytes();
   std::vector<double> tf, ti;
   Progress progress(ctx, iterations, "iteration");
   for (int it = 0; it < iterations; ++it) {
@@ -168,6 +185,17 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   std::snprintf(line, sizeof line, "  transpose: %.3f GB/s aggregate (%.3e bytes sent by all ranks, padding excluded)\n",
                 bandwidth, double(bytes_all));
   ctx.out() << line;
+  // The pack and unpack kernels against a plain copy of the same bytes (the seeds' STREAM copy), measured here.
+  const double copied = double(fft.copied_bytes() - copied0) * per, t_copy = (s.pack + s.unpack) * per;
+  const double copy_gbs = copied > 0 ? 2 * copied / t_copy * 1e-9 : 0;
+  const double stream_gbs = copied > 0 ? stream_copy_gbs((long long)(copied / sizeof(Complex))) : 0;
+  if (copied > 0) {
+    std::snprintf(line, sizeof line,
+                  "  pack + unpack: %.3e bytes per transform at %.2f GB/s (read + write), %.0f%% of a copy of the same "
+                  "bytes (%.2f GB/s)\n",
+                  copied, copy_gbs, 100.0 * copy_gbs / stream_gbs, stream_gbs);
+    ctx.out() << line;
+  }
   auto& res = ctx.report.results();
   res["forward_seconds_median"] = t_fwd;
   res["inverse_seconds_median"] = t_inv;
@@ -177,6 +205,9 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
                                   {"transpose", s.transpose * per}, {"unpack", s.unpack * per}};
   res["local_fft_gflops"] = s.local_fft > 0 ? flops / (s.local_fft * per) * 1e-9 : 0;
   res["transpose_gbs"] = bandwidth;
+  res["pack_unpack_bytes_per_transform"] = copied;
+  res["pack_unpack_gbs"] = copy_gbs;
+  res["copy_gbs_same_bytes"] = stream_gbs;
   res["iterations_done"] = done;
   if (cfg.boolean("fft3d.serial_baseline")) {
     if (ctx.size == 1) {
@@ -265,10 +296,15 @@ void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Fi
     ctx.report.results()["nas_class"] = cls;
   } else {
     ctx.out() << "  (no published NPB checksums for " << d.global[0] << "x" << d.global[1] << "x" << d.global[2]
-              << " with " << iterations << " iterations: classes S, W, A, B only)\n";
+              << " with " << iterations << " iterations: classes S, W, A, B, C only)\n";
   }
-  const double flops = fft.flops() * (done + 1);
+  const double flops = fft.flops() * (done + 1), mops = nas::npb_mops(double(d.points()), done, worst);
+  std::snprintf(line, sizeof line,
+                "  NPB: Time in seconds = %.2f, Mop/s total = %.2f (NPB FT operation count), %.3f GFLOP/s\n", worst,
+                mops, flops / worst * 1e-9);
+  ctx.out() << line;
   ctx.report.results()["ft_seconds"] = worst;
+  ctx.report.results()["npb_mops_total"] = mops;
   ctx.report.set_fom("NAS FT transform rate (5 N log2 N per FFT, iterations + 1 FFTs)", flops / worst * 1e-9,
                      "GFLOP/s");
 }
@@ -285,6 +321,7 @@ void run(RunContext& ctx) {
   opt.strategy = parse_transpose_strategy(cfg.choice("fft3d.transpose"));
   opt.planning = cfg.choice("fft3d.planning") == "measure" ? FFTPlanning::measure : FFTPlanning::estimate;
   opt.mapping = parse_mapping(cfg.choice("fft3d.mapping"));
+  opt.fuse_transpose = cfg.boolean("fft3d.fuse_transpose");
   opt.ranks_per_node = int(cfg.integer("fft3d.ranks_per_node"));
   ctx.out() << "  grid " << d.global[0] << " x " << d.global[1] << " x " << d.global[2] << " (" << d.points()
             << " points), " << d.describe() << ", transpose " << to_string(opt.strategy) << ", FFTW "
@@ -295,11 +332,14 @@ void run(RunContext& ctx) {
     auto t = ctx.timers.scope("plan");
     fft = std::make_unique<DistributedFFT>(d, ctx.comm, opt);
   }
+  ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());
   Field spectrum = make_field("fft3d::spectrum", fft->z_stage().size());
   Field back = make_field("fft3d::back", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), d.global, u);
+  ctx.check_stop();
   verify_transform(ctx, *fft, u, spectrum, back);
+  ctx.check_stop();
 
   auto& res = ctx.report.results();
   res["p_row"] = d.p_row;

@@ -93,7 +93,7 @@ std::vector<std::complex<double>> reference_checksums(int nx, int ny, int nz, in
     int nx, ny, nz, iterations;
     std::vector<C> sums;
   };
-  // NPB 3.x ft verify(): Class S, W, A (6 iterations) and B (20 iterations) reference checksums.
+  // NPB 3.x ft verify(): Class S, W, A (6 iterations), B and C (20 iterations) reference checksums.
   static const std::vector<Class> classes = {
       {"S", 64, 64, 64, 6,
        {C(5.546087004964e+02, 4.845363331978e+02), C(5.546385409189e+02, 4.865304269511e+02),
@@ -118,6 +118,17 @@ std::vector<std::complex<double>> reference_checksums(int nx, int ny, int nz, in
         C(5.126691062020e+02, 5.113735928093e+02), C(5.126064276004e+02, 5.114218460548e+02),
         C(5.125504076570e+02, 5.114656139760e+02), C(5.125002331720e+02, 5.115053595966e+02),
         C(5.124551951846e+02, 5.115415130407e+02), C(5.124146770029e+02, 5.115744692211e+02)}},
+      {"C", 512, 512, 512, 20,
+       {C(5.195078707457e+02, 5.149019699238e+02), C(5.155422171134e+02, 5.127578201997e+02),
+        C(5.144678022222e+02, 5.122251847514e+02), C(5.140150594328e+02, 5.121090289018e+02),
+        C(5.137550426810e+02, 5.121143685824e+02), C(5.135811056728e+02, 5.121496764568e+02),
+        C(5.134569343165e+02, 5.121870921893e+02), C(5.133651975661e+02, 5.122193250322e+02),
+        C(5.132955192805e+02, 5.122454735794e+02), C(5.132410471738e+02, 5.122663649603e+02),
+        C(5.131971141679e+02, 5.122830879827e+02), C(5.131605205716e+02, 5.122965869718e+02),
+        C(5.131290734194e+02, 5.123075927445e+02), C(5.131012720314e+02, 5.123166486553e+02),
+        C(5.130760908195e+02, 5.123241541685e+02), C(5.130528295923e+02, 5.123304037599e+02),
+        C(5.130310107773e+02, 5.123356167976e+02), C(5.130103090133e+02, 5.123399592211e+02),
+        C(5.129905029333e+02, 5.123435588985e+02), C(5.129714421109e+02, 5.123465164008e+02)}},
   };
   for (const auto& c : classes)
     if (c.nx == nx && c.ny == ny && c.nz == nz && c.iterations == iterations) {
@@ -126,6 +137,11 @@ std::vector<std::complex<double>> reference_checksums(int nx, int ny, int nz, in
     }
   if (name) *name = "";
   return {};
+}
+
+double npb_mops(double points, int iterations, double seconds) {
+  const double logn = std::log(points);
+  return 1e-6 * points * (14.8157 + 7.19641 * logn + (5.23518 + 7.21113 * logn) * iterations) / seconds;
 }
 
 }  // namespace proxylab::fft3d::nas

@@ -39,8 +39,13 @@ void evolve(const Field& u, const RealField& tw);  // u *= tw   // NPB FT: evolv
 // Collective: the NPB checksum of u (X-stage pencil), identical bits on every decomposition.
 std::complex<double> checksum(const Pencil& p, const int global[3], const Field& u, MPI_Comm comm);
 
-// Published per-iteration checksums of NPB's verify() for classes S, W, A, B, or empty when
-// (nx, ny, nz, iterations) is not one of them. `name` gets "S", "W", "A", "B" or "".
+// Published per-iteration checksums of NPB's verify() for classes S, W, A, B, C, or empty when
+// (nx, ny, nz, iterations) is not one of them. `name` gets "S", "W", "A", "B", "C" or "".
 std::vector<std::complex<double>> reference_checksums(int nx, int ny, int nz, int iterations, std::string* name);
+
+// NPB's "Mop/s total" of FT: its operation count for N = nx ny nz points and `iterations` steps,
+// N (14.8157 + 7.19641 ln N + (5.23518 + 7.21113 ln N) iterations), over `seconds`, in millions.
+// NPB FT: the mflops formula of ft.f's main program
+double npb_mops(double points, int iterations, double seconds);
 
 }  // namespace proxylab::fft3d::nas

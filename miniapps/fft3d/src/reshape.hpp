@@ -12,6 +12,7 @@
 
 #include "decomposition.hpp"
 #include "field.hpp"
+#include "fused_transpose_fft.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "proxylab/mapping.hpp"
 #include "proxylab/timers.hpp"
@@ -35,9 +36,22 @@ class Reshape {
   // in: input-stage data of this rank; out: output-stage data (a different array); send/recv: scratch of at least
   // send_size() / recv_size() values. Timers (optional) get pack, transpose, unpack.
   void apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const;
+
+  // The same in two halves, for an FFT fused with the copies (fused_transpose_fft.hpp):
+  //   forward: pack_and_exchange() (the others' blocks only), then received() are the parts of the output box
+  //            (the own block in `in`, the others' blocks in `recv`) for gather_fft;
+  //   reverse: to_send() are the destinations of the input box's parts (the own block in `out`, the others' in
+  //            `send`) for fft_scatter, then exchange_and_unpack() (the others' blocks only).
+  void pack_and_exchange(const Complex* in, Complex* send, Complex* recv, Timers* timers) const;
+  std::vector<Block> received(const Complex* in, const Complex* recv) const;
+  std::vector<Block> to_send(Complex* out, Complex* send) const;
+  void exchange_and_unpack(const Complex* send, Complex* recv, Complex* out, Timers* timers) const;
   long long send_size() const { return send_total_; }
   long long recv_size() const { return recv_total_; }
   const Transpose* transpose() const { return transpose_.get(); }
+  // Bytes the pack (with the own-block copy) and the unpack kernels have copied so far (read once, written once).
+  long long packed_bytes() const { return packed_bytes_; }
+  long long unpacked_bytes() const { return unpacked_bytes_; }
   int ranks() const { return int(in_.size()); }
 
  private:
@@ -45,10 +59,15 @@ class Reshape {
   int me_ = 0;
   Mapping mapping_;
   std::unique_ptr<Transpose> transpose_;
+  void exchange(const Complex* send, Complex* recv, Timers* timers) const;
+  void unpack(const Complex* recv, Complex* out, Timers* timers) const;
+  Block block(const Complex* base, long long offset, const Pencil& layout, const int order[3], int q,
+              bool outgoing) const;
   BoxCopy own_;                                          // in[me] ∩ out[me], array to array
   std::vector<BoxCopy> pack_, unpack_;                   // one per peer (empty for me)
   std::vector<int> scounts_, sdispls_, rcounts_, rdispls_;  // in doubles, for Transpose
   long long send_total_ = 0, recv_total_ = 0;
+  mutable long long packed_bytes_ = 0, unpacked_bytes_ = 0;
 };
 
 }  // namespace proxylab::fft3d

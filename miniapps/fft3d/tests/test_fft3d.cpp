@@ -2,6 +2,7 @@
 // gives the reference (slab, alltoallv) forward transform, round trips, NAS FT checksums that do not
 // depend on the decomposition or strategy, the LCG, and impossible decompositions as input errors.
 #include <complex>
+#include <string>
 #include <vector>
 
 #include "checks.hpp"
@@ -29,6 +30,7 @@ struct Variant {
   TransposeStrategy strategy;
   Mapping mapping = Mapping::mdrange;
   int ranks_per_node = 0;  // node_aware: emulated node size
+  bool fuse = true;        // fft3d.fuse_transpose
 };
 
 // Every transpose strategy with the slab and the automatic pencil grid; every other pencil grid of
@@ -44,6 +46,9 @@ std::vector<Variant> all_variants(int ranks) {
     if (ranks % pr == 0) v.push_back({DecompKind::pencil, pr, ranks / pr, TransposeStrategy::alltoallv});
   v.push_back({DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv, Mapping::flat});
   v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::team});
+  // separate pack, exchange, unpack and FFT passes (the unfused reference of fft3d.fuse_transpose)
+  v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false});
+  v.push_back({DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false});
   if (ranks >= 2) {  // node_aware with emulated 2-rank nodes: several leaders
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::node_aware, Mapping::mdrange, 2});
     v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::node_aware, Mapping::mdrange, 1});
@@ -57,6 +62,7 @@ std::unique_ptr<DistributedFFT> make_fft(const Variant& v, int nx, int ny, int n
   opt.strategy = v.strategy;
   opt.mapping = v.mapping;
   opt.ranks_per_node = v.ranks_per_node;
+  opt.fuse_transpose = v.fuse;
   return std::make_unique<DistributedFFT>(d, MPI_COMM_WORLD, opt);
 }
 
@@ -166,6 +172,19 @@ TEST_CASE("fft3d: the 46-bit LCG is exact (x <- 5^13 x mod 2^46)", "[fft3d]") {
   }
   CHECK(nas::powmod46(nas::lcg_a, 1000) == nas::mulmod46(nas::powmod46(nas::lcg_a, 999), nas::lcg_a));
   CHECK(nas::mulmod46(nas::powmod46(nas::lcg_a, 1000), nas::lcg_seed) == y);
+}
+
+TEST_CASE("fft3d: NPB's Mop/s total and class table", "[fft3d]") {
+  // NPB 3.3.1-OMP ft.S on one thread printed "Time in seconds = 3.18" and "Mop/s total = 55.63": the operation
+  // count with the natural log reproduces it within the rounding of the printed time (0.16%).
+  CHECK(testing::allclose(nas::npb_mops(64.0 * 64 * 64, 6, 3.18), 55.63, 2e-3));
+  // the count grows linearly with the iterations and N log N with the grid
+  CHECK(nas::npb_mops(512.0 * 512 * 512, 20, 1.0) > 2 * nas::npb_mops(512.0 * 256 * 256, 20, 1.0));
+  std::string name;
+  CHECK(nas::reference_checksums(512, 512, 512, 20, &name).size() == 20);
+  CHECK(name == "C");
+  CHECK(nas::reference_checksums(512, 512, 512, 6, &name).empty());
+  CHECK(name.empty());
 }
 
 TEST_CASE("fft3d: every decomposition x strategy equals the reference; NAS checksums agree", "[fft3d][mpi]") {

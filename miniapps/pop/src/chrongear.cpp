@@ -8,7 +8,7 @@ namespace proxylab::pop {
 void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   const auto r = w.field("pop::R"), s = w.field("pop::S"), q = w.field("pop::Q"), z = w.field("pop::Z"),
              az = w.field("pop::AZ");
-  const auto mask = w.op.mask, rA0 = w.op.rA0;
+  const auto rA0 = w.op.rA0;  // the sums need no land mask: see Workspace::sum
   const Stencil A = w.op.A;
   const bool fused = w.opt.fused;
   w.halo(x);
@@ -27,18 +27,18 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
     std::array<double, 2> d;
     if (fused) {
       d = w.sum<2>(
-          "operator+reduction", "pop::cg_operator_dots", 8, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "operator+reduction", "pop::cg_operator_dots", 7, KOKKOS_LAMBDA(int j, int i, double* c) {
             const double v = A.apply(z, j, i);
             az(j, i) = v;
-            c[0] = mask(j, i) * r(j, i) * z(j, i);
-            c[1] = mask(j, i) * v * z(j, i);
+            c[0] = r(j, i) * z(j, i);
+            c[1] = v * z(j, i);
           });
     } else {
       w.apply(z, az);
       d = w.sum<2>(
-          "reduction", "pop::cg_dots", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
-            c[0] = mask(j, i) * r(j, i) * z(j, i);
-            c[1] = mask(j, i) * az(j, i) * z(j, i);
+          "reduction", "pop::cg_dots", 3, KOKKOS_LAMBDA(int j, int i, double* c) {
+            c[0] = r(j, i) * z(j, i);
+            c[1] = az(j, i) * z(j, i);
           });
     }
     const double rho = d[0], delta = d[1];

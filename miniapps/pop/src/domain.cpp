@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/stop.hpp"
 
 namespace proxylab::pop {
 
@@ -23,7 +24,7 @@ int count_ocean(const GridSpec& g, int i0, int j0, int nx, int ny) {
 // computes the same list from the analytic grid, so all ranks agree without communication).
 std::vector<int> ocean_blocks(const GridSpec& g, int px, int py) {
   std::vector<int> active(size_t(px) * py);
-  for (int cy = 0; cy < py; ++cy)
+  for (int cy = 0; cy < py && !stop_pending(); ++cy)  // Ctrl-C: the caller agrees on stopping before any use
     for (int cx = 0; cx < px; ++cx) {
       const BlockRange bx = split_range(g.nx, px, cx), by = split_range(g.ny, py, cy);
       active[size_t(cy) * px + cx] = count_ocean(g, bx.begin, by.begin, bx.size(), by.size()) > 0 ? 1 : 0;
@@ -39,8 +40,10 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
     if (px <= 0 || py <= 0)
       throw InputError("key 'decomp.eliminate_land' is true but decomp.px x decomp.py is " + std::to_string(px) + "x" +
                        std::to_string(py) + "; allowed: a given block grid (both positive) to eliminate land blocks from");
-    grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_masked_2d(comm, px, py, true, false,
-                                                                      ocean_blocks(spec, px, py), "decomp.px/py"));
+    const std::vector<int> active = ocean_blocks(spec, px, py);
+    if (stop_agreed(comm)) throw Interrupted();  // a partial list must never reach the collective grid set-up
+    grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_masked_2d(comm, px, py, true, false, active,
+                                                                      "decomp.px/py"));
   } else {
     grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, px, py, true, false, "decomp.px/py"));
   }

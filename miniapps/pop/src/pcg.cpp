@@ -8,15 +8,15 @@ namespace proxylab::pop {
 
 void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   const auto r = w.field("pop::R"), s = w.field("pop::S"), q = w.field("pop::Q"), z = w.field("pop::Z");
-  const auto mask = w.op.mask, rA0 = w.op.rA0;
+  const auto rA0 = w.op.rA0;  // the sums need no land mask: see Workspace::sum
   const Stencil A = w.op.A;
   const bool fused = w.opt.fused;
   w.halo(x);
   residual(w.op, w.dom, w.opt.mapping, b, x, r);
   auto precond_dot = [&]() {  // eta1 = <r, M^-1 r>
     return w.sum<1>(
-        "reduction", "pop::pcg_precond_dot", 3,
-        KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * r(j, i) * r(j, i) * rA0(j, i); })[0];
+        "reduction", "pop::pcg_precond_dot", 2,
+        KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = r(j, i) * r(j, i) * rA0(j, i); })[0];
   };
   double eta0 = 1.0, eta1 = fused ? precond_dot() : 0.0;
   w.begin_iterations();
@@ -26,8 +26,8 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
       w.vector(
           "pop::pcg_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
       eta1 = w.sum<1>(
-          "reduction", "pop::pcg_dot_rz", 3,
-          KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * r(j, i) * z(j, i); })[0];
+          "reduction", "pop::pcg_dot_rz", 2,
+          KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = r(j, i) * z(j, i); })[0];
     }
     const double beta = eta1 / eta0;
     if (fused)
@@ -39,26 +39,26 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
     double sq;
     if (fused) {
       sq = w.sum<1>(
-          "operator+reduction", "pop::pcg_operator_dot", 7, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "operator+reduction", "pop::pcg_operator_dot", 6, KOKKOS_LAMBDA(int j, int i, double* c) {
             const double v = A.apply(s, j, i);
             q(j, i) = v;
-            c[0] = mask(j, i) * s(j, i) * v;
+            c[0] = s(j, i) * v;
           })[0];
     } else {
       w.apply(s, q);
       sq = w.sum<1>(
-          "reduction", "pop::pcg_dot_sq", 3,
-          KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * s(j, i) * q(j, i); })[0];
+          "reduction", "pop::pcg_dot_sq", 2,
+          KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = s(j, i) * q(j, i); })[0];
     }
     const double alpha = eta1 / sq;
     eta0 = eta1;
     if (fused) {
       eta1 = w.sum<1>(
-          "vector+reduction", "pop::pcg_update_dot", 8, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "vector+reduction", "pop::pcg_update_dot", 7, KOKKOS_LAMBDA(int j, int i, double* c) {
             x(j, i) += alpha * s(j, i);
             const double rn = r(j, i) - alpha * q(j, i);
             r(j, i) = rn;
-            c[0] = mask(j, i) * rn * rn * rA0(j, i);
+            c[0] = rn * rn * rA0(j, i);
           })[0];
     } else {
       w.axpy("pop::pcg_update_x", x, alpha, s);

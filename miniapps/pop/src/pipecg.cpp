@@ -11,7 +11,7 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
   const auto r = w.field("pop::R"), u = w.field("pop::U"), wv = w.field("pop::W"), mv = w.field("pop::M"),
              n = w.field("pop::N"), z = w.field("pop::Z"), q = w.field("pop::Q"), s = w.field("pop::S"),
              p = w.field("pop::P");
-  const auto mask = w.op.mask, rA0 = w.op.rA0;
+  const auto rA0 = w.op.rA0;  // the sums need no land mask: see Workspace::sum
   const bool fused = w.opt.fused;
   auto precondition = [&](const View2D<double>& out, const View2D<double>& in) {
     w.vector(
@@ -38,16 +38,16 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
   for (; m <= w.opt.max_iters; ++m) {
     if (fused) {
       w.start<2>(
-          "precond+reduction", "pop::pipecg_precond_dots", 6, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "precond+reduction", "pop::pipecg_precond_dots", 5, KOKKOS_LAMBDA(int j, int i, double* c) {
             mv(j, i) = wv(j, i) * rA0(j, i);
-            c[0] = mask(j, i) * r(j, i) * u(j, i);
-            c[1] = mask(j, i) * wv(j, i) * u(j, i);
+            c[0] = r(j, i) * u(j, i);
+            c[1] = wv(j, i) * u(j, i);
           });
     } else {
       w.start<2>(
-          "reduction", "pop::pipecg_dots", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
-            c[0] = mask(j, i) * r(j, i) * u(j, i);
-            c[1] = mask(j, i) * wv(j, i) * u(j, i);
+          "reduction", "pop::pipecg_dots", 3, KOKKOS_LAMBDA(int j, int i, double* c) {
+            c[0] = r(j, i) * u(j, i);
+            c[1] = wv(j, i) * u(j, i);
           });
       precondition(mv, wv);
     }

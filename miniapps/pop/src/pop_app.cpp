@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "memory_estimate.hpp"
+#include "operator_output.hpp"
 #include "proxylab/progress.hpp"
 #include "solver.hpp"
 #include "triad.hpp"
@@ -45,6 +46,9 @@ void declare(Schema& s) {
   s.real("verify.error_tol", 1e-5, 0.0, 1.0,
          "limit on the area-weighted relative L2 error against x* (converged runs)");
   s.boolean("bench.stream", false, "also measure STREAM triad on arrays of the block's size and compare bandwidths");
+  s.text("output.operator_file", "",
+         "write the operator on the ocean points, b, the solution and the index map in Matrix Market format (PATH, "
+         "STEM.rhs.mtx, STEM.solution.mtx, STEM.index.mtx) for outside solvers: verify/pop_direct_solve.py PATH");
 }
 
 SolverOptions solver_options(const Config& cfg) {
@@ -93,6 +97,7 @@ void run(RunContext& ctx) {
   const int width = int(cfg.integer("comm.halo_width"));
   require_memory(ctx.comm, estimate_memory(cfg, ctx.size), "grid.nx x grid.ny");
 
+  OperatorFiles operator_files(ctx.comm, cfg.text("output.operator_file"));  // checked before the run
   std::unique_ptr<Domain> dom;
   Operator op;
   View2D<double> x, xstar, b;
@@ -100,9 +105,12 @@ void run(RunContext& ctx) {
     auto t = ctx.timers.scope("setup");
     dom = std::make_unique<Domain>(ctx.comm, g, int(cfg.integer("decomp.px")), int(cfg.integer("decomp.py")), width,
                                    halo, cfg.boolean("decomp.eliminate_land"));
+    ctx.check_stop();  // Ctrl-C is seen between the set-up phases (and inside build_operator's bathymetry)
     op = build_operator(*dom, opt.mapping);
+    ctx.check_stop();
     x = dom->field("pop::X"), xstar = dom->field("pop::Xstar"), b = dom->field("pop::B");
     exact_problem(op, *dom, opt.mapping, xstar, b);
+    ctx.check_stop();
   }
   const double ocean = ocean_fraction(*dom, op);
   char line[512];
@@ -138,6 +146,18 @@ void run(RunContext& ctx) {
   } else {
     ctx.report.check_le("benchmark mode: true residual reduced, ||r|| / ||r0||", std::sqrt(st.rr_final / st.rr_initial),
                         1.0, "after exactly " + std::to_string(st.iterations) + " iterations");
+  }
+
+  if (operator_files.matrix.enabled()) {
+    const OperatorFiles& files = operator_files;
+    const OperatorCounts n = write_operator(
+        operator_files, *dom, op, b, x, {cfg.choice("solver.name"), st.iterations, st.converged, opt.crit, tarea_norm});
+    ctx.out() << "  operator (Matrix Market): " << files.matrix.path() << " (" << n.rows << " ocean points, "
+              << n.entries << " entries), " << files.rhs.path() << ", " << files.solution.path() << ", "
+              << files.index.path() << "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py "
+              << files.matrix.path() << "\n";
+    ctx.report.results()["operator_file"] = {
+        {"matrix", files.matrix.path()}, {"rows", n.rows}, {"entries", n.entries}};
   }
 
   // ---- record -------------------------------------------------------------------------------------

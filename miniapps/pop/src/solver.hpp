@@ -74,8 +74,9 @@ class Workspace {
   void axpy(const char* name, const View2D<double>& y, double alpha, const View2D<double>& x) {
     vector(name, 3, KOKKOS_LAMBDA(int j, int i) { y(j, i) += alpha * x(j, i); });
   }
-  // A timed global sum of N words over the own points (ocean-masked by the caller's lambda) moving
-  // `arrays` arrays. `region`: "reduction", or e.g. "operator+reduction" when a kernel is fused into it.
+  // A timed global sum of N words over the own points moving `arrays` arrays. Land points must add exactly 0:
+  // the CG inner products get that without reading the mask, since each has a preconditioned factor
+  // (z = M^-1 r with rA0 = 0 on land, and the rows of A are 0 there), so they are bit-identical to masked sums. `region`: "reduction", or e.g. "operator+reduction" when a kernel is fused into it.
   template <int N, class F>
   std::array<double, N> sum(const char* region, const char* name, int arrays, const F& f) {
     start<N>(region, name, arrays, f);

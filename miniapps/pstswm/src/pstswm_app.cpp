@@ -10,6 +10,7 @@
 
 #include "memory_estimate.hpp"
 #include "proxylab/blas.hpp"
+#include "proxylab/fft.hpp"
 #include "proxylab/progress.hpp"
 #include "shallow_water.hpp"
 #include "williamson.hpp"
@@ -43,7 +44,13 @@ void declare(Schema& s) {
   s.real("verify.energy_tolerance", 1e-4, 0.0, 1.0, "case 6: largest allowed relative change of total energy");
   s.real("verify.drift_tolerance", 0.1, 0.0, 10.0,
          "case 6: largest allowed relative difference of the wave's drift speed from the analytic nu");
+  s.boolean("transform.fuse_fold", true,
+            "FFT and fold (north/south even/odd combination) per latitude pair and field while its rows are in cache; "
+            "false: one batched FFT of all rows, then the fold (two passes over the Fourier coefficients)");
   s.boolean("perf.measure_dgemm", false, "measure the DGEMM rate (1024^3) in the same run for the LT gemm fraction");
+  s.boolean("perf.measure_fft", false,
+            "measure one batched FFTW r2c + c2r plan of the run's own shape alone, in the same run, for the FFT "
+            "stage's fraction of it");
 }
 
 struct Setup {
@@ -66,6 +73,7 @@ Setup read_setup(const Config& cfg) {
     cfg.reject("grid.nlat", "an even number >= (3N+1)/2 = " + std::to_string((3 * t.ntrunc + 2) / 2));
   t.lt = cfg.choice("transform.lt") == "loop" ? LTVariant::loop : LTVariant::gemm;
   t.fixed_levels = cfg.boolean("transform.fixed_levels");
+  t.fuse_fold = cfg.boolean("transform.fuse_fold");
   if (t.fixed_levels && !LegendreTransform::level_count_compiled(t.levels))
     cfg.reject("transform.fixed_levels", "true only with model.levels 1, 18 or 96 (the compiled level counts)");
   if (t.fixed_levels && t.lt != LTVariant::loop)
@@ -90,6 +98,28 @@ Setup read_setup(const Config& cfg) {
 }
 
 
+// The ceiling of the FFT stage: one batched FFTW plan of the stage's shape (5 fields: every local row), r2c and
+// c2r, best of 3, GFLOP/s per rank.
+double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  const int pairs = Decomposition(t.nlat, t.ntrunc, size, rank).my_pairs().size();
+  const int rows = SphericalTransform::max_fields * 2 * pairs * t.levels;
+  const int nh = t.nlon / 2 + 1;
+  View1D<double> grid("pstswm::fft_grid", size_t(rows) * t.nlon), four("pstswm::fft_four", size_t(rows) * 2 * nh);
+  const FFTPlan& r2c = fft_plan(FFTKind::r2c, t.nlon, rows, 1, t.nlon, 1, nh);
+  const FFTPlan& c2r = fft_plan(FFTKind::c2r, t.nlon, rows, 1, nh, 1, t.nlon);
+  double best = 1e300;
+  for (int k = 0; k < 3; ++k) {
+    const double t0 = MPI_Wtime();
+    r2c.execute(grid.data(), four.data());
+    c2r.execute(four.data(), grid.data());
+    best = std::min(best, MPI_Wtime() - t0);
+  }
+  return (r2c.flops() + c2r.flops()) / best * 1e-9;
+}
+
 void run(RunContext& ctx) {
   const Setup s = read_setup(ctx.config);
   const auto& t = s.tr;
@@ -105,8 +135,12 @@ void run(RunContext& ctx) {
             << ", " << ctx.size << " ranks\n";
 
   const double dgemm = ctx.config.boolean("perf.measure_dgemm") ? measure_dgemm_gflops(1024, 3) : 0.0;
+  const double fft_alone = ctx.config.boolean("perf.measure_fft") ? measure_fft_gflops(t, ctx.comm) : 0.0;
+  ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   SphericalTransform tr(t, ctx.comm, ctx.timers);
+  ctx.check_stop();
   ShallowWater model(tr, s.model, ctx.timers);
+  ctx.check_stop();
   const Diagnostics d0 = model.diagnose();
   const auto c0 = model.vorticity_coefficient(4, 5);
   const TransformStats before = tr.stats();
@@ -174,7 +208,10 @@ void run(RunContext& ctx) {
     MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
     return v;
   };
-  const double t_fft = secs("fft"), t_lt = secs("legendre"), t_comm = secs("comm"), t_fold = secs("fold");
+  const double t_fft = secs("fft"), t_lt = secs("legendre"), t_comm = secs("comm");
+  // One field transform: one field at one level, grid -> spectral or back (the unit of SHTns' timings).
+  const double transforms = double(st.field_transforms - before.field_transforms);
+  const double per_transform = transforms > 0 ? (t_fft + t_lt + t_comm) / transforms : 0.0;
   double t_gp = ctx.timers.seconds("timestep/grid_point") + ctx.timers.seconds("timestep/spectral");
   MPI_Allreduce(MPI_IN_PLACE, &t_gp, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   const double n = double(model.steps() - 0);
@@ -182,9 +219,17 @@ void run(RunContext& ctx) {
   const double lt_rate = t_lt > 0 ? total[1] / t_lt * 1e-9 / ctx.size : 0;
   const double rate = (total[0] + total[1] + total[2]) / wall * 1e-9;
   std::snprintf(buf, sizeof buf,
-                "  per step [ms]: FFT %.3f  LT %.3f  fold %.3f  grid-point+spectral %.3f  comm %.3f  (total %.3f)\n",
-                1e3 * t_fft / n, 1e3 * t_lt / n, 1e3 * t_fold / n, 1e3 * t_gp / n, 1e3 * t_comm / n, 1e3 * wall / n);
+                "  per step [ms]: FFT+fold %.3f  LT %.3f  grid-point+spectral %.3f  comm %.3f  (total %.3f)\n",
+                1e3 * t_fft / n, 1e3 * t_lt / n, 1e3 * t_gp / n, 1e3 * t_comm / n, 1e3 * wall / n);
   ctx.out() << buf;
+  std::snprintf(buf, sizeof buf, "  %.0f field transforms per step (one field, one level, either direction): %.4f ms each\n",
+                transforms / n, 1e3 * per_transform);
+  ctx.out() << buf;
+  if (fft_alone > 0) {
+    std::snprintf(buf, sizeof buf, "  FFT stage %.2f GFLOP/s = %.0f%% of the same batched FFTW plan alone (%.2f GFLOP/s)\n",
+                  fft_rate, 100.0 * fft_rate / fft_alone, fft_alone);
+    ctx.out() << buf;
+  }
   std::snprintf(buf, sizeof buf, "  per rank: FFT %.2f GFLOP/s, LT %.2f GFLOP/s%s; comm %.3f MB per step (all ranks)\n",
                 fft_rate, lt_rate,
                 dgemm > 0 ? (", DGEMM " + std::to_string(dgemm) + " GFLOP/s (LT at " +
@@ -204,7 +249,10 @@ void run(RunContext& ctx) {
   r["dt_s"] = s.model.dt;
   r["errors"] = {{"l1", d.l1}, {"l2", d.l2}, {"linf", d.linf}};
   r["conservation"] = {{"mass_rel_change", dmass}, {"energy_rel_change", denergy}};
-  r["per_step_s"] = {{"fft", t_fft / n}, {"legendre", t_lt / n}, {"fold", t_fold / n}, {"grid_point", t_gp / n},
+  r["field_transforms_per_step"] = transforms / n;
+  r["seconds_per_field_transform"] = per_transform;  // FFT + fold + LT + transform communication
+  r["fft_alone_gflops"] = fft_alone;
+  r["per_step_s"] = {{"fft_fold", t_fft / n}, {"legendre", t_lt / n}, {"grid_point", t_gp / n},
                      {"communication", t_comm / n}, {"total", wall / n}};
   r["gflops_per_rank"] = {{"fft", fft_rate}, {"legendre", lt_rate}, {"dgemm", dgemm}};
   r["lt_fraction_of_dgemm"] = dgemm > 0 ? lt_rate / dgemm : 0.0;

@@ -47,7 +47,7 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
   lt_ = std::make_unique<LegendreTransform>(lt_layout_, transpose ? mu_all_pairs : mu_local_pairs, opt_.lt, L,
                                             opt_.fixed_levels);
   const size_t maxcol = size_t(max_fields) * 2 * L;
-  four_ = View1D<double>("pstswm::fourier", size_t(max_fields) * 2 * kloc * L * 2 * nh);
+  if (!opt_.fuse_fold) four_ = View1D<double>("pstswm::fourier", size_t(max_fields) * 2 * kloc * L * 2 * nh);
   e_loc_ = View1D<double>("pstswm::even_local", size_t(N + 1) * kloc * maxcol);
   o_loc_ = View1D<double>("pstswm::odd_local", size_t(N + 1) * kloc * maxcol);
   if (transpose) {
@@ -72,54 +72,135 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
   Kokkos::deep_copy(fold_scale_, hs);
 }
 
-// STSWM: the weighted symmetric / antisymmetric combination of north and south Fourier coefficients
-// that precedes fltsum, for every wavenumber m <= N.
-void SphericalTransform::fold(int nf, const std::vector<bool>& scaled) {
-  const int kloc = decomp_.my_pairs().size(), L = opt_.levels, nh = opt_.nlon / 2 + 1, ncol = nf * 2 * L;
-  int vec_mask = 0;
-  for (int f = 0; f < nf; ++f) vec_mask |= scaled[f] ? (1 << f) : 0;
-  auto four = four_;
-  auto E = e_loc_, O = o_loc_;
-  auto ms = concat_ms_;
-  auto scale = fold_scale_;
-  const int nm = opt_.ntrunc + 1;
-  // One (pair, field x level) per iteration, wavenumbers innermost: the Fourier rows are read
-  // contiguously and the writes of neighbouring iterations share cache lines.
-  for_each_2d("pstswm::fold", Mapping::flat, 0, kloc, 0, nf * L, KOKKOS_LAMBDA(int pl, int fl) {
-    const int f = fl / L, l = fl % L;
+// STSWM: the weighted symmetric / antisymmetric combination of north and south Fourier coefficients that precedes
+// fltsum (fold), and its inverse before the inverse FFT (unfold), for one latitude pair and one field: its L north
+// rows and L south rows of Fourier coefficients (row_stride doubles apart, north first) <-> columns 2 (f L + l) + ri
+// of E and O at row (m, pair).
+struct FoldKernel {
+  View1D<double> E, O;
+  View1D<int> ms;
+  View1D<double> scale;  // [scaled?][local pair]
+  int kloc, L, nm, ncol, nh, vec_mask;
+
+  KOKKOS_INLINE_FUNCTION void fold(int pl, int f, const double* rows, size_t row_stride) const {
     const double s = scale(((vec_mask >> f) & 1) * kloc + pl);
-    const size_t north = ((size_t(f) * 2 * kloc + 2 * pl) * L + l) * 2 * nh;
-    const size_t south = north + size_t(L) * 2 * nh;
     for (int mi = 0; mi < nm; ++mi) {
-      const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(mi) * kloc + pl) * ncol + 2 * fl;
-      for (int ri = 0; ri < 2; ++ri) {
-        E(out + ri) = s * (four(north + m2 + ri) + four(south + m2 + ri));
-        O(out + ri) = s * (four(north + m2 + ri) - four(south + m2 + ri));
+      const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
+      for (int l = 0; l < L; ++l) {
+        const double* north = rows + l * row_stride + m2;
+        const double* south = north + L * row_stride;
+        for (int ri = 0; ri < 2; ++ri) {
+          E(out + 2 * l + ri) = s * (north[ri] + south[ri]);
+          O(out + 2 * l + ri) = s * (north[ri] - south[ri]);
+        }
       }
     }
+  }
+
+  // north = E + O, south = E - O (no weights); wavenumbers above N are zero.
+  KOKKOS_INLINE_FUNCTION void unfold(int pl, int f, double* rows, size_t row_stride) const {
+    for (int l = 0; l < 2 * L; ++l)
+      for (int k = 2 * nm; k < 2 * nh; ++k) rows[l * row_stride + k] = 0.0;
+    for (int mi = 0; mi < nm; ++mi) {
+      const size_t m2 = 2 * size_t(ms(mi)), in = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
+      for (int l = 0; l < L; ++l) {
+        double* north = rows + l * row_stride + m2;
+        double* south = north + L * row_stride;
+        for (int ri = 0; ri < 2; ++ri) {
+          north[ri] = E(in + 2 * l + ri) + O(in + 2 * l + ri);
+          south[ri] = E(in + 2 * l + ri) - O(in + 2 * l + ri);
+        }
+      }
+    }
+  }
+};
+
+namespace {
+
+// The serial plan of one (pair, field): its 2 L latitude-level rows, r2c or c2r, Fourier rows `fdist` doubles apart.
+const FFTPlan& pair_plan(FFTKind kind, int nlon, int L, int fdist) {
+  FFTShape sh;
+  sh.kind = kind, sh.n = nlon;
+  sh.inner = kind == FFTKind::r2c ? FFTBatch{2 * L, nlon, fdist / 2} : FFTBatch{2 * L, fdist / 2, nlon};
+  sh.threaded = false;
+  return fft_plan(sh);
+}
+
+}  // namespace
+
+FoldKernel SphericalTransform::fold_kernel(int nf, const std::vector<bool>* scaled) const {
+  const int kloc = decomp_.my_pairs().size(), L = opt_.levels;
+  int vec_mask = 0;
+  for (int f = 0; scaled && f < nf; ++f) vec_mask |= (*scaled)[f] ? (1 << f) : 0;
+  return FoldKernel{e_loc_, o_loc_, concat_ms_, fold_scale_, kloc, L, opt_.ntrunc + 1, nf * 2 * L,
+                    opt_.nlon / 2 + 1, vec_mask};
+}
+
+// Grid -> E, O for nf fields. Fused (transform.fuse_fold): per (latitude pair, field) in parallel, the FFT of its
+// 2 L rows into a buffer that stays in cache, folded from there. Unfused: one batched FFT of every row into the
+// Fourier array, then the fold of every (pair, field) from it.
+void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std::vector<bool>& scaled) {
+  const FoldKernel k = fold_kernel(nf, &scaled);
+  const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
+  const double* g = grid.data();
+  if (!opt_.fuse_fold) {
+    const auto& plan = fft_plan(FFTKind::r2c, nlon, nf * 2 * kloc * L, 1, nlon, 1, nh);
+    plan.execute(g, four_.data());
+    stats_.fft_flops += plan.flops();
+    const double* four = four_.data();
+    for_each_2d("pstswm::fold", Mapping::flat, 0, kloc, 0, nf, KOKKOS_LAMBDA(int pl, int f) {
+      k.fold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
+    });
+    Kokkos::fence();
+    return;
+  }
+  const int fdist = 2 * (nh + (nh & 1));  // even complex count: every row aligned
+  const FFTPlan& plan = pair_plan(FFTKind::r2c, nlon, L, fdist);
+  stats_.fft_flops += plan.flops() * kloc * nf;
+  for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
+    plan.execute(g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon, buf);
+    k.fold(pl, f, buf, fdist);
   });
 }
 
-// The inverse of fold (without weights): north = E + O, south = E - O; wavenumbers above N are zero.
-void SphericalTransform::unfold(int nf) {
-  const int kloc = decomp_.my_pairs().size(), L = opt_.levels, nh = opt_.nlon / 2 + 1, ncol = nf * 2 * L;
-  const int N = opt_.ntrunc;
-  auto four = four_;
-  auto E = e_loc_, O = o_loc_;
-  auto ms = concat_ms_;
-  for_each_2d("pstswm::unfold", Mapping::flat, 0, kloc, 0, nf * L, KOKKOS_LAMBDA(int pl, int fl) {
-    const int f = fl / L, l = fl % L;
-    const size_t north = ((size_t(f) * 2 * kloc + 2 * pl) * L + l) * 2 * nh;
-    const size_t south = north + size_t(L) * 2 * nh;
-    for (int k = 2 * (N + 1); k < 2 * nh; ++k) four(north + k) = 0.0, four(south + k) = 0.0;
-    for (int mi = 0; mi <= N; ++mi) {
-      const size_t in = (size_t(mi) * kloc + pl) * ncol + 2 * fl, m2 = 2 * size_t(ms(mi));
-      for (int ri = 0; ri < 2; ++ri) {
-        four(north + m2 + ri) = E(in + ri) + O(in + ri);
-        four(south + m2 + ri) = E(in + ri) - O(in + ri);
-      }
-    }
+// E, O -> grid for nf fields (the reverse of fft_fold).
+void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
+  const FoldKernel k = fold_kernel(nf, nullptr);
+  const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
+  double* g = grid.data();
+  if (!opt_.fuse_fold) {
+    double* four = four_.data();
+    for_each_2d("pstswm::unfold", Mapping::flat, 0, kloc, 0, nf, KOKKOS_LAMBDA(int pl, int f) {
+      k.unfold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
+    });
+    Kokkos::fence();
+    const auto& plan = fft_plan(FFTKind::c2r, nlon, nf * 2 * kloc * L, 1, nh, 1, nlon);
+    plan.execute(four_.data(), g);
+    stats_.fft_flops += plan.flops();
+    return;
+  }
+  const int fdist = 2 * (nh + (nh & 1));
+  const FFTPlan& plan = pair_plan(FFTKind::c2r, nlon, L, fdist);
+  stats_.fft_flops += plan.flops() * kloc * nf;
+  for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
+    k.unfold(pl, f, buf, fdist);
+    plan.execute(buf, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon);
   });
+}
+
+// body(pair, field, buffer of `doubles`) for every local latitude pair and field, in parallel.
+template <class Body>
+void SphericalTransform::for_each_pair_field(int nf, size_t doubles, const Body& body) const {
+  using Policy = Kokkos::TeamPolicy<Kokkos::DefaultHostExecutionSpace>;
+  const int kloc = decomp_.my_pairs().size();
+  const size_t bytes = doubles * sizeof(double);
+  Policy policy(kloc * nf, 1);
+  policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
+  Kokkos::parallel_for("pstswm::fft_fold", policy, [&](const Policy::member_type& team) {
+    const int pl = team.league_rank() / nf, f = team.league_rank() % nf;
+    body(pl, f, static_cast<double*>(team.team_scratch(1).get_shmem(bytes)));
+  });
+  Kokkos::fence();
 }
 
 // Latitude -> wavenumber decomposition: rank r receives, from every rank s, the even and odd parts
@@ -190,16 +271,10 @@ void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::
   if (nf > max_fields || int(scaled.size()) < nf) throw RuntimeError("SphericalTransform::forward: too many fields");
   const int L = opt_.levels, ncol = nf * 2 * L, kloc = decomp_.my_pairs().size();
   {
-    auto t = timers_.scope("fft");
-    const auto& plan = fft_plan(FFTKind::r2c, opt_.nlon, nf * 2 * kloc * L, 1, opt_.nlon, 1, opt_.nlon / 2 + 1);
-    plan.execute(grid.data(), four_.data());
-    stats_.fft_flops += plan.flops();
+    auto t = timers_.scope("fft");  // the FFTs and the fold (fused or in two passes: transform.fuse_fold)
+    fft_fold(grid, nf, scaled);
   }
-  {
-    auto t = timers_.scope("fold");
-    fold(nf, scaled);
-    Kokkos::fence();
-  }
+  stats_.field_transforms += nf * opt_.levels;
   if (opt_.algorithm == Algorithm::transpose) {
     if (decomp_.ranks > 1) {
       auto t = timers_.scope("comm", Category::communication);
@@ -320,15 +395,9 @@ void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1
     Kokkos::fence();
   }
   count_legendre(nf);
-  {
-    auto t = timers_.scope("fold");
-    unfold(nf);
-    Kokkos::fence();
-  }
-  auto t = timers_.scope("fft");
-  const auto& plan = fft_plan(FFTKind::c2r, opt_.nlon, nf * 2 * kloc * L, 1, opt_.nlon / 2 + 1, 1, opt_.nlon);
-  plan.execute(four_.data(), grid.data());
-  stats_.fft_flops += plan.flops();
+  auto t = timers_.scope("fft");  // the unfold and the FFTs
+  unfold_fft(nf, grid);
+  stats_.field_transforms += nf * opt_.levels;
 }
 
 }  // namespace proxylab::pstswm

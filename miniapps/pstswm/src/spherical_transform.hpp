@@ -25,12 +25,14 @@
 namespace proxylab::pstswm {
 
 enum class Algorithm { transpose, distributed };
+struct FoldKernel;  // spherical_transform.cpp
 enum class Combine { allreduce, reduce_scatter, ring };
 
 struct TransformOptions {
   int ntrunc = 42, nlat = 64, nlon = 128, levels = 1;
   LTVariant lt = LTVariant::gemm;
   bool fixed_levels = false;
+  bool fuse_fold = true;  // FFT and fold per (latitude pair, field) in cache; false: two passes over all rows
   Algorithm algorithm = Algorithm::transpose;
   Combine combine = Combine::allreduce;
   TransposeStrategy strategy = TransposeStrategy::alltoallv;
@@ -39,6 +41,7 @@ struct TransformOptions {
 struct TransformStats {
   double fft_flops = 0, lt_flops = 0, lt_bytes = 0;  // this rank
   long long comm_bytes = 0, comm_calls = 0;
+  long long field_transforms = 0;  // 2-D transforms of one field at one level (all ranks together), either way
 };
 
 class SphericalTransform {
@@ -62,8 +65,11 @@ class SphericalTransform {
   MPI_Comm comm() const { return comm_; }
 
  private:
-  void fold(int nfields, const std::vector<bool>& scaled);
-  void unfold(int nfields);
+  void fft_fold(const View1D<double>& grid, int nfields, const std::vector<bool>& scaled);
+  void unfold_fft(int nfields, const View1D<double>& grid);
+  FoldKernel fold_kernel(int nfields, const std::vector<bool>* scaled) const;
+  template <class Body>
+  void for_each_pair_field(int nfields, size_t doubles, const Body& body) const;
   void exchange_to_wavenumbers(int ncol);
   void exchange_to_latitudes(int ncol);
   std::vector<int> block_counts(int ncol) const;  // doubles of each rank's wavenumbers
@@ -80,7 +86,7 @@ class SphericalTransform {
   SpectralLayout lt_layout_, state_layout_, full_layout_;
   std::unique_ptr<LegendreTransform> lt_;
   std::unique_ptr<Transpose> transpose_;
-  View1D<double> four_;              // [field][jloc][level][2 (nlon/2+1)]
+  View1D<double> four_;              // unfused: [field][jloc][level][2 (nlon/2+1)]
   View1D<double> e_loc_, o_loc_;     // [concat m][local pair][col]
   View1D<double> e_lt_, o_lt_;       // transpose: [owned m][global pair][col]
   View1D<double> spec_full_;         // distributed: [concat rows][col]

@@ -22,6 +22,14 @@
 
 #include "proxylab/mapping.hpp"
 
+// Kokkos <= 3.6 joins reduction values through volatile references, so the value types below need a volatile
+// operator+= there; Kokkos 3.7+ joins plain references, and C++20 deprecates compound assignment to volatile.
+#if KOKKOS_VERSION < 30700
+#define PROXYLAB_KOKKOS_VOLATILE_JOIN 1
+#else
+#define PROXYLAB_KOKKOS_VOLATILE_JOIN 0
+#endif
+
 namespace proxylab {
 
 enum class ReduceStrategy { allreduce, iallreduce, reproducible };
@@ -86,10 +94,12 @@ struct ExactSum {
     nonfinite += o.nonfinite;
     return *this;
   }
+#if PROXYLAB_KOKKOS_VOLATILE_JOIN
   KOKKOS_INLINE_FUNCTION void operator+=(const volatile ExactSum& o) volatile {
     for (int k = 0; k < limbs; ++k) limb[k] += o.limb[k];
     nonfinite += o.nonfinite;
   }
+#endif
   // Carry propagation: every limb but the top one in [0, 2^32).
   void normalize() {
     for (int k = 0; k + 1 < limbs; ++k) {
@@ -120,9 +130,11 @@ struct SumWords {
     for (int n = 0; n < N; ++n) v[n] += o.v[n];
     return *this;
   }
+#if PROXYLAB_KOKKOS_VOLATILE_JOIN
   KOKKOS_INLINE_FUNCTION void operator+=(const volatile SumWords& o) volatile {
     for (int n = 0; n < N; ++n) v[n] += o.v[n];
   }
+#endif
 };
 
 template <int N>
@@ -140,9 +152,11 @@ struct ExactWords {
     for (int n = 0; n < N; ++n) s[n] += o.s[n];
     return *this;
   }
+#if PROXYLAB_KOKKOS_VOLATILE_JOIN
   KOKKOS_INLINE_FUNCTION void operator+=(const volatile ExactWords& o) volatile {
     for (int n = 0; n < N; ++n) s[n] += o.s[n];
   }
+#endif
 };
 
 }  // namespace proxylab

@@ -52,7 +52,7 @@ void probe_alltoall(RunContext& ctx, const Settings& s) {
           for (int r = 0; r < grp.size; ++r)
             for (int k = 0; k < n; ++k) send[displs[r] + k] = block_value(grp.rank, r, rep, k);
           std::fill(recv.begin(), recv.end(), -1.0);
-          polite_barrier(ctx.comm);
+          start_repetition(ctx);
           const double t0 = MPI_Wtime();
           tr->exchange(send.data(), counts, displs, recv.data(), counts, displs);
           t[rep] = MPI_Wtime() - t0;
@@ -85,7 +85,7 @@ void probe_allreduce(RunContext& ctx, const Settings& s) {
         std::vector<double> t(total, 0.0), v(words);
         for (int rep = 0; rep < total; ++rep) {
           for (int k = 0; k < words; ++k) v[k] = (grp.rank + 1.0) * (k + 1 + rep % 3) + 0.125;
-          polite_barrier(ctx.comm);
+          start_repetition(ctx);
           const double t0 = MPI_Wtime();
           gsum.sum(v.data(), words);
           t[rep] = MPI_Wtime() - t0;
@@ -100,7 +100,7 @@ void probe_allreduce(RunContext& ctx, const Settings& s) {
     // SYNCH1: a sequence of 10 barriers per repetition, time per barrier.
     std::vector<double> t(total, 0.0);
     for (int rep = 0; rep < total; ++rep) {
-      polite_barrier(ctx.comm);
+      start_repetition(ctx);
       const double t0 = MPI_Wtime();
       for (int k = 0; k < 10; ++k) MPI_Barrier(grp.comm);
       t[rep] = (MPI_Wtime() - t0) / 10;

@@ -5,6 +5,7 @@
 #include "comm_app.hpp"
 
 #include <algorithm>
+#include <cstdio>
 #include <set>
 #include <sstream>
 
@@ -202,15 +203,20 @@ void run(RunContext& ctx) {
             << " ns subtracted; times are the slowest rank's per repetition\n";
   if (ctx.size == 1) ctx.out() << "  (1 rank: pingpong, echo and swap need 2 ranks and are skipped)\n";
   Progress progress(ctx, static_cast<long long>(s.tests.size()), "sub-test");
-  for (size_t i = 0; i < s.tests.size(); ++i) {
-    const std::string& t = s.tests[i];
-    if (t == "pingpong" || t == "echo" || t == "swap") probe_pairs(ctx, s, t);
-    if (t == "ring") probe_ring(ctx, s);
-    if (t == "halo") probe_halo(ctx, s);
-    if (t == "halo3d") probe_halo3d(ctx, s);
-    if (t == "alltoall") probe_alltoall(ctx, s);
-    if (t == "allreduce") probe_allreduce(ctx, s);
-    if (!progress.update(static_cast<long long>(i + 1))) break;  // Ctrl-C: stop after this sub-test
+  try {
+    for (size_t i = 0; i < s.tests.size(); ++i) {
+      const std::string& t = s.tests[i];
+      if (t == "pingpong" || t == "echo" || t == "swap") probe_pairs(ctx, s, t);
+      if (t == "ring") probe_ring(ctx, s);
+      if (t == "halo") probe_halo(ctx, s);
+      if (t == "halo3d") probe_halo3d(ctx, s);
+      if (t == "alltoall") probe_alltoall(ctx, s);
+      if (t == "allreduce") probe_allreduce(ctx, s);
+      if (!progress.update(static_cast<long long>(i + 1))) break;  // Ctrl-C between sub-tests
+    }
+  } catch (const Interrupted&) {
+    // Ctrl-C inside a sub-test (start_repetition): the rows finished so far stay in the tables
+    if (ctx.rank == 0) std::fprintf(stderr, "\ninterrupted inside a sub-test; finishing cleanly\n");
   }
   progress.finish();
   ctx.out() << "\n";

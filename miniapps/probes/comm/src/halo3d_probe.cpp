@@ -163,7 +163,7 @@ void probe_halo3d(RunContext& ctx, const Settings& s) {
       std::vector<double> t(total, 0.0);
       for (int rep = 0; rep < total; ++rep) {
         probe.reset_ghosts();
-        polite_barrier(ctx.comm);
+        start_repetition(ctx);
         const double t0 = MPI_Wtime();
         probe.swap();
         t[rep] = MPI_Wtime() - t0;

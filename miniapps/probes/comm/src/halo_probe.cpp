@@ -87,7 +87,7 @@ void probe_halo(RunContext& ctx, const Settings& s) {
         std::vector<double> t(total, 0.0);
         for (int rep = 0; rep < total; ++rep) {
           reset_ghosts(v, w);
-          polite_barrier(ctx.comm);
+          start_repetition(ctx);
           const double t0 = MPI_Wtime();
           halo->exchange(v);
           t[rep] = MPI_Wtime() - t0;

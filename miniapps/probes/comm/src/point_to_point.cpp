@@ -53,7 +53,7 @@ void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test) {
     std::vector<double> t(total, 0.0);
     in.assign(std::max(bytes, 1LL), 0);
     for (int rep = 0; rep < total; ++rep) {
-      polite_barrier(ctx.comm);
+      start_repetition(ctx);
       if (partner < 0) continue;
       fill_payload(out, bytes, ctx.rank, rep);
       const int n = static_cast<int>(bytes), tag = rep % 32768;
@@ -114,7 +114,7 @@ void probe_ring(RunContext& ctx, const Settings& s) {
         std::vector<MPI_Request> req(2 * X);
         for (int rep = 0; rep < total; ++rep) {
           fill_payload(out, bytes, ctx.rank, rep);
-          polite_barrier(ctx.comm);
+          start_repetition(ctx);
           const double t0 = MPI_Wtime();
           for (int k = 0; k < X; ++k) MPI_Irecv(in[k].data(), n, MPI_BYTE, peer[k], recv_tag[k], ctx.comm, &req[k]);
           for (int k = 0; k < X; ++k) MPI_Isend(out.data(), n, MPI_BYTE, peer[k], send_tag[k], ctx.comm, &req[X + k]);

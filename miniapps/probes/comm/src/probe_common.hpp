@@ -72,6 +72,11 @@ void check_payloads(RunContext& ctx, const std::string& test, long long wrong_lo
 // ranks than cores, ranks waiting for the next repetition leave the cores to the ranks still working.
 void polite_barrier(MPI_Comm comm);
 
+// Starts a timed repetition, on every rank of ctx.comm: a barrier (yielding like polite_barrier) that also
+// carries a pending SIGINT/SIGTERM, so a stop is seen within one repetition: Interrupted is thrown on
+// every rank together (comm_app.cpp keeps the finished tables).
+inline void start_repetition(RunContext& ctx) { ctx.check_stop(); }
+
 // Communicator of consecutive blocks of `group` ranks (the block containing this rank).
 MPI_Comm split_groups(MPI_Comm comm, int group);
 

@@ -109,6 +109,7 @@ void run(RunContext& ctx) {
   Arrays x(static_cast<int>(n));
   init(x, mapping);
   Kokkos::fence();
+  ctx.check_stop();  // Ctrl-C during set-up
 
   // times[k][it]: this rank's seconds for kernel k in iteration it
   std::vector<std::vector<double>> times(nkernels, std::vector<double>(iterations, 0.0));

@@ -1,0 +1,42 @@
+// Signal flag and its collective agreement (see stop.hpp).
+#include "proxylab/stop.hpp"
+
+#include <sched.h>
+
+#include <csignal>
+
+namespace proxylab {
+namespace {
+
+volatile std::sig_atomic_t g_signal = 0;
+
+extern "C" void on_stop_signal(int sig) {
+  if (g_signal == 0) g_signal = sig;
+}
+
+}  // namespace
+
+void install_stop_handlers() {
+  struct sigaction action = {};
+  action.sa_handler = on_stop_signal;
+  sigemptyset(&action.sa_mask);
+  action.sa_flags = SA_RESTART;  // blocking calls resume; the flag is looked at when they return
+  sigaction(SIGINT, &action, nullptr);
+  sigaction(SIGTERM, &action, nullptr);
+}
+
+bool stop_pending() { return g_signal != 0; }
+
+int stop_signal() { return static_cast<int>(g_signal); }
+
+bool stop_agreed(MPI_Comm comm) {
+  int mine = stop_pending() ? 1 : 0, any = 0;
+  MPI_Request req;
+  MPI_Iallreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm, &req);
+  // Waiting politely: with more ranks than cores, the ranks still working get the cores.
+  int done = 0;
+  for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE)) sched_yield();
+  return any != 0;
+}
+
+}  // namespace proxylab

@@ -1,0 +1,299 @@
+#!/usr/bin/env python3
+"""Each proxy side by side with the real code it stands for (its peer), interleaved, medians of several rounds.
+
+  .deps/venv/bin/python docs/perf/peers/run.py --peers PEERS_DIR [--only evh1,fft3d,pstswm,pop,stream]
+      [--ranks 1,2] [--repeats 3] [--out docs/perf/peers] [--bin-dir build/openmp/bin]
+
+PEERS_DIR is the folder `../shared/peers/setup.sh PEERS_DIR VH1_GIT HEFFTE_GIT` fills (or a user's own builds with
+the same names: vhone_p1, vhone_p2, fftw_mpi_3d, petsc_cg9, triad, venv/bin/python + shtns_bench.py). VH-1 fixes its
+grid at compile time: vhone_pP is the 512^2 build; other sizes N need vhone_nN_pP (the same build with imax = jmax = N
+in zonemod.f90; docs/perf/peers/README.md shows how). Every round runs
+each case's proxy and its peer back to back, so a disturbance hits both; the ratio is taken per round and the
+table gives its median and spread (min-max) over the rounds. ratio = proxy speed / peer speed (> 1: the proxy is
+faster; for times, speed = 1 / time). Each case names the target the proxy must meet (issue 13).
+
+Writes OUT/results.json (every raw value), OUT/results.md (the table) and OUT/ratios.png (a bar chart), atomically.
+Performance is never asserted in tests; this script is the place where it is measured.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[3]
+sys.path.insert(0, str(ROOT / "python"))
+from proxylab_tools import runner, stats  # noqa: E402  (the project's launcher and statistics)
+
+SHARED_PEERS = ROOT.parent / "shared" / "peers"
+
+
+@dataclass
+class Case:
+    """One proxy configuration and the peer run that does the same work."""
+    group: str          # proxy name (evh1, fft3d, ...)
+    label: str          # what is compared, for the table
+    ranks: int
+    app: str
+    deck: str
+    sets: list[str]
+    proxy_value: callable   # record -> value (unit below)
+    peer_command: callable  # peers dir -> (argv, cwd, env additions)
+    peer_value: callable    # peer stdout -> value
+    unit: str
+    higher_is_better: bool
+    target: float       # the ratio (proxy speed / peer speed) the proxy must reach
+    proxies: dict = field(default_factory=dict)  # extra proxy variants compared with the main one: name -> sets
+
+
+# The peers run bound to cores, as the front end binds the proxies (one core per rank).
+def mpich(n):
+    return ["mpiexec.mpich", "-bind-to", "core", "-n", str(n)]
+
+
+def openmpi(n):
+    return ["mpirun.openmpi", "--allow-run-as-root", "--bind-to", "core", "-n", str(n)]
+
+
+def grab(pattern, text, what):
+    m = re.search(pattern, text)
+    if not m:
+        raise RuntimeError(f"{what}: no match for {pattern!r} in output:\n{text[-1500:]}")
+    return float(m.group(1))
+
+
+def fom(record):
+    return float(record["fom"]["value"])
+
+
+# ---- the cases --------------------------------------------------------------------------------------------------
+def evh1_cases(ranks, sizes):
+    out = []
+    for n in sizes:
+        zones_cycles = n * n * 100.0
+        for p in ranks:
+            def peer_cmd(d, p=p, n=n):  # VH-1's grid is fixed at compile time: vhone_pP is 512^2, vhone_nN_pP others
+                exe = f"vhone_p{p}" if n == 512 else f"vhone_n{n}_p{p}"
+                return (["bash", "-c", f"ulimit -s unlimited && exec {' '.join(mpich(p))} ./{exe}"], d,
+                        {"OMP_NUM_THREADS": "1"})
+            sets = [f"grid.nx={n}", f"grid.ny={n}", "time.max_steps=100", "verify.sod_l1=10", "evh1.algorithm=transpose"]
+            out.append(Case("evh1", f"oblique Sod {n}^2, 100 cycles, batched", p, "evh1", "inputs/evh1/sod-oblique.yaml",
+                            sets + ["evh1.mapping=batched"], fom, peer_cmd,
+                            lambda s, zc=zones_cycles: zc / grab(r"End of Vhone\s+([0-9.eE+-]+)\s+seconds", s, "vh-1"),
+                            "zone-cycles/s", True, 1.2, {"pencil": sets + ["evh1.mapping=pencil"]}))
+    return out
+
+
+def fft3d_cases(ranks, sizes, plannings):
+    out = []
+    for n in sizes:
+        for planning in plannings:
+            for p in ranks:
+                for decomp in (["slab", "pencil"] if p > 1 else ["slab"]):
+                    def peer_cmd(d, p=p, n=n, planning=planning):
+                        return (openmpi(p) + ["./fftw_mpi_3d", str(n), str(n), str(n), "10", planning], d, {})
+                    sets = [f"fft3d.nx={n}", f"fft3d.ny={n}", f"fft3d.nz={n}", f"fft3d.planning={planning}",
+                            f"fft3d.decomposition={decomp}", "fft3d.iterations=10"]
+                    out.append(Case("fft3d", f"{n}^3 c2c fwd+inv, {decomp}, {planning}", p, "fft3d",
+                                    "inputs/fft3d/128cube.yaml", sets, fom, peer_cmd,
+                                    lambda s: grab(r"([0-9.]+) GFLOP/s", s, "fftw-mpi"), "GFLOP/s", True, 1.0))
+    return out
+
+
+def pstswm_cases(truncations):
+    out = []
+    for t in truncations:
+        def peer_cmd(d, t=t):
+            return ([str(Path(d) / "venv" / "bin" / "python"), str(SHARED_PEERS / "shtns_bench.py"), str(t)], d,
+                    {"OMP_NUM_THREADS": "1"})
+
+        def peer_value(s):  # SHTns: mean of one synthesis and one analysis, seconds per field transform
+            return 0.5e-3 * (grab(r"synth ([0-9.]+) ms", s, "shtns") + grab(r"analys ([0-9.]+) ms", s, "shtns"))
+        # field transforms per second, proxy: from the record's own count
+        out.append(Case("pstswm", f"T{t}L18 case 2, s per field transform (fwd+inv mean)", 1, "pstswm",
+                        f"inputs/pstswm/T{t}L18-case2.yaml", ["time.days=0.02"],
+                        lambda r: float(r["results"]["seconds_per_field_transform"]), peer_cmd, peer_value,
+                        "s", False, 1.0 / 1.3))
+    return out
+
+
+def pop_cases(ranks):
+    out = []
+    for p in ranks:
+        def peer_cmd(d, p=p):
+            return (openmpi(p) + ["./petsc_cg9", "-nx", "3600", "-ny", "2400", "-iters", "50"], d, {})
+        out.append(Case("pop", "0.1 degree 3600x2400, PCG, s per iteration", p, "pop", "inputs/pop/tenth-bench.yaml",
+                        ["solver.name=pcg", "bench.stream=false"], lambda r: 1e-6 * fom(r), peer_cmd,
+                        lambda s: 1e-3 * grab(r"best ([0-9.]+) ms per iteration", s, "petsc"), "s", False, 1.0 / 0.6))
+    return out
+
+
+def stream_cases():
+    n = 80_000_000
+    return [Case("stream", f"triad, 3 x {n * 8 // 2**20} MiB, 1 thread", 1, "stream", "inputs/stream/default.yaml",
+                 [f"stream.n={n}"], fom,
+                 lambda d: (["./triad", str(n)], d, {"OMP_NUM_THREADS": "1"}),
+                 lambda s: grab(r"triad ([0-9.]+) GB/s", s, "triad"), "GB/s", True, 1.0)]
+
+
+# ---- running ----------------------------------------------------------------------------------------------------
+def run_proxy(case, sets, bin_dir):
+    exe = Path(bin_dir) / f"proxylab-{case.app}"
+    r = runner.run_app(case.app, case.ranks, 1, ROOT / case.deck, sets, quiet=True, exe=exe, timeout=900)
+    if not r.verified or not r.record:
+        raise RuntimeError(f"proxy run failed or did not verify (exit {r.returncode}): {' '.join(r.command)}\n"
+                           f"{r.stdout[-1500:]}{r.stderr[-1500:]}")
+    return case.proxy_value(r.record)
+
+
+def run_peer(case, peers):
+    argv, cwd, env_add = case.peer_command(peers)
+    env = dict(os.environ)
+    env.update({"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", **env_add})
+    p = subprocess.run(argv, cwd=cwd, env=env, capture_output=True, text=True, timeout=900)
+    if p.returncode:
+        raise RuntimeError(f"peer failed (exit {p.returncode}): {' '.join(argv)}\n{p.stdout[-1500:]}{p.stderr[-1500:]}")
+    return case.peer_value(p.stdout + p.stderr)
+
+
+def speed(value, case):
+    return value if case.higher_is_better else 1.0 / value
+
+
+def measure(cases, peers, repeats, bin_dir, log):
+    rows = []
+    for c in cases:
+        rows.append({"case": c, "proxy": [], "peer": [], "ratio": [], "variants": {k: [] for k in c.proxies},
+                     "variant_ratio": {k: [] for k in c.proxies}})
+    for rnd in range(repeats):
+        log(f"round {rnd + 1}/{repeats}, load average {os.getloadavg()[0]:.2f}")
+        for row in rows:
+            c = row["case"]
+            proxy = run_proxy(c, c.sets, bin_dir)
+            peer = run_peer(c, peers)
+            row["proxy"].append(proxy), row["peer"].append(peer)
+            row["ratio"].append(speed(proxy, c) / speed(peer, c))
+            for name, sets in c.proxies.items():
+                v = run_proxy(c, sets, bin_dir)
+                row["variants"][name].append(v)
+                row["variant_ratio"][name].append(speed(proxy, c) / speed(v, c))
+            extra = "".join(f", {k} {row['variants'][k][-1]:.4g}" for k in c.proxies)
+            log(f"  {c.group:6s} {c.label} @{c.ranks}: proxy {proxy:.4g}, peer {peer:.4g} {c.unit}, "
+                f"ratio {row['ratio'][-1]:.3f}{extra}")
+    return rows
+
+
+def summary(values):
+    s = stats.summarize(values)
+    return {"median": s.median, "min": s.min, "max": s.max, "n": s.n}
+
+
+def table(rows):
+    lines = ["| proxy | case | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) | target | met |",
+             "|---|---|---|---|---|---|---|---|---|"]
+    for row in rows:
+        c = row["case"]
+        r = stats.summarize(row["ratio"])
+        lines.append(f"| {c.group} | {c.label} | {c.ranks} | {stats.median(row['proxy']):.4g} | "
+                     f"{stats.median(row['peer']):.4g} | {c.unit} | {r.median:.2f}x ({r.min:.2f}-{r.max:.2f}) | "
+                     f">= {c.target:.2f}x | {'yes' if r.median >= c.target else 'NO'} |")
+        for name in c.proxies:
+            v = stats.summarize(row["variant_ratio"][name])
+            lines.append(f"| {c.group} | {c.label}: vs the `{name}` variant (main / {name} speed) | {c.ranks} | | "
+                         f"{stats.median(row['variants'][name]):.4g} | {c.unit} | {v.median:.2f}x ({v.min:.2f}-{v.max:.2f}) | | |")
+    return "\n".join(lines)
+
+
+def write_atomic(path: Path, data: bytes):
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".")
+    with os.fdopen(fd, "wb") as f:
+        f.write(data)
+    os.replace(tmp, path)
+
+
+def chart(rows, path: Path):
+    try:
+        import matplotlib
+        matplotlib.use("Agg")
+        import matplotlib.pyplot as plt
+    except ImportError:
+        return False
+    labels = [f"{r['case'].group} {r['case'].ranks}r\n{r['case'].label[:28]}" for r in rows]
+    med = [stats.median(r["ratio"]) for r in rows]
+    lo = [m - min(r["ratio"]) for m, r in zip(med, rows)]
+    hi = [max(r["ratio"]) - m for m, r in zip(med, rows)]
+    fig, ax = plt.subplots(figsize=(max(6, 0.9 * len(rows)), 4.5))
+    ax.bar(range(len(rows)), med, yerr=[lo, hi], color=["tab:green" if m >= r["case"].target else "tab:red"
+                                                         for m, r in zip(med, rows)], capsize=3)
+    for i, r in enumerate(rows):
+        ax.plot([i - 0.4, i + 0.4], [r["case"].target] * 2, "k--", lw=1)
+    ax.axhline(1.0, color="grey", lw=0.8)
+    ax.set_xticks(range(len(rows)), labels, fontsize=6, rotation=60, ha="right")
+    ax.set_ylabel("proxy speed / peer speed (median, min-max)")
+    ax.set_title("proxylab vs the real codes (dashed: target)")
+    fig.tight_layout()
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=path.name + ".", suffix=".png")
+    os.close(fd)
+    fig.savefig(tmp, dpi=110)
+    os.replace(tmp, path)
+    return True
+
+
+def main(argv=None):
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--peers", required=True, help="folder with the peer builds (../shared/peers/setup.sh WORKDIR)")
+    ap.add_argument("--only", default="evh1,fft3d,pstswm,pop,stream")
+    ap.add_argument("--ranks", default="1,2")
+    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--evh1-sizes", default="512,256")
+    ap.add_argument("--fft3d-sizes", default="128,64")
+    ap.add_argument("--fft3d-planning", default="estimate,measure")
+    ap.add_argument("--pstswm-truncations", default="85,170,340")
+    ap.add_argument("--bin-dir", default=str(ROOT / "build" / "openmp" / "bin"))
+    ap.add_argument("--out", default=str(ROOT / "docs" / "perf" / "peers"))
+    a = ap.parse_args(argv)
+    peers = str(Path(a.peers).resolve())
+    if not Path(peers).is_dir():
+        ap.error(f"--peers {a.peers}: not a directory (run ../shared/peers/setup.sh {a.peers} first)")
+    out = Path(a.out)
+    out.mkdir(parents=True, exist_ok=True)
+    ranks = [int(x) for x in a.ranks.split(",")]
+    ints = lambda s: [int(x) for x in s.split(",") if x]
+    builders = {"evh1": lambda: evh1_cases(ranks, ints(a.evh1_sizes)),
+                "fft3d": lambda: fft3d_cases(ranks, ints(a.fft3d_sizes), a.fft3d_planning.split(",")),
+                "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations)),
+                "pop": lambda: pop_cases(ranks), "stream": stream_cases}
+    unknown = [g for g in a.only.split(",") if g not in builders]
+    if unknown:
+        ap.error(f"--only {','.join(unknown)}: allowed: {', '.join(builders)}")
+    cases = [c for g in a.only.split(",") for c in builders[g]()]
+    log = lambda m: print(m, file=sys.stderr, flush=True)
+    t0 = time.time()
+    load_before = os.getloadavg()
+    rows = measure(cases, peers, a.repeats, a.bin_dir, log)
+    md = table(rows)
+    cmd = "python3 docs/perf/peers/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    header = (f"Command: `{cmd}`  \nMachine: {os.cpu_count()} cores, load average before {load_before[0]:.2f}, "
+              f"after {os.getloadavg()[0]:.2f}; {a.repeats} interleaved rounds, {time.time() - t0:.0f} s; "
+              f"1 thread per rank; proxy binaries {a.bin_dir}\n\n")
+    print(header + md)
+    data = {"command": cmd, "load_before": load_before, "load_after": os.getloadavg(),
+            "rows": [{"group": r["case"].group, "label": r["case"].label, "ranks": r["case"].ranks,
+                      "unit": r["case"].unit, "target": r["case"].target, "proxy": r["proxy"], "peer": r["peer"],
+                      "ratio": summary(r["ratio"]), "ratios": r["ratio"], "variants": r["variants"],
+                      "variant_ratios": r["variant_ratio"]} for r in rows]}
+    write_atomic(out / "results.json", (json.dumps(data, indent=1) + "\n").encode())
+    write_atomic(out / "results.md", (header + md + "\n").encode())
+    chart(rows, out / "ratios.png")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,1 @@
+spack_repo/proxylab/packages/proxylab/package.py

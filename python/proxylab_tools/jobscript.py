@@ -1,0 +1,118 @@
+"""./proxylab jobscript: a batch script that runs the same experiment under a scheduler.
+
+    ./proxylab jobscript pop --deck inputs/pop/x1.yaml --ranks 4 --threads 2 --scheduler slurm > pop.sbatch
+    sbatch pop.sbatch
+
+The script asks the scheduler for the ranks, threads and nodes given here and runs `./proxylab run` inside the
+allocation with the scheduler's launcher (srun, flux run), so the launch line, the binding and the record are
+the same as on the command line. Lines your site needs (modules, Kokkos_ROOT, partition, account) are written
+as comments to fill in. Output and record go to the folder the job is submitted from.
+"""
+from __future__ import annotations
+
+import argparse
+import shlex
+import sys
+
+from . import launch, runner
+from .runner import ROOT
+
+SCHEDULERS = {
+    # scheduler: (directive prefix, launcher, job id variable, output file pattern)
+    "slurm": ("#SBATCH", "srun", "SLURM_JOB_ID", "%j"),
+    "flux": ("#flux:", "flux", "FLUX_JOB_ID", "{{id}}"),
+}
+
+
+def directives(scheduler: str, app: str, plan: launch.Launch, minutes: int, partition: str, account: str) -> list[str]:
+    prefix, _, _, job_id = SCHEDULERS[scheduler]
+    name, out = f"proxylab-{app}", f"proxylab-{app}-{job_id}.out"
+    if scheduler == "slurm":
+        lines = [f"--job-name={name}", f"--nodes={plan.nodes}", f"--ntasks={plan.ranks}",
+                 f"--cpus-per-task={plan.threads}", f"--time={minutes // 60:02d}:{minutes % 60:02d}:00",
+                 f"--output={out}"]
+        if plan.options.ranks_per_node:
+            lines.insert(3, f"--ntasks-per-node={plan.options.ranks_per_node}")
+        site = [("--partition", partition), ("--account", account)]
+    else:
+        lines = [f"--job-name={name}", f"-N {plan.nodes}", f"-n {plan.ranks}", f"-c {plan.threads}", f"-t {minutes}m",
+                 f"--output={out}"]
+        site = [("--queue", partition), ("--bank", account)]
+    text = [f"{prefix} {line}" for line in lines]
+    for flag, value in site:
+        text.append(f"{prefix} {flag}={value}" if value else f"#{prefix} {flag}=FILL_IN   (remove the first # to use)")
+    return text
+
+
+def script(args, plan: launch.Launch) -> str:
+    _, launcher, job_var, _ = SCHEDULERS[args.scheduler]
+    deck = runner.resolve_deck(args.app, args.deck)
+    run = [str(ROOT / "proxylab"), "run", args.app, "--ranks", str(plan.ranks), "--threads", str(plan.threads),
+           "--launcher", launcher]
+    if deck:
+        run += ["--deck", str(deck)]
+    if plan.options.nodes:
+        run += ["--nodes", str(plan.options.nodes)]
+    if plan.options.ranks_per_node:
+        run += ["--ranks-per-node", str(plan.options.ranks_per_node)]
+    if plan.options.oversubscribe:
+        run.append("--oversubscribe")
+    for s in args.set:
+        run += ["--set", s]
+    record = args.json or f"proxylab-{args.app}-${{{job_var}}}.json"
+    command = shlex.join(run) + " --json " + (shlex.quote(record) if args.json else f'"{record}"')
+    if args.extra:
+        command += " -- " + shlex.join(args.extra)
+    lines = ["#!/bin/bash",
+             f"# Written by: ./proxylab {shlex.join(sys.argv[1:])}",
+             f"# The same experiment as: ./proxylab run {args.app} ... --launcher {launcher} (see docs/harness.md)",
+             *directives(args.scheduler, args.app, plan, args.time, args.partition, args.account),
+             "",
+             "# Your site's environment (fill in; the front end needs python3, the build needs MPI and Kokkos):",
+             "# module load gcc mpich cmake python",
+             "# export Kokkos_ROOT=/path/to/kokkos          # a site Kokkos instead of the one ./proxylab setup builds",
+             "# export PROXYLAB_MPIEXEC=/path/to/mpiexec     # only for --launcher mpiexec",
+             "set -euo pipefail",
+             "# The binaries must be built (./proxylab build) on a node like the compute nodes before submitting.",
+             f"exec {command}",
+             ""]
+    return "\n".join(lines)
+
+
+def main(args) -> int:
+    if not runner.is_app(args.app, args.preset):
+        print(f"[jobscript] {runner.unknown_app_message(args.app, args.preset)}")
+        return 2
+    options = launch.options_from(args)
+    options.launcher = SCHEDULERS[args.scheduler][1]
+    plan = launch.Launch(launch.ranks_for(args.ranks, options), args.threads, options)
+    if args.time < 1:
+        print(f"[jobscript] --time {args.time}: at least 1 minute")
+        return 2
+    try:
+        plan.check()
+    except launch.LaunchError as e:
+        print(f"[jobscript] {e}")
+        return 2
+    print(script(args, plan), end="")
+    return 0
+
+
+def register(subparsers) -> None:
+    sp = subparsers.add_parser("jobscript", help="print a batch script (Slurm or Flux) that runs the same experiment",
+                               description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sp.add_argument("app", help=f"one of {', '.join(runner.APPS)}")
+    sp.add_argument("--scheduler", choices=sorted(SCHEDULERS), default="slurm", help="batch system (default slurm)")
+    sp.add_argument("--deck", help="YAML deck (default: the app's small deck)")
+    sp.add_argument("--ranks", type=int, default=None, help="MPI ranks (default: --nodes x --ranks-per-node, else 1)")
+    sp.add_argument("--threads", type=int, default=1, help="threads per rank (default 1)")
+    sp.add_argument("--nodes", type=int, default=None, help="nodes (default: as many as --ranks-per-node needs, else 1)")
+    sp.add_argument("--ranks-per-node", type=int, default=None, help="ranks on each node")
+    sp.add_argument("--oversubscribe", action="store_true", help="binding off (more ranks x threads than cores)")
+    sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="deck override (repeatable)")
+    sp.add_argument("--json", help="record file (default proxylab-APP-<job id>.json in the submission folder)")
+    sp.add_argument("--time", type=int, default=30, help="time limit in minutes (default 30)")
+    sp.add_argument("--partition", default="", help="partition (Slurm) or queue (Flux); else a comment to fill in")
+    sp.add_argument("--account", default="", help="account (Slurm) or bank (Flux); else a comment to fill in")
+    sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build preset (default openmp)")
+    sp.set_defaults(func=main)

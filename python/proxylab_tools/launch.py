@@ -1,0 +1,283 @@
+"""How a job is launched: the launcher and its command line, rank and thread binding, and the checks of
+ranks x threads against the machine. The one place of these rules: runner.py launches every run through
+it (run, demo, compare, sweep, perturbation, roofline), jobscript.py writes the same lines into a batch
+script, and CMake asks it (`python3 -m proxylab_tools.launch ctest-env`) for the tests' environment.
+
+Launchers (--launcher, or the environment variable PROXYLAB_LAUNCHER):
+    mpiexec   MPICH's (Hydra) or Open MPI's mpiexec; PROXYLAB_MPIEXEC names another executable
+    srun      Slurm (inside an allocation); --mpi=pmi2 unless SLURM_MPI_TYPE says otherwise
+    flux      flux run (inside a Flux instance)
+    none      the binary itself, one rank (MPI singleton)
+    TEMPLATE  any command line with {ranks}, {threads}, {nodes}, {ranks_per_node} in it, e.g.
+              PROXYLAB_LAUNCHER='srun -n {ranks} -c {threads} --cpu-bind=cores'
+
+Binding: unless --oversubscribe, each rank gets its own `threads` cores from the launcher (mpiexec
+-bind-to core:T, srun -c T --cpu-bind=cores, flux -c T -o cpu-affinity=per-task) and its threads are
+spread over them (OMP_PROC_BIND=spread, OMP_PLACES=cores), so no two threads share a core. With
+--oversubscribe binding is off (OMP_PROC_BIND=false): more threads than cores must be free to move.
+The user's own OMP_PROC_BIND / OMP_PLACES always win. A template launcher binds the ranks as its text says;
+the front end then leaves the threads unbound (set OMP_PROC_BIND / OMP_PLACES to bind them), since a rank
+that is not bound to its own cores would pin its first thread to the same core as every other rank.
+"""
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+LAUNCHERS = ("mpiexec", "srun", "flux", "none")
+PLACEHOLDERS = ("ranks", "threads", "nodes", "ranks_per_node")
+
+
+class LaunchError(ValueError):
+    """Bad launch options (exit 2): the message names the option, the value and what is allowed."""
+
+
+def cores_available() -> int:
+    """Cores this process may run on (its affinity mask: a batch allocation or taskset counts, not the node)."""
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not Linux
+        return os.cpu_count() or 1
+
+
+def binding_env(base: dict[str, str], threads: int, bound: bool) -> dict[str, str]:
+    """The environment of a launch: OMP_NUM_THREADS=threads; binding spread over cores when `bound`, off
+    otherwise (values the user set are kept); BLAS single-threaded inside the ranks unless the user says."""
+    env = dict(base)
+    env["OMP_NUM_THREADS"] = str(threads)
+    if bound:
+        env.setdefault("OMP_PROC_BIND", "spread")
+        env.setdefault("OMP_PLACES", "cores")
+    else:
+        env.setdefault("OMP_PROC_BIND", "false")
+    env.setdefault("OPENBLAS_NUM_THREADS", "1")
+    return env
+
+
+@lru_cache(maxsize=None)
+def mpiexec_flavour(executable: str) -> str:
+    """'hydra' (MPICH), 'openmpi' or 'unknown', from `mpiexec --version`."""
+    try:
+        text = subprocess.run([executable, "--version"], capture_output=True, text=True, timeout=20).stdout
+    except (OSError, subprocess.SubprocessError):
+        return "unknown"
+    if "HYDRA" in text or "hydra" in text:
+        return "hydra"
+    if "Open MPI" in text or "OpenRTE" in text:
+        return "openmpi"
+    return "unknown"
+
+
+def mpiexec_executable() -> str:
+    """MPICH's launcher explicitly (PROXYLAB_MPIEXEC overrides), not whatever MPI is first on PATH."""
+    if os.environ.get("PROXYLAB_MPIEXEC"):
+        return os.environ["PROXYLAB_MPIEXEC"]
+    for cand in ("/usr/bin/mpiexec.mpich", "/usr/bin/mpiexec.hydra"):
+        if os.path.exists(cand):
+            return cand
+    found = shutil.which("mpiexec") or shutil.which("mpirun")
+    if not found:
+        raise LaunchError("no mpiexec found (install mpich, set PROXYLAB_MPIEXEC, or choose --launcher srun|flux)")
+    return found
+
+
+@dataclass
+class LaunchOptions:
+    """What the command line says about launching, for every run of a command."""
+    launcher: str = ""           # a name of LAUNCHERS or a template; "" = PROXYLAB_LAUNCHER, else mpiexec
+    nodes: int | None = None
+    ranks_per_node: int | None = None
+    oversubscribe: bool = False
+
+    def resolved_launcher(self) -> str:
+        return self.launcher or os.environ.get("PROXYLAB_LAUNCHER", "") or "mpiexec"
+
+
+@dataclass
+class Launch:
+    """One job: how many ranks and threads, through which launcher."""
+    ranks: int
+    threads: int
+    options: LaunchOptions = field(default_factory=LaunchOptions)
+
+    @property
+    def launcher(self) -> str:
+        return self.options.resolved_launcher()
+
+    @property
+    def is_template(self) -> bool:
+        return self.launcher not in LAUNCHERS
+
+    @property
+    def bound(self) -> bool:
+        """Ranks on disjoint cores and threads spread over them: the launcher's flags bind the ranks (a template
+        or an unknown mpiexec may not: then threads are left unbound too, or every rank would pin its first
+        thread to the same core), and the run is not oversubscribed."""
+        if self.options.oversubscribe or self.is_template:
+            return False
+        if self.launcher == "mpiexec":
+            try:
+                return mpiexec_flavour(mpiexec_executable()) in ("hydra", "openmpi")
+            except LaunchError:
+                return False
+        return True
+
+    @property
+    def nodes(self) -> int:
+        o = self.options
+        if o.nodes:
+            return o.nodes
+        if o.ranks_per_node:
+            return -(-self.ranks // o.ranks_per_node)
+        return 1
+
+    def check(self) -> None:
+        """LaunchError unless the launch makes sense (before anything is built or started)."""
+        o = self.options
+        for name, value in (("--ranks", self.ranks), ("--threads", self.threads), ("--nodes", o.nodes),
+                            ("--ranks-per-node", o.ranks_per_node)):
+            if value is not None and value < 1:
+                raise LaunchError(f"{name} {value}: must be at least 1")
+        if o.nodes and o.ranks_per_node and o.nodes * o.ranks_per_node != self.ranks:
+            raise LaunchError(f"--ranks {self.ranks} but --nodes {o.nodes} x --ranks-per-node {o.ranks_per_node} = "
+                              f"{o.nodes * o.ranks_per_node}: give two of the three, or make them agree")
+        if o.nodes and self.ranks < o.nodes:
+            raise LaunchError(f"--ranks {self.ranks} on --nodes {o.nodes}: at least one rank per node")
+        launcher = self.launcher
+        if self.is_template:
+            try:
+                self.template_words()
+            except (KeyError, IndexError, ValueError) as e:
+                raise LaunchError(f"launcher template '{launcher}': {e}; placeholders: "
+                                  f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}; or one of {', '.join(LAUNCHERS)}")
+            if "{ranks}" not in launcher:
+                raise LaunchError(f"launcher '{launcher}': neither one of {', '.join(LAUNCHERS)} nor a template with "
+                                  "{ranks} (e.g. 'srun -n {ranks} -c {threads} --cpu-bind=cores')")
+        if launcher == "none" and (self.ranks != 1 or (o.nodes or 1) != 1):
+            raise LaunchError(f"--launcher none runs the binary itself: 1 rank on 1 node (asked: --ranks {self.ranks}"
+                              f"{f', --nodes {o.nodes}' if o.nodes else ''}); use mpiexec, srun or flux")
+        if launcher == "mpiexec" and o.nodes and o.nodes > 1:
+            raise LaunchError(f"--nodes {o.nodes} with --launcher mpiexec: mpiexec takes its hosts from a host file or "
+                              "the allocation; use --launcher srun or flux, or a template "
+                              "(PROXYLAB_LAUNCHER='mpiexec -n {ranks} -f hosts -ppn {ranks_per_node}')")
+        if self.local and not o.oversubscribe:
+            cores = cores_available()
+            if self.ranks * self.threads > cores:
+                raise LaunchError(f"--ranks {self.ranks} x --threads {self.threads} = {self.ranks * self.threads} "
+                                  f"threads on {cores} cores of this machine: at most {cores}, or pass --oversubscribe "
+                                  "(binding off; timings then mean little)")
+
+    @property
+    def local(self) -> bool:
+        """The ranks run on this machine (so its cores are the limit): mpiexec or none on one node."""
+        return self.launcher in ("mpiexec", "none") and self.nodes == 1
+
+    def template_words(self) -> list[str]:
+        values = {"ranks": self.ranks, "threads": self.threads, "nodes": self.nodes,
+                  "ranks_per_node": self.options.ranks_per_node or -(-self.ranks // self.nodes)}
+        return shlex.split(self.launcher.format(**values))
+
+    def prefix(self) -> list[str]:
+        """The launcher's words before the binary."""
+        o, r, t = self.options, self.ranks, self.threads
+        launcher = self.launcher
+        if self.is_template:
+            return self.template_words()
+        if launcher == "none":
+            return []
+        if launcher == "srun":
+            words = ["srun"]
+            if not os.environ.get("SLURM_MPI_TYPE"):
+                words.append("--mpi=pmi2")  # Debian's MPICH 4.0.2 speaks PMI2 under Slurm
+            words += ["-n", str(r), "-c", str(t)]
+            if o.nodes:
+                words += ["-N", str(o.nodes)]
+            if o.ranks_per_node:
+                words += ["--ntasks-per-node", str(o.ranks_per_node)]
+            words += ["--cpu-bind=cores"] if self.bound else ["--cpu-bind=none", "--overcommit"]
+            return words
+        if launcher == "flux":
+            words = ["flux", "run", "-n", str(r), "-c", str(t)]
+            if o.nodes:
+                words += ["-N", str(o.nodes)]
+            if o.ranks_per_node:
+                words += ["--tasks-per-node", str(o.ranks_per_node)]
+            words += ["-o", "cpu-affinity=per-task" if self.bound else "cpu-affinity=off"]
+            return words
+        exe = mpiexec_executable()
+        flavour = mpiexec_flavour(exe)
+        words = [exe, "-n", str(r)]
+        if flavour == "openmpi":
+            if os.geteuid() == 0:
+                words.append("--allow-run-as-root")
+            if o.ranks_per_node:
+                words += ["--map-by", f"ppr:{o.ranks_per_node}:node:PE={t}" if self.bound else f"ppr:{o.ranks_per_node}:node"]
+            elif self.bound:
+                words += ["--map-by", f"slot:PE={t}"]
+            words += ["--bind-to", "core" if self.bound else "none"]
+            if o.oversubscribe:
+                words.append("--oversubscribe")
+            return words
+        if o.ranks_per_node:
+            words += ["-ppn", str(o.ranks_per_node)]
+        if self.bound and flavour == "hydra":
+            words += ["-bind-to", f"core:{t}"]
+        return words
+
+    def command(self, exe: str, args: list[str]) -> list[str]:
+        return [*self.prefix(), exe, *args]
+
+    def env(self, base: dict[str, str] | None = None) -> dict[str, str]:
+        return binding_env(dict(os.environ) if base is None else base, self.threads, self.bound)
+
+    def describe(self) -> str:
+        """For messages: '2 ranks x 1 thread, mpiexec, bound'."""
+        how = "template" if self.is_template else self.launcher
+        return (f"{self.ranks} rank(s) x {self.threads} thread(s) via {how}"
+                f"{f' on {self.nodes} nodes' if self.nodes > 1 else ''}, {'bound' if self.bound else 'unbound'}")
+
+
+# ---- command-line options (every command that launches takes the same) --------------------------------
+def add_arguments(sp) -> None:
+    sp.add_argument("--launcher", default="", metavar="NAME|TEMPLATE",
+                    help=f"how ranks start: {', '.join(LAUNCHERS)}, or a template with {{ranks}} {{threads}} {{nodes}} "
+                         "{ranks_per_node} (default: PROXYLAB_LAUNCHER, else mpiexec)")
+    sp.add_argument("--nodes", type=int, default=None, help="nodes to run on (srun, flux)")
+    sp.add_argument("--ranks-per-node", type=int, default=None, help="ranks on each node")
+    sp.add_argument("--oversubscribe", action="store_true",
+                    help="allow more ranks x threads than cores (binding off)")
+
+
+def ranks_for(ranks: int | None, options: LaunchOptions, default: int = 1) -> int:
+    """--ranks, else --nodes x --ranks-per-node, else the command's default."""
+    if ranks is not None:
+        return ranks
+    if options.nodes and options.ranks_per_node:
+        return options.nodes * options.ranks_per_node
+    return default
+
+
+def options_from(args) -> LaunchOptions:
+    return LaunchOptions(getattr(args, "launcher", "") or "", getattr(args, "nodes", None),
+                         getattr(args, "ranks_per_node", None), bool(getattr(args, "oversubscribe", False)))
+
+
+def main(argv: list[str]) -> int:
+    """python3 -m proxylab_tools.launch ctest-env [THREADS]: the tests' environment as a CMake list. ctest runs
+    several tests at once and 4-rank tests on fewer cores, so its launches are oversubscribed: binding off."""
+    if len(argv) >= 1 and argv[0] == "ctest-env":
+        threads = int(argv[1]) if len(argv) > 1 else 1
+        env = binding_env({}, threads, bound=False)
+        print(";".join(f"{k}={v}" for k, v in sorted(env.items())), end="")
+        return 0
+    print("usage: python3 -m proxylab_tools.launch ctest-env [THREADS]", file=sys.stderr)
+    return 2
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))

@@ -1,0 +1,224 @@
+"""How the front end launches a job (launch.py), decides its exit code (runner.job_exit_code), checks output paths
+(output_files.py) and writes batch scripts (jobscript.py): command lines per launcher, the binding rule, the checks
+of ranks x threads against the cores, and bad options refused before anything is built (exit 2)."""
+import contextlib
+import io
+import os
+import stat
+import tempfile
+import unittest
+from pathlib import Path
+from unittest import mock
+
+from proxylab_tools import cli, jobscript, launch, output_files, runner
+
+
+def plan(ranks=2, threads=1, launcher="mpiexec", **kw):
+    return launch.Launch(ranks, threads, launch.LaunchOptions(launcher, **kw))
+
+
+@contextlib.contextmanager
+def machine(cores=2, flavour="hydra", env=None):
+    """A machine with `cores` cores and MPICH's mpiexec (or another flavour); env replaces os.environ's launch keys."""
+    clean = {k: v for k, v in os.environ.items()
+             if not k.startswith(("OMP_", "PROXYLAB_LAUNCHER", "SLURM_", "OPENBLAS_"))}
+    clean.update(env or {})
+    with mock.patch.object(launch, "cores_available", lambda: cores), \
+            mock.patch.object(launch, "mpiexec_executable", lambda: "/usr/bin/mpiexec.mpich"), \
+            mock.patch.object(launch, "mpiexec_flavour", lambda exe: flavour), \
+            mock.patch.dict(os.environ, clean, clear=True):
+        yield
+
+
+class LaunchChecks(unittest.TestCase):
+    def refused(self, p, *fragments):
+        with self.assertRaises(launch.LaunchError) as e:
+            p.check()
+        for f in fragments:
+            self.assertIn(f, str(e.exception))
+
+    def test_counts_below_one_are_refused(self):
+        with machine():
+            self.refused(plan(ranks=0), "--ranks 0", "at least 1")
+            self.refused(plan(ranks=-1), "--ranks -1")
+            self.refused(plan(threads=0), "--threads 0")
+            self.refused(plan(threads=-3), "--threads -3")
+            self.refused(plan(nodes=0), "--nodes 0")
+
+    def test_more_threads_than_cores_needs_oversubscribe(self):
+        with machine(cores=2):
+            self.refused(plan(ranks=3), "--ranks 3 x --threads 1 = 3 threads on 2 cores", "--oversubscribe")
+            self.refused(plan(ranks=2, threads=2), "= 4 threads on 2 cores")
+            plan(ranks=2, threads=1).check()
+            plan(ranks=1000, oversubscribe=True).check()
+            plan(ranks=64, launcher="srun").check()  # the scheduler's nodes, not this machine's cores
+
+    def test_launcher_specific_refusals(self):
+        with machine():
+            self.refused(plan(ranks=2, launcher="none"), "--launcher none", "1 rank")
+            self.refused(plan(ranks=4, launcher="mpiexec", nodes=2, oversubscribe=True), "--nodes 2", "srun or flux")
+            self.refused(plan(launcher="mpirun -np 2"), "nor a template with {ranks}")
+            self.refused(plan(launcher="srun -n {rank}"), "placeholders")
+            self.refused(plan(ranks=6, launcher="srun", nodes=2, ranks_per_node=2), "2 x --ranks-per-node 2 = 4")
+
+    def test_ranks_from_nodes(self):
+        o = launch.LaunchOptions("srun", nodes=3, ranks_per_node=4)
+        self.assertEqual(launch.ranks_for(None, o), 12)
+        self.assertEqual(launch.ranks_for(5, o), 5)
+        self.assertEqual(launch.ranks_for(None, launch.LaunchOptions()), 1)
+
+
+class LaunchCommands(unittest.TestCase):
+    def test_mpiexec_binds_each_rank_to_its_cores(self):
+        with machine(cores=8):
+            self.assertEqual(plan(2, 3).command("exe", ["--quiet"]),
+                             ["/usr/bin/mpiexec.mpich", "-n", "2", "-bind-to", "core:3", "exe", "--quiet"])
+            self.assertEqual(plan(4, 1, ranks_per_node=2).prefix(),
+                             ["/usr/bin/mpiexec.mpich", "-n", "4", "-ppn", "2", "-bind-to", "core:1"])
+            self.assertEqual(plan(4, 1, oversubscribe=True).prefix(), ["/usr/bin/mpiexec.mpich", "-n", "4"])
+        with machine(cores=8, flavour="openmpi"):
+            words = plan(2, 2).prefix()
+            self.assertIn("slot:PE=2", words)
+            self.assertEqual(words[-2:], ["--bind-to", "core"])
+
+    def test_srun_and_flux(self):
+        with machine():
+            self.assertEqual(plan(8, 4, "srun", nodes=2, ranks_per_node=4).prefix(),
+                             ["srun", "--mpi=pmi2", "-n", "8", "-c", "4", "-N", "2", "--ntasks-per-node", "4",
+                              "--cpu-bind=cores"])
+            self.assertIn("--cpu-bind=none", plan(2, 1, "srun", oversubscribe=True).prefix())
+            self.assertEqual(plan(4, 2, "flux").prefix(),
+                             ["flux", "run", "-n", "4", "-c", "2", "-o", "cpu-affinity=per-task"])
+        with machine(env={"SLURM_MPI_TYPE": "pmix"}):
+            self.assertNotIn("--mpi=pmi2", plan(2, 1, "srun").prefix())
+
+    def test_template_and_none(self):
+        with machine(env={"PROXYLAB_LAUNCHER": "srun -n {ranks} -c {threads} --cpu-bind=cores"}):
+            p = launch.Launch(4, 2, launch.LaunchOptions())
+            self.assertEqual(p.command("exe", []), ["srun", "-n", "4", "-c", "2", "--cpu-bind=cores", "exe"])
+            self.assertEqual(plan(1, 1, "none").command("exe", ["-x"]), ["exe", "-x"])
+            self.assertEqual(plan(2, 1, "mpiexec").prefix()[0], "/usr/bin/mpiexec.mpich")  # the flag wins
+
+    def test_binding_environment(self):
+        with machine(cores=8):
+            env = plan(2, 2).env({})
+            self.assertEqual((env["OMP_NUM_THREADS"], env["OMP_PROC_BIND"], env["OMP_PLACES"]), ("2", "spread", "cores"))
+            self.assertEqual(env["OPENBLAS_NUM_THREADS"], "1")
+            self.assertEqual(plan(2, 2).env({"OMP_PROC_BIND": "close"})["OMP_PROC_BIND"], "close")  # the user's wins
+            self.assertEqual(plan(2, 2, oversubscribe=True).env({})["OMP_PROC_BIND"], "false")
+            self.assertEqual(plan(2, 2, "mpiexec -n {ranks}").env({})["OMP_PROC_BIND"], "false")
+        with machine(cores=8, flavour="unknown"):  # no rank binding: threads must not all pin to core 0
+            self.assertEqual(plan(2, 2).env({})["OMP_PROC_BIND"], "false")
+
+    def test_ctest_environment(self):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            self.assertEqual(launch.main(["ctest-env", "2"]), 0)
+        self.assertEqual(out.getvalue(), "OMP_NUM_THREADS=2;OMP_PROC_BIND=false;OPENBLAS_NUM_THREADS=1")
+
+
+class JobExitCode(unittest.TestCase):
+    def test_the_record_decides(self):
+        done = {"status": "completed", "verification": {"passed": True}}
+        failed = {"status": "completed", "verification": {"passed": False}}
+        interrupted = {"status": "interrupted", "verification": {"passed": False}}
+        code = runner.job_exit_code
+        self.assertEqual(code(interrupted, 0, 0, False), 130)  # mpiexec returns 0 after a forwarded SIGINT
+        self.assertEqual(code(done, 0, 2, False), 130)         # the front end got SIGINT
+        self.assertEqual(code(None, 0, 15, False), 130)
+        self.assertEqual(code(done, 0, 0, False), 0)
+        self.assertEqual(code(failed, 1, 0, False), 1)
+        self.assertEqual(code(failed, 0, 0, False), 1)
+        self.assertEqual(code(None, 2, 0, False), 2)
+        self.assertEqual(code(done, 139, 0, False), 139)       # a crash after the record was written
+        self.assertEqual(code(None, 0, 0, True), 124)
+
+
+class OutputPaths(unittest.TestCase):
+    def test_problems_found_before_the_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            self.assertIn("is a folder", output_files.problem(tmp))
+            self.assertIn("folder that does not exist", output_files.problem(f"{tmp}/no/such/r.json"))
+            fifo = f"{tmp}/pipe"
+            os.mkfifo(fifo)
+            self.assertIn("pipe with no reader", output_files.problem(fifo))
+            self.assertEqual(output_files.problem(f"{tmp}/new.json"), "")
+            self.assertEqual(output_files.problem("/dev/null"), "")
+            os.chmod(tmp, stat.S_IRUSR | stat.S_IXUSR)
+            try:
+                if os.geteuid() != 0:  # root writes anywhere
+                    self.assertIn("cannot be created", output_files.problem(f"{tmp}/r.json"))
+            finally:
+                os.chmod(tmp, stat.S_IRWXU)
+
+    def test_atomic_and_checked_writes(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            target = Path(tmp) / "r.json"
+            target.write_text("old record")
+            output_files.atomic_write(target, "new record\n")
+            self.assertEqual(target.read_text(), "new record\n")
+            self.assertEqual(sorted(p.name for p in Path(tmp).iterdir()), ["r.json"])  # no temporary left
+            output_files.remove_stale(target)
+            self.assertFalse(target.exists())
+        with self.assertRaises(output_files.OutputError) as e:
+            output_files.atomic_write("/dev/full", "x" * 100)
+        self.assertIn("'/dev/full': writing failed", str(e.exception))
+        self.assertIn("errno 28", str(e.exception))
+
+
+class JobScripts(unittest.TestCase):
+    def script(self, *argv):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            rc = cli.main(["jobscript", *argv])
+        return rc, out.getvalue()
+
+    def test_slurm_and_flux(self):
+        rc, text = self.script("pop", "--deck", "inputs/pop/x1.yaml", "--ranks", "4", "--threads", "2", "--time", "90")
+        self.assertEqual(rc, 0, text)
+        for line in ("#SBATCH --ntasks=4", "#SBATCH --cpus-per-task=2", "#SBATCH --time=01:30:00",
+                     "##SBATCH --partition=FILL_IN", "# module load"):
+            self.assertIn(line, text)
+        run = [ln for ln in text.splitlines() if ln.startswith("exec ")][0]
+        self.assertIn("run pop --ranks 4 --threads 2 --launcher srun --deck", run)
+        self.assertIn('--json "proxylab-pop-${SLURM_JOB_ID}.json"', run)
+        rc, text = self.script("stream", "--scheduler", "flux", "--nodes", "2", "--ranks-per-node", "8", "--partition",
+                               "pbatch")
+        self.assertEqual(rc, 0, text)
+        for line in ("#flux: -N 2", "#flux: -n 16", "#flux: --queue=pbatch", "--launcher flux",
+                     "--nodes 2 --ranks-per-node 8"):
+            self.assertIn(line, text)
+
+    def test_bad_options(self):
+        self.assertEqual(self.script("pop", "--ranks", "0")[0], 2)
+        self.assertEqual(self.script("nosuchapp")[0], 2)
+
+
+class RefusedBeforeBuilding(unittest.TestCase):
+    """Bad input is found before set-up and build start (which take minutes on a fresh machine)."""
+
+    def run_cli(self, *argv):
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out), machine(cores=2), \
+                mock.patch.object(cli, "ensure_built", side_effect=AssertionError("must not build")), \
+                mock.patch.object(runner, "run_app", side_effect=AssertionError("must not run")):
+            rc = cli.main(list(argv))
+        return rc, out.getvalue()
+
+    def test_unknown_app_bad_counts_and_paths(self):
+        with mock.patch.dict(os.environ, {"PROXYLAB_BUILD_DIR": "/nonexistent-build"}):
+            cases = [(["run", "foo"], "unknown app 'foo'"),
+                     (["run", "pop", "--ranks", "0"], "--ranks 0: must be at least 1"),
+                     (["run", "pop", "--threads", "-3"], "--threads -3: must be at least 1"),
+                     (["run", "pop", "--ranks", "3"], "= 3 threads on 2 cores"),
+                     (["run", "pop", "--json", "/nonexistent/r.json"], "folder that does not exist"),
+                     (["run", "pop", "--json", "/tmp"], "is a folder"),
+                     (["demo", "--ranks", "0"], "--ranks 0")]
+            for argv, message in cases:
+                rc, text = self.run_cli(*argv)
+                self.assertEqual(rc, 2, f"{argv}: {text}")
+                self.assertIn(message, text, argv)
+
+
+if __name__ == "__main__":
+    unittest.main()

@@ -1,0 +1,211 @@
+"""The run contract on the real binaries, directly and through the front end.
+
+Output files (issue 16, finding 4): checked before the run (a missing folder, a folder, a pipe without a reader: exit
+2 at once), non-regular targets work or are refused and never hang (/dev/stdout into a pipe, /dev/full: exit 3 with
+the errno), a failed run leaves no stale record, evh1's density file is checked up front and written whole.
+Flags (finding 6): bad --kokkos-* values and KOKKOS_* variables, a flag the linked Kokkos does not accept, --slow-ranks
+beyond the rank count: exit 2 with a message, never std::terminate; changed verify.* limits are named.
+Launch (issue 14): ranks are bound to their own cores by the front end; --version of the binaries and the front end."""
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+from pathlib import Path
+
+from harness_testing import ROOT
+
+BUILD = Path(os.environ.get("PROXYLAB_BUILD_DIR", ROOT / "build" / "openmp"))
+MPIEXEC = os.environ.get("PROXYLAB_MPIEXEC", "mpiexec")
+STREAM = ["--deck", "inputs/stream/small.yaml", "--set", "stream.n=65536", "--set", "stream.iterations=3", "--quiet"]
+ENV = dict(os.environ, PYTHONPATH=str(ROOT / "python"), OMP_NUM_THREADS="1")
+
+
+def sh(command: str, timeout: float = 60) -> subprocess.CompletedProcess:
+    """A shell pipeline from the repository root (a hang fails the test through the timeout)."""
+    return subprocess.run(["bash", "-c", command], cwd=ROOT, env=ENV, capture_output=True, text=True, timeout=timeout)
+
+
+def direct(ranks: int = 2) -> str:
+    return f"{MPIEXEC} -n {ranks} {BUILD}/bin/proxylab-stream {' '.join(STREAM)}"
+
+
+def front(ranks: int = 1, extra: str = "") -> str:
+    return f"{sys.executable} -m proxylab_tools.cli run stream --ranks {ranks} --oversubscribe {extra} {' '.join(STREAM)}"
+
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-stream").exists(), "stream is not built")
+class OutputTargets(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.dir = Path(self.tmp.name)
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def test_stdout_into_a_pipe_works(self):
+        for name, cmd in (("direct", direct()), ("front end", front())):
+            p = sh(f"{cmd} --json /dev/stdout | cat")
+            self.assertEqual(p.returncode, 0, f"{name}: {p.stdout[-2000:]}{p.stderr[-2000:]}")
+            text = p.stdout[p.stdout.index("{"):]
+            self.assertEqual(json.loads(text)["status"], "completed", name)
+
+    def test_stdout_redirected_to_a_file_keeps_every_line(self):
+        for name, cmd in (("direct", direct()), ("front end", front())):
+            log = self.dir / "run.log"
+            p = sh(f"{cmd} --json /dev/stdout > {log}")
+            self.assertEqual(p.returncode, 0, f"{name}: {p.stderr}")
+            text = log.read_text()
+            self.assertIn("VERIFICATION: PASSED", text, name)  # the lines before the record are still there
+            self.assertEqual(json.loads(text[text.index("{"):])["status"], "completed", name)
+
+    def test_full_device_is_a_runtime_failure(self):
+        for name, cmd in (("direct", direct()), ("front end", front())):
+            t = time.monotonic()
+            p = sh(f"{cmd} --json /dev/full", timeout=60)
+            self.assertEqual(p.returncode, 3, f"{name}: {p.stdout}{p.stderr}")
+            self.assertIn("'/dev/full': writing failed: No space left on device (errno 28)", p.stdout + p.stderr)
+            self.assertLess(time.monotonic() - t, 30)
+
+    def test_refused_before_the_run(self):
+        fifo = self.dir / "pipe"
+        os.mkfifo(fifo)
+        cases = [(f"--json {self.dir}/missing/r.json", "folder that does not exist"),
+                 (f"--json {self.dir}", "is a folder, not a file"),
+                 (f"--json {fifo}", "pipe with no reader"),
+                 (f"--trace {self.dir}", "is a folder, not a file"),
+                 (f"--json {self.dir}/same.json --trace {self.dir}/same.json", "name the same file")]
+        for flag, message in cases:
+            for name, cmd in (("direct", direct()), ("front end", front())):
+                if name == "front end" and "same" in flag:
+                    continue  # the binary's own check (the front end hands --json to it through a private file)
+                p = sh(f"{cmd} {flag}", timeout=60)
+                self.assertEqual(p.returncode, 2, f"{name} {flag}: {p.stdout}{p.stderr}")
+                self.assertIn(message, p.stdout + p.stderr, f"{name} {flag}")
+                self.assertNotIn("VERIFICATION", p.stdout, f"{name} {flag}: it ran")
+
+    def test_failed_run_leaves_no_stale_record(self):
+        for name, cmd in (("direct", direct()), ("front end", front())):
+            record = self.dir / f"{name.replace(' ', '-')}.json"
+            record.write_text('{"status": "completed", "from": "an earlier run"}')
+            p = sh(f"{cmd} --json {record} --set stream.nope=1")
+            self.assertEqual(p.returncode, 2, f"{name}: {p.stdout}{p.stderr}")
+            self.assertFalse(record.exists(), f"{name}: the earlier run's record is still there")
+            p = sh(f"{cmd} --json {record}")
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertEqual(json.loads(record.read_text())["status"], "completed")
+            self.assertEqual(sorted(x.name for x in self.dir.iterdir() if x.name.startswith(".")), [],
+                             "a temporary file was left behind")
+
+    def test_versions(self):
+        p = sh(f"{BUILD}/bin/proxylab-stream --version")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"^proxylab-stream \d+\.\d+\S* \(git [0-9a-f]{40}|unknown|none")
+        self.assertIn("MPI: ", p.stdout)
+        p = sh(f"{sys.executable} -m proxylab_tools.cli --version")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        self.assertRegex(p.stdout, r"^proxylab \d+\.\d+")
+
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-stream").exists() and (BUILD / "bin" / "proxylab-pop").exists(),
+                     "stream and pop are not built")
+class Flags(unittest.TestCase):
+    def test_bad_kokkos_values_are_bad_input(self):
+        threads_flag = "--kokkos-num-threads"  # what Kokkos >= 3.7 accepts (the binaries' --help names it)
+        p = sh(f"{BUILD}/bin/proxylab-stream --help")
+        if "--kokkos-threads=N" in p.stdout:
+            threads_flag = "--kokkos-threads"
+        other = "--kokkos-threads" if threads_flag == "--kokkos-num-threads" else "--kokkos-num-threads"
+        cases = [(f"{threads_flag}=abc", "takes an integer >= 1"), (f"{threads_flag}=0", "takes an integer >= 1"),
+                 (f"{other}=2", f"use {threads_flag}=N"), ("--kokkos-device-id=q", "takes an integer >= 0"),
+                 ("--kokkos-disable-warnings=maybe", "true/false")]
+        for flag, message in cases:
+            p = sh(f"{direct()} {flag}")
+            self.assertEqual(p.returncode, 2, f"{flag}: {p.stdout}{p.stderr}")
+            self.assertIn(message, p.stderr, flag)
+            self.assertEqual(p.stderr.count("bad input"), 1, f"{flag}: one message, not one per rank")
+        p = sh(f"KOKKOS_NUM_THREADS=x {direct()}")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("KOKKOS_NUM_THREADS='x'", p.stderr)
+
+    def test_slow_ranks_must_exist(self):
+        p = sh(f"{direct(2)} --slow-ranks 7")
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("--slow-ranks: rank 7 does not exist; allowed: 0 to 1", p.stderr)
+
+    def test_changed_verification_limits_are_named(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = sh(f"{MPIEXEC} -n 1 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet "
+                   f"--set verify.error_tol=0.5 --json {tmp}/r.json")
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("verification limits changed from the defaults: verify.error_tol=0.5 [default 1e-05]\n"
+                          "VERIFICATION: PASSED\n", p.stdout)
+            changed = json.loads(Path(f"{tmp}/r.json").read_text())["verification"]["changed_limits"]
+            self.assertEqual(changed, [{"key": "verify.error_tol", "value": 0.5, "default": 1e-05}])
+            p = sh(f"{MPIEXEC} -n 1 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet")
+            self.assertIn("VERIFICATION: PASSED\n", p.stdout)
+
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-evh1").exists(), "evh1 is not built")
+class DensityFile(unittest.TestCase):
+    def test_checked_before_the_run_and_written_whole(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            cmd = f"{MPIEXEC} -n 2 {BUILD}/bin/proxylab-evh1 --deck inputs/evh1/demo.yaml --quiet"
+            t = time.monotonic()
+            p = sh(f"{cmd} --set output.density_file={tmp}/missing/rho.bin")
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("output.density_file", p.stdout + p.stderr)
+            self.assertNotIn("VERIFICATION", p.stdout)
+            self.assertLess(time.monotonic() - t, 30)
+            p = sh(f"{cmd} --set output.density_file={tmp}/rho.bin")
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            meta = json.loads(Path(f"{tmp}/rho.bin.json").read_text())
+            ny, nx = meta["shape"]
+            self.assertEqual(Path(f"{tmp}/rho.bin").stat().st_size, 8 * nx * ny)
+            self.assertEqual(sorted(x.name for x in Path(tmp).iterdir()), ["rho.bin", "rho.bin.json"])
+
+    @unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists(), "pop is not built")
+    def test_pop_operator_files_checked_before_the_run(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            p = sh(f"{MPIEXEC} -n 2 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet "
+                   f"--set output.operator_file={tmp}/missing/a.mtx")
+            self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+            self.assertIn("output.operator_file", p.stderr)
+            self.assertNotIn("VERIFICATION", p.stdout)
+
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-stream").exists() and len(os.sched_getaffinity(0)) >= 2,
+                     "stream is not built, or fewer than 2 cores")
+class Binding(unittest.TestCase):
+    """The front end binds each rank to its own cores (mpiexec -bind-to core:T) and spreads its threads; the record
+    shows where each rank ran. --oversubscribe switches binding off."""
+
+    def record(self, extra: str) -> dict:
+        with tempfile.TemporaryDirectory() as tmp:
+            env = {k: v for k, v in ENV.items() if k not in ("OMP_PROC_BIND", "OMP_PLACES", "PROXYLAB_LAUNCHER")}
+            cmd = (f"{sys.executable} -m proxylab_tools.cli run stream --ranks 2 --launcher mpiexec {extra} "
+                   f"{' '.join(STREAM)} --json {tmp}/r.json")
+            p = subprocess.run(["bash", "-c", cmd], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            return json.loads(Path(f"{tmp}/r.json").read_text())
+
+    def test_bound_ranks_do_not_share_cores(self):
+        rec = self.record("")
+        placement = rec["provenance"]["placement"]
+        self.assertEqual([p["rank"] for p in placement], [0, 1])
+        cpus = [set(p["cpus"].split(",")) for p in placement]
+        self.assertFalse(cpus[0] & cpus[1], f"ranks share a core: {placement}")
+        self.assertEqual(rec["provenance"]["environment"].get("OMP_PROC_BIND"), "spread")
+        self.assertTrue(all(p["host"] for p in placement))
+
+    def test_oversubscribed_runs_are_unbound(self):
+        rec = self.record("--oversubscribe")
+        self.assertEqual(rec["provenance"]["environment"].get("OMP_PROC_BIND"), "false")
+        placement = rec["provenance"]["placement"]
+        self.assertEqual(placement[0]["cpus"], placement[1]["cpus"])  # both may run anywhere
+
+
+if __name__ == "__main__":
+    unittest.main()

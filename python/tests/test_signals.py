@@ -1,0 +1,189 @@
+"""Signals end a job cleanly, everywhere (issue 16, findings 1 and 2), on the real binaries:
+
+- through the front end: SIGINT (a terminal's Ctrl-C) or SIGTERM (a batch system's) during pop's solve, a comm probe's
+  inner loop or pop's set-up ends the job with exit 130 within seconds, the results so far printed and the record
+  written with status 'interrupted', and no rank process left (found by PID through a marker in their environment);
+- killing the front end (SIGKILL: a batch system's hard kill) takes the job with it;
+- a job that ignores the forwarded signal is aborted after the grace period (PROXYLAB_STOP_GRACE);
+- through mpiexec directly: SIGINT and SIGTERM to mpiexec, same record and no rank left.
+"""
+import json
+import os
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+import unittest
+import uuid
+from pathlib import Path
+
+from harness_testing import ROOT, fake_build_dir
+
+BUILD = Path(os.environ.get("PROXYLAB_BUILD_DIR", ROOT / "build" / "openmp"))
+MPIEXEC = os.environ.get("PROXYLAB_MPIEXEC", "mpiexec")
+LONG_POP = ["--deck", "inputs/pop/x1.yaml", "--set", "solver.crit=0", "--set", "solver.max_iters=100000000"]
+LONG_RING = ["--set", "probe.tests=ring", "--set", "probe.repetitions=1000000", "--set", "ring.bytes=8",
+             "--set", "ring.partners=2"]
+
+
+def processes_with(mark: str) -> list[int]:
+    """PIDs of live processes whose environment carries PROXYLAB_TEST_MARK=mark (the launcher and the ranks)."""
+    found = []
+    needle = f"PROXYLAB_TEST_MARK={mark}".encode()
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            if needle in (entry / "environ").read_bytes().split(b"\0"):
+                state = (entry / "stat").read_text().rsplit(")", 1)[1].split()[0]
+                if state != "Z":
+                    found.append(int(entry.name))
+        except OSError:
+            continue
+    return found
+
+
+class Job:
+    """A command started in its own session (as a shell starts a foreground job), with a marker in its environment."""
+
+    def __init__(self, argv: list[str], env_extra: dict | None = None):
+        self.mark = uuid.uuid4().hex
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), PROXYLAB_TEST_MARK=self.mark, **(env_extra or {}))
+        self.proc = subprocess.Popen(argv, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                     start_new_session=True)
+        self.output = ""
+
+    def wait_for_ranks(self, count: int, timeout: float = 60) -> None:
+        end = time.monotonic() + timeout
+        while time.monotonic() < end:
+            if len(processes_with(self.mark)) >= count:
+                return
+            time.sleep(0.2)
+        raise AssertionError(f"the job never had {count} processes")
+
+    def signal_group(self, sig: int) -> float:
+        """As a terminal does: to the job's process group (the front end's own, not the launcher's)."""
+        os.killpg(self.proc.pid, sig)
+        return time.monotonic()
+
+    def finish(self, timeout: float) -> int:
+        out, _ = self.proc.communicate(timeout=timeout)
+        self.output = out.decode(errors="replace")
+        return self.proc.returncode
+
+    def assert_no_process_left(self, test, timeout: float = 15) -> None:
+        end = time.monotonic() + timeout
+        while processes_with(self.mark) and time.monotonic() < end:
+            time.sleep(0.2)
+        left = processes_with(self.mark)
+        for pid in left:  # do not leave them to the next test
+            os.kill(pid, signal.SIGKILL)
+        test.assertEqual(left, [], f"processes left running: {left}\n{self.output[-2000:]}")
+
+
+def front_end(app: str, args: list[str], ranks: int = 2) -> list[str]:
+    return [sys.executable, "-m", "proxylab_tools.cli", "run", app, "--ranks", str(ranks), "--launcher", "mpiexec",
+            "--oversubscribe", *args]
+
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists() and (BUILD / "bin" / "proxylab-comm").exists(),
+                     "pop and comm are not built")
+class FrontEndSignals(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.TemporaryDirectory()
+        self.record = Path(self.tmp.name) / "run.json"
+
+    def tearDown(self):
+        self.tmp.cleanup()
+
+    def check_interrupted(self, job: Job, code: int, t_signal: float, what: str) -> dict:
+        self.assertEqual(code, 130, job.output[-3000:])
+        self.assertLess(time.monotonic() - t_signal, 20, f"{what}: the job took too long to stop")
+        self.assertIn("INTERRUPTED: results below cover the part that ran", job.output)
+        self.assertIn("VERIFICATION:", job.output)
+        record = json.loads(self.record.read_text())
+        self.assertEqual(record["status"], "interrupted")
+        job.assert_no_process_left(self)
+        return record
+
+    def test_ctrl_c_during_the_solve(self):
+        job = Job(front_end("pop", [*LONG_POP, "--json", str(self.record)]))
+        job.wait_for_ranks(3)
+        time.sleep(3)
+        t = job.signal_group(signal.SIGINT)
+        record = self.check_interrupted(job, job.finish(60), t, "pop solve")
+        self.assertGreater(record["results"]["iterations"], 0)
+
+    def test_sigterm_inside_a_probe_loop(self):
+        job = Job(front_end("comm", [*LONG_RING, "--json", str(self.record)]))
+        job.wait_for_ranks(3)
+        time.sleep(2)
+        t = job.signal_group(signal.SIGTERM)
+        self.check_interrupted(job, job.finish(60), t, "comm ring")
+        self.assertIn("interrupted inside a sub-test", job.output)
+
+    def test_sigterm_during_set_up(self):
+        job = Job(front_end("pop", ["--deck", "inputs/pop/tenth.yaml", "--json", str(self.record)]))
+        job.wait_for_ranks(3)
+        time.sleep(0.5)
+        t = job.signal_group(signal.SIGTERM)
+        self.check_interrupted(job, job.finish(90), t, "pop tenth set-up")
+
+    def test_killing_the_front_end_ends_the_job(self):
+        job = Job(front_end("pop", LONG_POP))
+        job.wait_for_ranks(3)
+        time.sleep(1)
+        os.kill(job.proc.pid, signal.SIGKILL)  # no chance to forward anything: the kernel's PDEATHSIG must act
+        job.finish(30)
+        job.assert_no_process_left(self, timeout=20)
+
+
+class Escalation(unittest.TestCase):
+    def test_a_job_that_ignores_the_signal_is_aborted(self):
+        build = fake_build_dir()
+        self.addCleanup(build.cleanup)
+        job = Job([sys.executable, "-m", "proxylab_tools.cli", "run", "fake", "--launcher", "mpiexec", "--set",
+                   "fake.sleep=120", "--set", "fake.ignore_signals=1"],
+                  {"PROXYLAB_BUILD_DIR": build.name, "PROXYLAB_STOP_GRACE": "2"})
+        job.wait_for_ranks(2)
+        time.sleep(1)
+        t = job.signal_group(signal.SIGINT)
+        self.assertEqual(job.finish(60), 130, job.output)
+        self.assertLess(time.monotonic() - t, 20)
+        job.assert_no_process_left(self)
+
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-comm").exists(), "comm is not built")
+class DirectMpiexec(unittest.TestCase):
+    """mpiexec -n 2 proxylab-comm ...: the ranks get the signal from mpiexec and must stop in the inner loop."""
+
+    def run_direct(self, sig: int) -> tuple[Job, int, dict]:
+        with tempfile.TemporaryDirectory() as tmp:
+            record = Path(tmp) / "run.json"
+            job = Job([MPIEXEC, "-n", "2", str(BUILD / "bin" / "proxylab-comm"), *LONG_RING, "--json", str(record)],
+                      {"OMP_NUM_THREADS": "1", "OMP_PROC_BIND": "false"})
+            job.wait_for_ranks(3)
+            time.sleep(2)
+            t = time.monotonic()
+            os.kill(job.proc.pid, sig)  # to mpiexec, as kill(1) or a batch system would
+            code = job.finish(60)
+            self.assertLess(time.monotonic() - t, 20)
+            self.assertTrue(record.exists(), job.output[-3000:])
+            doc = json.loads(record.read_text())
+        job.assert_no_process_left(self)
+        return job, code, doc
+
+    def test_sigint(self):
+        job, _, doc = self.run_direct(signal.SIGINT)  # mpiexec's own exit code is not trusted (0 here)
+        self.assertEqual(doc["status"], "interrupted")
+        self.assertIn("INTERRUPTED", job.output)
+
+    def test_sigterm(self):
+        job, _, doc = self.run_direct(signal.SIGTERM)  # mpiexec returned 130 or 0 for the same 130s of the ranks
+        self.assertEqual(doc["status"], "interrupted")
+        self.assertIn("INTERRUPTED", job.output)
+
+
+if __name__ == "__main__":
+    unittest.main()
