@@ -147,6 +147,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   cli.add_option("--trace", trace_path, "write a per-rank Chrome trace (JSON) to this file");
   cli.add_flag("--quiet", quiet, "print only the FOM and VERIFICATION lines");
   cli.add_flag("--help-deck", help_deck, "list every deck key with its type, default and allowed values");
+  bool deck_schema = false;
+  cli.add_flag("--deck-schema", deck_schema, "print every deck key as JSON (type, default, bounds, choices, doc)");
   cli.add_flag("--version", version, "print the version, git hash, Kokkos and MPI library, and exit");
   cli.add_flag("--no-timers", no_timers, "switch timer regions off (to measure their perturbation)");
   cli.add_option("--slow-ranks", slow_ranks,
@@ -181,6 +183,10 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     if (rank == 0) std::cout << "Deck keys of proxylab " << spec.name << ":\n" << schema.help();
     return exit_ok;
   }
+  if (deck_schema) {
+    if (rank == 0) std::cout << schema.to_json().dump(1) << "\n";
+    return exit_ok;
+  }
 
   // ---- input and outputs ----------------------------------------------------------------------
   // The outputs first: a run that stops on bad input removes a stale record of an earlier run.
@@ -198,6 +204,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     if (slow_factor_flag->count() == 0) slow_factor = cfg->real("imbalance.slow_factor");
   } catch (const InputError& e) {
     return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
+  } catch (const std::exception& e) {
+    return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
 
   Trace trace(comm, trace_out->enabled());
@@ -234,7 +242,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   } catch (const InputError& e) {
     return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
   } catch (const std::exception& e) {
-    return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", e.what());
+    return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
   t_run = MPI_Wtime() - t0;
   // A signal after the last check still makes the run an interrupted one: 130 every time.
@@ -290,7 +298,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     }
     code = ctx.interrupted() ? exit_interrupted : all ? exit_ok : exit_verification_failed;
   } catch (const std::exception& e) {
-    return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", e.what());
+    return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
   return code;
 }

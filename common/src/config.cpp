@@ -1,16 +1,18 @@
 // Deck parsing and validation (see config.hpp).
 #include "proxylab/config.hpp"
 
-#include <yaml-cpp/yaml.h>
+#include <sys/stat.h>
 
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
+#include "proxylab/deck_yaml.hpp"
 #include "proxylab/errors.hpp"
 
 namespace proxylab {
@@ -87,17 +89,6 @@ bool parse_boolean(const std::string& s, bool& out) {
   return false;
 }
 
-// Flattens a YAML mapping into "a.b.c" -> node; non-scalar leaves are reported as such.
-void flatten(const YAML::Node& node, const std::string& prefix, std::vector<std::pair<std::string, YAML::Node>>& out) {
-  for (const auto& kv : node) {
-    std::string key = prefix.empty() ? kv.first.as<std::string>() : prefix + "." + kv.first.as<std::string>();
-    if (kv.second.IsMap())
-      flatten(kv.second, key, out);
-    else
-      out.emplace_back(key, kv.second);
-  }
-}
-
 size_t edit_distance(const std::string& a, const std::string& b) {
   std::vector<size_t> prev(b.size() + 1), cur(b.size() + 1);
   for (size_t j = 0; j <= b.size(); ++j) prev[j] = j;
@@ -110,12 +101,33 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
+// Reads a deck file whole; returns "" or what is wrong with it. Reads at most DeckLimits::max_bytes + 1
+// bytes, so a huge file or an endless stream (/dev/zero) is refused without being read to its end.
+std::string read_deck_file(const std::string& path, std::string& text) {
+  struct stat st {};
+  if (stat(path.c_str(), &st) != 0) return "file not found (" + std::string(std::strerror(errno)) + ")";
+  if (S_ISDIR(st.st_mode)) return "is a directory; allowed: a YAML deck file such as inputs/pop/x1.yaml";
+  std::ifstream in(path, std::ios::binary);
+  if (!in) return "not readable (" + std::string(std::strerror(errno)) + ")";
+  text.resize(DeckLimits::max_bytes + 1);
+  in.read(&text[0], static_cast<std::streamsize>(text.size()));
+  if (in.bad()) return "read error (" + std::string(std::strerror(errno)) + ")";
+  text.resize(static_cast<size_t>(in.gcount()));
+  if (text.size() > DeckLimits::max_bytes)
+    return "larger than " + std::to_string(DeckLimits::max_bytes) + " bytes; a deck may hold at most that";
+  if (text.empty())
+    return "is empty; allowed: a YAML mapping of sections such as 'grid: {nx: 64}' (no --deck: the defaults)";
+  return "";
+}
+
 }  // namespace
 
 std::string closest_key(const std::string& key, const std::vector<std::string>& known) {
   std::string best;
   size_t best_d = std::max<size_t>(3, key.size() / 3) + 1;
   for (const auto& k : known) {
+    // The distance is at least the difference in length: skip hopeless candidates (a key may be 1 MiB long).
+    if ((key.size() > k.size() ? key.size() - k.size() : k.size() - key.size()) >= best_d) continue;
     size_t d = edit_distance(key, k);
     if (d < best_d) best_d = d, best = k;
   }
@@ -163,6 +175,37 @@ std::string Schema::help() const {
   return os.str();
 }
 
+nlohmann::json Schema::to_json() const {
+  nlohmann::json out = nlohmann::json::array();
+  for (const auto& p : params_) {
+    nlohmann::json j = {{"key", p.key}, {"type", type_name(p.type)}, {"default", p.default_value}, {"doc", p.doc}};
+    if (p.type == ParamType::integer || p.type == ParamType::real) j["min"] = p.min, j["max"] = p.max;
+    if (p.type == ParamType::choice) j["allowed"] = p.allowed;
+    out.push_back(j);
+  }
+  return out;
+}
+
+Schema Schema::from_json(const nlohmann::json& params) {
+  Schema s;
+  for (const auto& j : params) {
+    ParamSpec p{j.at("key").get<std::string>(),
+                ParamType::text,
+                j.at("doc").get<std::string>(),
+                j.at("default").get<std::string>(),
+                0,
+                0,
+                {}};
+    const std::string type = j.at("type").get<std::string>();
+    for (ParamType t : {ParamType::integer, ParamType::real, ParamType::boolean, ParamType::choice, ParamType::text})
+      if (type == type_name(t)) p.type = t;
+    if (j.contains("min")) p.min = j["min"].get<double>(), p.max = j["max"].get<double>();
+    if (j.contains("allowed")) p.allowed = j["allowed"].get<std::vector<std::string>>();
+    s.add(p);
+  }
+  return s;
+}
+
 // ---------------------------------------------------------------------------------------------------
 Config::Config(const Schema& schema, const std::string& deck_text, const std::string& deck_name,
                const std::vector<std::string>& overrides)
@@ -173,38 +216,28 @@ Config::Config(const Schema& schema, const std::string& deck_text, const std::st
   for (const auto& p : schema.params()) known.push_back(p.key);
   auto unknown = [&](const std::string& key, const std::string& where) {
     std::string hint = closest_key(key, known);
-    throw InputError(where + ": unknown key '" + key + "'" + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+    throw InputError(where + ": unknown key '" + excerpt(key) + "'" +
+                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                      "; run with --help-deck to list the allowed keys");
   };
 
   if (!deck_text.empty()) {
-    YAML::Node root;
-    try {
-      root = YAML::Load(deck_text);
-    } catch (const YAML::Exception& e) {
-      throw InputError("deck " + deck_name_ + ": not valid YAML: " + e.what());
-    }
-    if (root.IsMap()) {
-      std::vector<std::pair<std::string, YAML::Node>> leaves;
-      flatten(root, "", leaves);
-      for (const auto& [key, node] : leaves) {
-        if (key == "description") continue;  // free text allowed in every deck
-        const ParamSpec* p = schema.find(key);
-        if (!p) unknown(key, "deck " + deck_name_);
-        if (!node.IsScalar())
-          throw InputError("deck " + deck_name_ + ": key '" + key + "' must be a single value, " + allowed_text(*p) +
-                           "; got a list or an empty value");
-        assign(*p, node.Scalar(), deck_name_);
-      }
-    } else if (!root.IsNull()) {
-      throw InputError("deck " + deck_name_ + ": the top level must be a mapping of sections (e.g. 'grid: {nx: 64}')");
+    for (const auto& entry : read_deck_entries(deck_text, deck_name_)) {
+      if (entry.key == "description") continue;  // free text allowed in every deck
+      const std::string origin =
+          deck_name_ + ": line " + std::to_string(entry.line) + ", column " + std::to_string(entry.column);
+      const ParamSpec* p = schema.find(entry.key);
+      if (!p) unknown(entry.key, "deck " + origin);
+      if (!entry.scalar)
+        throw InputError("deck " + origin + ": key '" + entry.key + "' must be a single value, " + allowed_text(*p) +
+                         "; got a list or an empty value");
+      assign(*p, entry.value, deck_name_);
     }
   }
 
   for (const auto& o : overrides) {
     auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0)
-      throw InputError("--set '" + o + "': expected section.key=value");
+    if (eq == std::string::npos || eq == 0) throw InputError("--set '" + excerpt(o) + "': expected section.key=value");
     std::string key = o.substr(0, eq), value = o.substr(eq + 1);
     const ParamSpec* p = schema.find(key);
     if (!p) unknown(key, "--set");
@@ -218,7 +251,7 @@ void Config::assign(const ParamSpec& p, const std::string& scalar, const std::st
   v.origin = origin;
   auto bad = [&](const std::string& why) {
     throw InputError((origin == "default" ? std::string("schema default") : origin) + ": key '" + p.key +
-                     "' has value '" + scalar + "'" + why + "; allowed: " + allowed_text(p));
+                     "' has value '" + excerpt(scalar) + "'" + why + "; allowed: " + allowed_text(p));
   };
   switch (p.type) {
     case ParamType::integer:
@@ -236,7 +269,10 @@ void Config::assign(const ParamSpec& p, const std::string& scalar, const std::st
       if (std::find(p.allowed.begin(), p.allowed.end(), scalar) == p.allowed.end()) bad(" (not a known choice)");
       v.s = scalar;
       break;
-    case ParamType::text: v.s = scalar; break;
+    case ParamType::text:  // the run record (JSON) holds every value: bytes that are not UTF-8 cannot be written
+      if (!is_utf8(scalar)) bad(" (not UTF-8 text)");
+      v.s = scalar;
+      break;
   }
   values_[p.key] = v;
 }
@@ -269,7 +305,8 @@ void Config::reject(const std::string& key, const std::string& allowed) const {
     }
   }
   std::string origin = it != values_.end() ? it->second.origin : deck_name_;
-  throw InputError(origin + ": key '" + key + "' has value '" + value + "'; allowed: " + allowed);
+  if (origin == "default") origin = "the defaults";
+  throw InputError(origin + ": key '" + key + "' has value '" + excerpt(value) + "'; allowed: " + allowed);
 }
 
 nlohmann::json Config::to_json() const {
@@ -312,21 +349,19 @@ std::string load_deck_text(const std::string& path, MPI_Comm comm) {
   if (path.empty()) return "";
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
-  std::string text;
-  long long len = -1;
-  if (rank == 0) {
-    std::ifstream in(path, std::ios::binary);
-    if (in) {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
-      len = static_cast<long long>(text.size());
-    }
+  std::string text, problem;
+  if (rank == 0) problem = read_deck_file(path, text);
+  int len = problem.empty() ? static_cast<int>(text.size()) : -1;  // the limit keeps it far below INT_MAX
+  MPI_Bcast(&len, 1, MPI_INT, 0, comm);
+  if (len < 0) {  // every rank raises the same message
+    int n = static_cast<int>(problem.size());
+    MPI_Bcast(&n, 1, MPI_INT, 0, comm);
+    problem.resize(static_cast<size_t>(n));
+    MPI_Bcast(problem.data(), n, MPI_CHAR, 0, comm);
+    throw InputError("--deck '" + path + "': " + problem);
   }
-  MPI_Bcast(&len, 1, MPI_LONG_LONG, 0, comm);
-  if (len < 0) throw InputError("--deck '" + path + "': file not found or not readable");
   text.resize(static_cast<size_t>(len));
-  MPI_Bcast(text.data(), static_cast<int>(len), MPI_CHAR, 0, comm);
+  MPI_Bcast(text.data(), len, MPI_CHAR, 0, comm);
   return text;
 }
 

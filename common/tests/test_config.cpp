@@ -1,4 +1,7 @@
 // Config: every error path names the key, the value and what is allowed.
+#include <filesystem>
+#include <fstream>
+
 #include "proxylab/config.hpp"
 
 #include "proxylab/errors.hpp"
@@ -102,4 +105,139 @@ TEST_CASE("config: missing deck file is an input error", "[config]") {
 TEST_CASE("config: schema help lists every key", "[config]") {
   auto h = make_schema().help();
   for (auto k : {"grid.nx", "solver.crit", "solver.fused", "solver.kind", "run.label"}) CHECK(h.find(k) != std::string::npos);
+}
+
+// Issue 16, finding 3: hostile YAML is refused with exit 2 (InputError) naming the deck, the line and the
+// column, before any alias is expanded. Before the fix a non-scalar key threw YAML::TypedBadConversion
+// (std::terminate on every rank), duplicate keys and extra documents were silently accepted, and the alias bomb
+// below expanded to 10^9 keys (bad_alloc).
+TEST_CASE("config: hostile YAML is refused, naming line and column", "[config][yaml]") {
+  Schema s = make_schema();
+  SECTION("a list or a mapping as a key") {
+    auto e = error_of(s, "? [a, b]\n: 1\n");
+    CHECK(e.find("deck deck.yaml: line 1, column 3: a list as a key") != std::string::npos);
+    CHECK(error_of(s, "grid:\n  ? {a: 1}\n  : 2\n").find("line 2, column 5: a mapping as a key") != std::string::npos);
+  }
+  SECTION("an empty key or an alias as a key") {
+    CHECK(error_of(s, "~: 1\n").find("line 1, column 1: an empty or null key") != std::string::npos);
+    CHECK(error_of(s, "grid:\n  null: 1\n").find("line 2, column 3: an empty or null key") != std::string::npos);
+    CHECK(error_of(s, "a: &k grid\n*k : 1\n").find("an alias (*name) as a key") != std::string::npos);
+  }
+  SECTION("a key given twice") {
+    auto e = error_of(s, "grid:\n  nx: 64\n  nx: 32\n");
+    CHECK(e.find("line 3, column 3: key 'grid.nx' given twice (first at line 2)") != std::string::npos);
+    CHECK(error_of(s, "grid:\n  nx: 64\ngrid.nx: 32\n").find("key 'grid.nx' given twice") != std::string::npos);
+    CHECK(error_of(s, "grid: {nx: 1}\ngrid: {nx: 2}\n").find("key 'grid' given twice") != std::string::npos);
+  }
+  SECTION("more than one document") {
+    auto e = error_of(s, "grid:\n  nx: 64\n---\ngrid:\n  nx: 32\n");
+    CHECK(e.find("line 3, column 1: a second YAML document") != std::string::npos);
+  }
+  SECTION("no document at all, or not a mapping") {
+    CHECK(error_of(s, "# only a comment\n").find("holds no YAML document") != std::string::npos);
+    CHECK(error_of(s, "---\n").find("top level must be a mapping") != std::string::npos);
+    CHECK(error_of(s, "just text\n").find("top level must be a mapping") != std::string::npos);
+  }
+  SECTION("an alias bomb is refused before it is expanded") {
+    // 9 levels of 9 aliases each: 9^9 leaves once expanded, 0.4 KiB of text.
+    std::string deck = "l0: &l0 {a: 1, b: 1, c: 1, d: 1, e: 1, f: 1, g: 1, h: 1, i: 1}\n";
+    for (int level = 1; level <= 9; ++level) {
+      const std::string prev = "*l" + std::to_string(level - 1);
+      deck += "l" + std::to_string(level) + ": &l" + std::to_string(level) + " {a: " + prev + ", b: " + prev +
+              ", c: " + prev + ", d: " + prev + ", e: " + prev + ", f: " + prev + ", g: " + prev + ", h: " + prev +
+              ", i: " + prev + "}\n";
+    }
+    auto e = error_of(s, deck);
+    CHECK(e.find("more than 10000 YAML nodes once aliases are expanded") != std::string::npos);
+  }
+  SECTION("an alias inside the node it names (a cycle)") {
+    CHECK(error_of(s, "grid: &g {nx: *g}\n").find("an alias to a node that contains it") != std::string::npos);
+  }
+  SECTION("nesting 30000 deep is refused at the limit") {
+    auto e = error_of(s, std::string(30000, '[') + std::string(30000, ']') + "\n");
+    CHECK(e.find("line 1, column 201: nesting deeper than 200 levels") != std::string::npos);
+    std::string maps;
+    for (int k = 0; k < 300; ++k) maps += "{a: ";
+    CHECK(error_of(s, maps + "1" + std::string(300, '}')).find("nesting deeper than 200") != std::string::npos);
+  }
+  SECTION("aliases count their expanded depth") {
+    // 120 levels under the anchor, 100 around the alias: 221 levels once expanded, 222 nodes.
+    const std::string deck = "a: &a " + std::string(120, '[') + std::string(120, ']') +
+                             "\nb: " + std::string(100, '[') + "*a" + std::string(100, ']') + "\n";
+    CHECK(error_of(s, deck).find("line 2, column 104: nesting deeper than 200 levels (aliases expanded)") !=
+          std::string::npos);
+  }
+  SECTION("yaml-cpp's own errors name line and column") {
+    CHECK(error_of(s, "grid:\n  nx: [1, 2\n").find("line 3, column 1: not valid YAML") != std::string::npos);
+    CHECK(error_of(s, "grid: *undefined\n").find("line 1, column 7: not valid YAML") != std::string::npos);
+  }
+  SECTION("a deck over 64 KiB is refused; a 60 KB key or value is quoted short") {
+    CHECK(error_of(s, "description: '" + std::string(1 << 16, 'x') + "'\n").find("a deck may hold at most 65536") !=
+          std::string::npos);
+    auto e = error_of(s, "? " + std::string(60000, 'k') + "\n: 1\n");
+    CHECK(e.find("unknown key 'kkkk") != std::string::npos);
+    CHECK(e.find("... (60000 bytes)'") != std::string::npos);
+    CHECK(e.size() < 300);
+    e = error_of(s, "grid.nx: '" + std::string(60000, '9') + "'\n");
+    CHECK(e.find("has value '9999") != std::string::npos);
+    CHECK(e.size() < 300);
+  }
+  SECTION("aliases of complete nodes and dotted keys still work") {
+    Config c(s, "description: &d 640\ngrid.nx: *d\n", "deck.yaml");
+    CHECK(c.integer("grid.nx") == 640);
+  }
+}
+
+TEST_CASE("config: deck files that are empty, too large or a directory are input errors", "[config][yaml]") {
+  auto error_of_file = [](const std::string& path) -> std::string {
+    try {
+      proxylab::load_deck_text(path, MPI_COMM_WORLD);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  const std::string dir = "test_config_decks";
+  std::filesystem::create_directories(dir);
+  CHECK(error_of_file(dir).find("--deck 'test_config_decks': is a directory") != std::string::npos);
+  std::ofstream(dir + "/empty.yaml").close();
+  CHECK(error_of_file(dir + "/empty.yaml").find("is empty") != std::string::npos);
+  std::ofstream(dir + "/big.yaml") << std::string((1 << 16) + 1, '#');
+  CHECK(error_of_file(dir + "/big.yaml").find("larger than 65536 bytes") != std::string::npos);
+  std::ofstream(dir + "/ok.yaml") << "grid: {nx: 3}\n";
+  CHECK(proxylab::load_deck_text(dir + "/ok.yaml", MPI_COMM_WORLD) == "grid: {nx: 3}\n");
+  CHECK(error_of_file("/dev/zero").find("larger than 65536 bytes") != std::string::npos);
+}
+
+// Issue 16, finding 5: evh1 65536^2 ended with a bare "std::bad_alloc"; every run now ends an exception with
+// failure_message() (app.cpp), which says what happened and what to change.
+TEST_CASE("errors: an allocation failure is reported as out of memory", "[errors]") {
+  const std::string m = proxylab::failure_message(std::bad_alloc());
+  CHECK(m.find("out of memory (std::bad_alloc)") != std::string::npos);
+  CHECK(m.find("reduce the problem size") != std::string::npos);
+  CHECK(proxylab::failure_message(proxylab::RuntimeError("solver diverged")) == "solver diverged");
+}
+
+// Found by the deck fuzzer (fuzz/regressions/invalid-utf8-*.yaml): a text value with bytes that are not UTF-8
+// passed validation, and the run record's JSON dump threw at the end of the run (exit 3, 0-byte record).
+TEST_CASE("config: text values must be UTF-8; messages quote bad bytes as \\xHH", "[config][yaml]") {
+  Schema s = make_schema();
+  const std::string e = error_of(s, "run:\n  label: \"a\xf6" "b\"\n");
+  CHECK(e.find("key 'run.label' has value 'a\\xf6b' (not UTF-8 text)") != std::string::npos);
+  CHECK(error_of(s, "", {"run.label=\xed\xa0\x80"}).find("not UTF-8") != std::string::npos);  // a surrogate
+  Config ok(s, "run:\n  label: \"h\xc3\xa9t\xe2\x82\xac \xf0\x9f\x98\x80\"\n", "deck.yaml");
+  CHECK(ok.text("run.label") == "h\xc3\xa9t\xe2\x82\xac \xf0\x9f\x98\x80");
+  CHECK_NOTHROW(ok.to_json().dump());
+  // every byte string the check accepts is one nlohmann::json can write
+  for (const std::string t : {"\xc0\x80", "\xe0\x80\x80", "\xf4\x90\x80\x80", "\xf5", "\xc3", "ok"})
+    if (proxylab::is_utf8(t)) CHECK_NOTHROW(nlohmann::json(t).dump());
+    else CHECK_THROWS(nlohmann::json(t).dump());
+}
+
+TEST_CASE("config: a schema survives its JSON form (--deck-schema, the deck fuzzer)", "[config]") {
+  const Schema s = make_schema();
+  const Schema back = Schema::from_json(s.to_json());
+  CHECK(back.help() == s.help());
+  CHECK(back.find("grid.nx")->max == 100000);
+  CHECK(back.find("solver.kind")->allowed == std::vector<std::string>{"pcg", "chrongear"});
 }

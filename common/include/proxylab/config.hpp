@@ -38,6 +38,10 @@ class Schema {
   const ParamSpec* find(const std::string& key) const;
   const std::vector<ParamSpec>& params() const { return params_; }
   std::string help() const;  // one line per parameter: key, type, default, allowed, doc
+  // Machine-readable form of every parameter ([{key, type, default, min, max, allowed, doc}], --deck-schema),
+  // and the Schema it describes (the deck fuzzer validates against the real apps' schemas with it).
+  nlohmann::json to_json() const;
+  static Schema from_json(const nlohmann::json& params);
 
  private:
   Schema& add(ParamSpec spec);
@@ -46,7 +50,8 @@ class Schema {
 
 class Config {
  public:
-  // deck_text: YAML (may be empty: all defaults); deck_name: for messages; overrides: "key=value".
+  // deck_text: YAML (may be empty: all defaults; otherwise read by read_deck_entries, deck_yaml.hpp);
+  // deck_name: for messages; overrides: "key=value".
   Config(const Schema& schema, const std::string& deck_text, const std::string& deck_name,
          const std::vector<std::string>& overrides = {});
 
@@ -80,8 +85,9 @@ class Config {
   std::map<std::string, Value> values_;
 };
 
-// Reads a deck file on rank 0 and broadcasts its text; a missing or unreadable file is an
-// InputError on every rank. An empty path yields "" (all defaults).
+// Reads a deck file on rank 0 and broadcasts its text; a missing, unreadable or empty file, a
+// directory and a file over DeckLimits::max_bytes are an InputError on every rank. An empty path
+// yields "" (all defaults).
 std::string load_deck_text(const std::string& path, MPI_Comm comm);
 
 // Closest known key by edit distance (for "did you mean" hints); "" if nothing is close.

@@ -1,5 +1,6 @@
 // Test support shared by every proxy's Catch2 tests: the Catch2 header (v2 or v3), the list of
-// enabled Kokkos host back ends for TEMPLATE_LIST_TEST_CASE, and an allclose() helper.
+// enabled Kokkos host back ends for TEMPLATE_LIST_TEST_CASE, an allclose() helper, and a whole app run
+// in-process under the Kokkos allocation hooks (the memory-estimate tests).
 #pragma once
 #if __has_include(<catch2/catch_all.hpp>)
 #include <catch2/catch_all.hpp>
@@ -8,7 +9,12 @@
 #endif
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <memory>
+#include <string>
 #include <tuple>
+
+#include "proxylab/allocation_tracker.hpp"
+#include "proxylab/app.hpp"
 
 namespace proxylab::testing {
 
@@ -28,6 +34,37 @@ using HostSpaces = std::tuple<
 // |a - b| <= atol + rtol * |b|, as numpy.allclose.
 inline bool allclose(double a, double b, double rtol = 1e-12, double atol = 0.0) {
   return std::fabs(a - b) <= atol + rtol * std::fabs(b);
+}
+
+// An app's Schema and a Config of it from deck text (the Config refers to the Schema: keep them together).
+struct AppDeck {
+  Schema schema;
+  std::unique_ptr<Config> config;
+  AppDeck(const AppSpec& spec, const std::string& deck_text) {
+    spec.declare(schema);
+    config = std::make_unique<Config>(schema, deck_text, "test deck");
+  }
+};
+
+// Runs spec.run() quietly in this process on `comm` and returns the peak bytes Kokkos held meanwhile.
+inline double peak_kokkos_bytes_of_run(const AppSpec& spec, const Config& cfg, MPI_Comm comm) {
+  AllocationTracker tracker;
+  {
+    Trace trace(comm, false);
+    Timers timers(&trace);
+    Report report(spec.name);
+    RunContext ctx(cfg, comm, timers, trace, report, true);
+    spec.run(ctx);
+  }
+  return tracker.peak_bytes();
+}
+
+// The memory-estimate tests' criterion: an app's MemoryEstimate::view_bytes() covers the peak of its Kokkos
+// allocations and exceeds it by at most 15% (an estimate that refuses runs must be neither low nor lavish).
+inline void check_estimate_matches(double estimate, double peak) {
+  INFO("estimate " << estimate << " B, Kokkos peak " << peak << " B");
+  CHECK(estimate >= peak);
+  CHECK(estimate <= 1.15 * peak);
 }
 
 }  // namespace proxylab::testing

@@ -9,6 +9,7 @@
 #include <cstdio>
 
 #include "density_output.hpp"
+#include "memory_estimate.hpp"
 #include "problems.hpp"
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/transpose.hpp"
@@ -26,6 +27,12 @@ void declare(Schema& s) {
   s.real("time.courant", 0.5, 0.01, 0.95, "Courant number of the time step (VH-1: courant)");
   s.integer("time.max_steps", 0, 0, 1000000000,
             "stop after this many steps (0 = run to t_end); checks use the time reached");
+  s.real("time.dt_min_ratio", 1e-6, 0, 1,
+         "end the run (exit 3) when the time step falls below this fraction of the first step's (a collapsing "
+         "step: the state has gone extreme); 0 = never");
+  s.real("time.wall_limit", 86400, 0, 1e9,
+         "end the run (exit 3) when reaching t_end at the current Courant step would take more than this many "
+         "seconds of wall time (checked every 16 steps from step 16); 0 = never");
   s.real("hydro.gamma", 1.4, 1.01, 5.0, "ratio of specific heats");
   s.integer("hydro.riemann_iterations", 12, 1, 100,
             "most Newton iterations of the Riemann solver per interface (VH-1: 12; EVH1's vector template: 8)");
@@ -117,6 +124,7 @@ void choose_halo_grid(const Config& cfg, int size, int nx, int ny, int& px, int&
 
 std::unique_ptr<Domain> make_domain(RunContext& ctx, const GridSpec& g, const SweepOptions& opt) {
   const auto& cfg = ctx.config;
+  const std::string grid_keys = "grid.nx x grid.ny";
   if (cfg.choice("evh1.algorithm") == "transpose") {
     if (g.nx < ctx.size)
       cfg.reject("grid.nx",
@@ -124,10 +132,12 @@ std::unique_ptr<Domain> make_domain(RunContext& ctx, const GridSpec& g, const Sw
     if (g.ny < ctx.size)
       cfg.reject("grid.ny",
                  "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
+    require_memory(ctx.comm, estimate_memory(cfg, g, opt, ctx.size, 0, 0), grid_keys);
     return make_transpose_domain(ctx.comm, g, opt, ctx.timers, cfg.choice("evh1.transpose_strategy"));
   }
   int px = 0, py = 0;
   choose_halo_grid(cfg, ctx.size, g.nx, g.ny, px, py);
+  require_memory(ctx.comm, estimate_memory(cfg, g, opt, ctx.size, px, py), grid_keys);
   return make_halo_domain(ctx.comm, g, opt, ctx.timers, cfg.choice("evh1.halo_strategy"), px, py);
 }
 
@@ -182,8 +192,10 @@ void run(RunContext& ctx) {
   LoopResult done;
   {
     auto hydro = ctx.timers.scope("hydro");
-    done = run_to(*domain, ctx.comm, pb.t_end, courant, max_steps,
-                  [&](long long, double t) { return progress.update(static_cast<long long>(1000 * t / pb.t_end), t); });
+    const StepGuard guard{cfg.real("time.dt_min_ratio"), cfg.real("time.wall_limit")};
+    done = run_to(
+        *domain, ctx.comm, pb.t_end, courant, max_steps,
+        [&](long long, double t) { return progress.update(static_cast<long long>(1000 * t / pb.t_end), t); }, guard);
   }
   MPI_Barrier(ctx.comm);
   const double elapsed = MPI_Wtime() - t0;

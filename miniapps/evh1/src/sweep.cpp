@@ -309,6 +309,8 @@ PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) 
 
 }  // namespace
 
+std::size_t sweep_scratch_bytes(int nzones, int lanes) { return Work::doubles(nzones, lanes) * sizeof(double); }
+
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes) {
   if (pencils.npencils <= 0) return PhaseTimes{};
   if (mapping == SweepMapping::pencil) return sweep_lanes<1>(pencils, dt, dx, gas);

@@ -54,6 +54,10 @@ using PhaseTimes = std::array<double, nphases>;  // seconds summed over threads
 // Advances every pencil by dt on a uniform grid of width dx. lanes: pencils per block (batched).
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes);
 
+// Team scratch of one sweep block (pencils of nzones zones, `lanes` per block; 1 for pencil): the
+// temporaries each thread holds while it sweeps (memory estimates).
+std::size_t sweep_scratch_bytes(int nzones, int lanes);
+
 // Lane counts compiled for `batched`.
 const std::vector<int>& batched_lane_choices();
 

@@ -14,6 +14,7 @@
 #include <cstring>
 
 #include "checks.hpp"
+#include "memory_estimate.hpp"
 #include "nas_ft.hpp"
 #include "proxylab/progress.hpp"
 
@@ -315,6 +316,7 @@ void run(RunContext& ctx) {
       Decomposition::make(kind, int(cfg.integer("fft3d.nx")), int(cfg.integer("fft3d.ny")),
                           int(cfg.integer("fft3d.nz")), ctx.size, int(cfg.integer("fft3d.p_row")),
                           int(cfg.integer("fft3d.p_col")));
+  require_memory(ctx.comm, estimate_memory(d, cfg, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
   FFTOptions opt;
   opt.strategy = parse_transpose_strategy(cfg.choice("fft3d.transpose"));
   opt.planning = cfg.choice("fft3d.planning") == "measure" ? FFTPlanning::measure : FFTPlanning::estimate;

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "memory_estimate.hpp"
 #include "operator_output.hpp"
 #include "proxylab/progress.hpp"
 #include "solver.hpp"
@@ -94,6 +95,7 @@ void run(RunContext& ctx) {
   const HaloStrategy halo = parse_halo_strategy(cfg.choice("comm.halo"));
   const ReduceStrategy red = parse_reduce_strategy(cfg.choice("comm.reduce"));
   const int width = int(cfg.integer("comm.halo_width"));
+  require_memory(ctx.comm, estimate_memory(cfg, ctx.size), "grid.nx x grid.ny");
 
   OperatorFiles operator_files(ctx.comm, cfg.text("output.operator_file"));  // checked before the run
   std::unique_ptr<Domain> dom;

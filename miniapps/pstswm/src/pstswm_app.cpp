@@ -8,6 +8,7 @@
 #include <cmath>
 #include <cstdio>
 
+#include "memory_estimate.hpp"
 #include "proxylab/blas.hpp"
 #include "proxylab/fft.hpp"
 #include "proxylab/progress.hpp"
@@ -127,6 +128,7 @@ double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
 void run(RunContext& ctx) {
   const Setup s = read_setup(ctx.config);
   const auto& t = s.tr;
+  require_memory(ctx.comm, estimate_memory(t, ctx.comm), "model.truncation, model.levels (grid.nlat, grid.nlon)");
   ctx.out() << "  T" << t.ntrunc << "L" << t.levels << ": " << t.nlat << " x " << t.nlon << " Gaussian grid, "
             << (t.ntrunc + 1) * (t.ntrunc + 2) / 2 << " spectral coefficients per field and level\n"
             << "  case " << s.model.test_case << (s.model.test_case == 2 ? ", alpha " + std::to_string(s.model.alpha) : "")

@@ -9,6 +9,7 @@
 #include <set>
 #include <sstream>
 
+#include "memory_estimate.hpp"
 #include "probes.hpp"
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/reduce.hpp"
@@ -195,6 +196,8 @@ void set_fom(RunContext& ctx) {
 
 void run(RunContext& ctx) {
   const Settings s = read_settings(ctx.config, ctx.size);
+  require_memory(ctx.comm, estimate_memory(s),
+                 "probe.max_bytes, ring.bytes, halo.tiles, halo.fields, halo3d.sizes or alltoall.max_bytes");
   ctx.out() << "  " << ctx.size << " ranks; sub-tests: " << join(s.tests) << "; " << s.repetitions
             << " repetitions per point (+" << s.warmup << " warm-up), timer overhead " << timer_overhead() * 1e9
             << " ns subtracted; times are the slowest rank's per repetition\n";

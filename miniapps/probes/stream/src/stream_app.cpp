@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <fstream>
 
+#include "proxylab/memory_budget.hpp"
 #include "proxylab/progress.hpp"
 #include "stream_kernels.hpp"
 
@@ -58,16 +59,37 @@ struct Gold {
 };
 
 // Scalar replay of the kernels (BabelStream's check).
+void replay_iteration(Gold& g, double scalar) {
+  g.c = g.a;
+  g.b = scalar * g.c;
+  g.c = g.a + g.b;
+  g.a = g.b + scalar * g.c;
+}
 Gold replay(int iterations, double scalar, int n) {
   Gold g;
-  for (int it = 0; it < iterations; ++it) {
-    g.c = g.a;
-    g.b = scalar * g.c;
-    g.c = g.a + g.b;
-    g.a = g.b + scalar * g.c;
-  }
+  for (int it = 0; it < iterations; ++it) replay_iteration(g, scalar);
   g.dot = g.a * g.b * n;
   return g;
+}
+
+// Every iteration multiplies the arrays by scalar * (2 + scalar) (replay above). A scalar that drives them,
+// or the dot product, to zero, into denormals or to infinity within the run leaves nothing to verify (the
+// relative errors become 0/0): such a deck is refused before the run.
+void require_normal_replay(const Config& cfg, int iterations, double scalar, long long n) {
+  Gold g;
+  for (int it = 1; it <= iterations; ++it) {
+    replay_iteration(g, scalar);
+    const double dot = g.a * g.b * double(n);
+    if (!std::isnormal(g.a) || !std::isnormal(g.b) || !std::isnormal(g.c) || !std::isnormal(dot)) {
+      char growth[64];
+      std::snprintf(growth, sizeof growth, "%.6g", scalar * (2 + scalar));
+      cfg.reject("stream.scalar",
+                 std::string("a scalar that keeps the arrays normal doubles for all stream.iterations (") +
+                     std::to_string(iterations) + "): the arrays scale by scalar * (2 + scalar) = " + growth +
+                     " per iteration and leave the normal range in iteration " + std::to_string(it) +
+                     " (e.g. 0.4, BabelStream's scalar)");
+    }
+  }
 }
 
 void run(RunContext& ctx) {
@@ -79,6 +101,8 @@ void run(RunContext& ctx) {
   const long long llc = last_level_cache_bytes();
   if (n == 0) n = std::max<long long>(1LL << 22, 4 * llc / 8);
   if (n < 1024) cfg.reject("stream.n", "at least 1024 elements (or 0 for automatic)");
+  require_normal_replay(cfg, iterations, scalar, n);
+  require_memory(ctx.comm, MemoryEstimate().view("stream arrays a, b, c", 3, double(n) * sizeof(double)), "stream.n");
   ctx.out() << "  arrays: 3 x " << n << " doubles per rank (" << 3.0 * n * 8 / 1048576.0 << " MiB); last-level cache "
             << llc / 1048576.0 << " MiB; mapping " << to_string(mapping) << "\n";
 

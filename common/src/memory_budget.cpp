@@ -1,0 +1,149 @@
+// Memory estimates against the memory a rank may use (see memory_budget.hpp).
+#include "proxylab/memory_budget.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <limits>
+#include <sstream>
+
+#include "proxylab/errors.hpp"
+#include "proxylab/report.hpp"
+
+namespace proxylab {
+namespace {
+
+constexpr double unknown_bytes = std::numeric_limits<double>::infinity();
+
+// MemAvailable of /proc/meminfo in bytes (infinite when unknown).
+double meminfo_available() {
+  std::ifstream in("/proc/meminfo");
+  std::string name;
+  double kib = 0;
+  std::string unit;
+  while (in >> name >> kib) {
+    std::getline(in, unit);
+    if (name == "MemAvailable:") return kib * 1024.0;
+  }
+  return unknown_bytes;
+}
+
+// Headroom of this process's cgroup v2 (memory.max - memory.current), infinite without a limit.
+double cgroup_available() {
+  std::ifstream self("/proc/self/cgroup");
+  std::string line, path;
+  while (std::getline(self, line))
+    if (line.rfind("0::", 0) == 0) path = line.substr(3);
+  if (path.empty()) return unknown_bytes;
+  const std::string dir = "/sys/fs/cgroup" + (path == "/" ? std::string() : path);
+  std::string max_text;
+  double current = 0;
+  if (!(std::ifstream(dir + "/memory.max") >> max_text) || max_text == "max") return unknown_bytes;
+  if (!(std::ifstream(dir + "/memory.current") >> current)) current = 0;
+  char* end = nullptr;
+  const double max = std::strtod(max_text.c_str(), &end);
+  if (*end != '\0') return unknown_bytes;
+  return std::max(0.0, max - current);
+}
+
+void node_available(double& bytes, std::string& source) {
+  if (const char* env = std::getenv("PROXYLAB_AVAILABLE_MEMORY")) {
+    char* end = nullptr;
+    const double v = std::strtod(env, &end);
+    if (end != env && *end == '\0' && v > 0) {
+      bytes = v, source = "PROXYLAB_AVAILABLE_MEMORY";
+      return;
+    }
+  }
+  const double mem = meminfo_available(), cg = cgroup_available();
+  bytes = std::min(mem, cg);
+  source = cg < mem ? "cgroup memory.max - memory.current" : std::isinf(mem) ? "unknown" : "MemAvailable";
+}
+
+}  // namespace
+
+MemoryEstimate::MemoryEstimate() {
+  view("Kokkos per-thread reduction and team buffers", host_threads(), kokkos_buffers_per_thread);
+}
+
+MemoryEstimate& MemoryEstimate::view(const std::string& what, double count, double bytes_each) {
+  if (count * bytes_each > 0) items_.push_back({what, count * bytes_each, true});
+  return *this;
+}
+MemoryEstimate& MemoryEstimate::host(const std::string& what, double count, double bytes_each) {
+  if (count * bytes_each > 0) items_.push_back({what, count * bytes_each, false});
+  return *this;
+}
+
+double MemoryEstimate::view_bytes() const {
+  double b = 0;
+  for (const auto& it : items_) b += it.view ? it.bytes : 0;
+  return b;
+}
+double MemoryEstimate::bytes() const {
+  double b = 0;
+  for (const auto& it : items_) b += it.bytes;
+  return b;
+}
+
+std::string MemoryEstimate::breakdown() const {
+  std::vector<Item> sorted = items_;
+  std::stable_sort(sorted.begin(), sorted.end(), [](const Item& a, const Item& b) { return a.bytes > b.bytes; });
+  std::string out;
+  const size_t shown = std::min<size_t>(sorted.size(), 4);
+  for (size_t k = 0; k < shown; ++k) out += (k ? ", " : "") + sorted[k].what + " " + format_bytes(sorted[k].bytes);
+  if (sorted.size() > shown) out += ", ...";
+  return out;
+}
+
+double halo_buffer_bytes(bool rma, double nx, double ny, double w, double nf, int x_sides, int y_sides) {
+  const double list = nf * w * (x_sides * ny + y_sides * nx + double(x_sides) * y_sides * w);  // edges + corners
+  const double window = 8 * nf * w * std::max(nx, ny);
+  return sizeof(double) * (list + (rma ? window : list));
+}
+
+std::string format_bytes(double bytes) {
+  const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
+  int u = 0;
+  while (bytes >= 1024.0 && u < 6) bytes /= 1024.0, ++u;
+  char buf[32];
+  std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
+  return buf;
+}
+
+MemoryAvailable available_memory(MPI_Comm comm) {
+  MPI_Comm node;
+  int rank = 0;
+  MPI_Comm_rank(comm, &rank);
+  MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank, MPI_INFO_NULL, &node);
+  MemoryAvailable a;
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_size(node, &a.ranks_on_node);
+  int source_len = 0;
+  if (node_rank == 0) {
+    node_available(a.node_bytes, a.source);
+    source_len = static_cast<int>(a.source.size());
+  }
+  MPI_Bcast(&a.node_bytes, 1, MPI_DOUBLE, 0, node);
+  MPI_Bcast(&source_len, 1, MPI_INT, 0, node);
+  a.source.resize(static_cast<size_t>(source_len));
+  MPI_Bcast(a.source.data(), source_len, MPI_CHAR, 0, node);
+  MPI_Comm_free(&node);
+  return a;
+}
+
+void require_memory(MPI_Comm comm, const MemoryEstimate& estimate, const std::string& keys) {
+  const MemoryAvailable a = available_memory(comm);
+  const double need = estimate.bytes();
+  std::ostringstream why;
+  why << "the run needs an estimated " << format_bytes(need) << " per rank (" << estimate.breakdown()
+      << ") but a rank may use " << format_bytes(a.per_rank()) << " (" << a.source << " " << format_bytes(a.node_bytes)
+      << " on this node / " << a.ranks_on_node << " rank" << (a.ranks_on_node > 1 ? "s" : "")
+      << " there); allowed: a problem that fits: change " << keys << ", or spread it over more nodes";
+  collective_check<InputError>(comm, need <= a.per_rank(), why.str());
+}
+
+}  // namespace proxylab

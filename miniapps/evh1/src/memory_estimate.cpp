@@ -1,0 +1,50 @@
+// Peak memory of one evh1 rank (see memory_estimate.hpp).
+#include "memory_estimate.hpp"
+
+#include <Kokkos_Core.hpp>
+#include <algorithm>
+#include <cmath>
+
+#include "sweep.hpp"
+
+namespace proxylab::evh1 {
+
+MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const SweepOptions& opt, int ranks, int px,
+                               int py) {
+  const bool transpose = px == 0 && py == 0;
+  const double nx = g.nx, ny = g.ny, zone = nvars * sizeof(double);
+  const double global = nx * ny * zone;  // Domain::gather's result
+  const int lanes = opt.mapping == SweepMapping::batched ? opt.lanes : 1;
+  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  MemoryEstimate e;
+  if (transpose) {  // TransposeDomain: rows (nx long) and columns (ny long) of this rank, as views and as buffers
+    const double rows = (g.ny + ranks - 1) / ranks, cols = (g.nx + ranks - 1) / ranks;
+    const std::string& strategy = cfg.choice("evh1.transpose_strategy");
+    e.view("evh1::xdata, ydata", 1, (rows * nx + cols * ny) * zone)
+        .host("evh1 transpose send, recv", 1, (rows * nx + cols * ny) * zone)
+        .host("alltoall padding / node_aware leader buffers",
+              strategy == "alltoall" || strategy == "node_aware" ? 2 : 0, std::max(rows * nx, cols * ny) * zone);
+  } else {  // HaloDomain: the largest block with its ghost zones, halo buffers of 8 directions
+    const double bx = (g.nx + px - 1) / px, by = (g.ny + py - 1) / py;
+    const int x_sides = px > 1 || g.x_lo == Boundary::periodic ? 2 : 0;
+    const int y_sides = py > 1 || g.y_lo == Boundary::periodic ? 2 : 0;
+    e.view("evh1::fields", 1, (bx + 2 * nghost) * (by + 2 * nghost) * zone)
+        .view("halo buffers", 1,
+              halo_buffer_bytes(cfg.choice("evh1.halo_strategy") == "rma", bx, by, nghost, nvars, x_sides, y_sides));
+  }
+  // Per sweep: each thread's team scratch and the per-block phase timers.
+  const int line = transpose ? std::max(g.nx, g.ny) : std::max((g.nx + px - 1) / px, (g.ny + py - 1) / py);
+  const double pencils = transpose ? std::max((g.nx + ranks - 1) / ranks, (g.ny + ranks - 1) / ranks) : line;
+  e.view("evh1 sweep scratch (per thread)", threads, double(sweep_scratch_bytes(line, lanes)))
+      .view("evh1::phase_times", std::ceil(pencils / lanes) * nphases, sizeof(double));
+  // Verification gathers the global fields on every rank (Domain::gather: an Allgatherv buffer and the
+  // reordered copy); verify.against_reference adds a one-rank reference domain and its gather beside them.
+  if (cfg.boolean("verify.against_reference"))
+    e.view("reference domain (xdata, ydata)", 2, global)
+        .host("gathered fields, reference buffers and its gather", 5, global);
+  else
+    e.host("gathered fields (Allgatherv buffer and copy)", 2, global);
+  return e;
+}
+
+}  // namespace proxylab::evh1

@@ -1,0 +1,35 @@
+// Peak memory of one fft3d rank (see memory_estimate.hpp).
+#include "memory_estimate.hpp"
+
+#include <algorithm>
+
+#include "field.hpp"
+
+namespace proxylab::fft3d {
+
+MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int rank, int ranks) {
+  const int r = rank % d.p_row, c = rank / d.p_row;  // ProcessGrid rank = c * p_row + r
+  const double x = d.x_pencil(r, c).size(), y = d.y_pencil(r, c).size(), z = d.z_pencil(r, c).size();
+  const bool pencil = d.kind == DecompKind::pencil;
+  const double scratch = pencil ? std::max({x, y, z}) : std::max(x, z);
+  const double points = double(d.points()), cplx = sizeof(Complex);
+  const bool ft = cfg.choice("fft3d.mode") == "ft";
+  // Rank 0 gathers u and its spectrum and runs one serial FFTW 3-D plan (checks.cpp) on small grids.
+  const bool serial_check = rank == 0 && d.points() <= cfg.integer("verify.serial_max_points");
+  const bool serial_baseline = !ft && ranks == 1 && cfg.boolean("fft3d.serial_baseline");
+
+  // A transpose among q ranks sends and receives all of a stage but the part that stays on this rank (Reshape).
+  const double q = std::max(d.p_row, d.p_col), moved = scratch * (q - 1) / q;
+  MemoryEstimate e;
+  // DistributedFFT: FFT work arrays and the transpose buffers
+  e.view("fft3d::work, work2", pencil ? 2 : 1, scratch * cplx)
+      .view("fft3d::send, recv", 2, std::max(moved, 1.0) * cplx)
+      // the driver's fields (the planning arrays plan_in / plan_out are freed before these exist)
+      .view("fft3d::u, spectrum, back", 1, (2 * x + z) * cplx)
+      .view("fft3d::twiddle (ft)", ft ? z : 0, sizeof(double))
+      .host("serial reference: gathered u, spectrum, packed copy, FFTW output", serial_check ? 4 * points : 0, cplx)
+      .host("fft3d.serial_baseline FFTW arrays", serial_baseline ? 2 * points : 0, cplx);
+  return e;
+}
+
+}  // namespace proxylab::fft3d

@@ -1,0 +1,28 @@
+// fft3d's memory estimate against what Kokkos allocates in a whole run of a small grid on every rank, for
+// slabs and pencils, plain transforms and NAS FT. Issue 16, finding 5: a run is refused before planning
+// when the estimate does not fit, so the estimate must count the real arrays.
+#include "fft3d_app.hpp"
+#include "memory_estimate.hpp"
+#include "proxylab/testing.hpp"
+
+using namespace proxylab;
+
+TEST_CASE("fft3d: the memory estimate matches the peak of Kokkos allocations", "[fft3d][memory]") {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (const char* decomposition : {"slab", "pencil"})
+    for (const char* mode : {"fft", "ft"}) {
+      const testing::AppDeck deck(fft3d::app_spec(), std::string("fft3d: {nx: 32, ny: 24, nz: 20, iterations: 2, "
+                                                                 "decomposition: ") +
+                                                         decomposition + ", mode: " + mode + "}\n");
+      const Config& cfg = *deck.config;
+      const double peak = testing::peak_kokkos_bytes_of_run(fft3d::app_spec(), cfg, MPI_COMM_WORLD);
+      const fft3d::Decomposition d = fft3d::Decomposition::make(
+          decomposition == std::string("slab") ? fft3d::DecompKind::slab : fft3d::DecompKind::pencil, 32, 24, 20, size,
+          0, 0);
+      const double estimate = fft3d::estimate_memory(d, cfg, rank, size).view_bytes();
+      INFO(decomposition << " " << mode << " on rank " << rank);
+      testing::check_estimate_matches(estimate, peak);
+    }
+}

@@ -1,0 +1,39 @@
+// Peak memory of one pop rank (see memory_estimate.hpp).
+#include "memory_estimate.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+
+namespace proxylab::pop {
+
+MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
+  // The largest block of the process grid the Domain will build (ProcessGrid::make_2d; with land
+  // elimination decomp.px x decomp.py is the block grid).
+  int px = int(cfg.integer("decomp.px")), py = int(cfg.integer("decomp.py"));
+  if (!cfg.boolean("decomp.eliminate_land")) {
+    int dims[2] = {px, py};
+    if (px == 0 && py == 0) MPI_Dims_create(ranks, 2, dims);
+    if (px == 0 && py > 0) dims[0] = std::max(1, ranks / py);
+    if (py == 0 && px > 0) dims[1] = std::max(1, ranks / px);
+    px = dims[0], py = dims[1];
+  }
+  px = std::max(px, 1), py = std::max(py, 1);
+  const double w = double(cfg.integer("comm.halo_width"));
+  const double nx = double((cfg.integer("grid.nx") + px - 1) / px), ny = double((cfg.integer("grid.ny") + py - 1) / py);
+  const double field = (nx + 2 * w) * (ny + 2 * w) * sizeof(double);  // Domain::field
+
+  // Solver work arrays beside the initial residual pop::r0 (solver.cpp and one file per solver).
+  const std::string& solver = cfg.choice("solver.name");
+  const double work = solver == "pcg" ? 4 : solver == "chrongear" ? 5 : solver == "pipecg" ? 9 : 5;  // pcsi: Lanczos
+  MemoryEstimate e;
+  e.view("pop::X, Xstar, B", 3, field)
+      .view("pop operator (A0, AN, AE, ANE, rA0, mask, TAREA)", 7, field)
+      // build_operator's depth temporaries HT and HU are freed before the solver allocates
+      .view("pop solver work arrays", std::max(1 + work, 2.0), field)
+      // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
+      .view("halo buffers", 1, halo_buffer_bytes(cfg.choice("comm.halo") == "rma", nx, ny, w, 1, 2, py > 1 ? 2 : 0));
+  return e;
+}
+
+}  // namespace proxylab::pop

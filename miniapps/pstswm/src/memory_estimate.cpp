@@ -1,0 +1,45 @@
+// Peak memory of one pstswm rank (see memory_estimate.hpp).
+#include "memory_estimate.hpp"
+
+namespace proxylab::pstswm {
+
+MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
+  int size = 1, rank = 0;
+  MPI_Comm_size(comm, &size);
+  MPI_Comm_rank(comm, &rank);
+  const Decomposition d(opt.nlat, opt.ntrunc, size, rank);  // integer bookkeeping only
+  const int N = opt.ntrunc, L = opt.levels, F = SphericalTransform::max_fields;
+  const double kloc = d.my_pairs().size(), nh = opt.nlon / 2 + 1, maxcol = 2.0 * F * L;
+  const bool transpose = opt.algorithm == Algorithm::transpose;
+  const SpectralLayout full(N, d.concat_ms), own(N, d.my_ms());
+  const SpectralLayout& lt = transpose ? own : full;
+  const SpectralLayout& state = (transpose || opt.combine != Combine::allreduce) ? own : full;
+  const double lt_pairs = transpose ? d.npairs : kloc;  // latitude pairs the Legendre table covers
+  const double lats = 2 * kloc, spec_row = 2.0 * L, grid_row = double(L) * opt.nlon;
+  const double own_lt = double(own.ms.size()) * d.npairs * maxcol;
+
+  MemoryEstimate e;
+  // SphericalTransform
+  e.view("pstswm::fourier", double(F) * 2 * kloc * L * 2 * nh, sizeof(double))
+      .view("pstswm::even_local, odd_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
+      .view("pstswm::even_wavenumber, odd_wavenumber", transpose ? 2 * own_lt : 0, sizeof(double))
+      .view("pstswm::spectral_full", !transpose && opt.combine != Combine::allreduce ? full.rows * maxcol : 0,
+            sizeof(double))
+      .view("pstswm::concat_ms, fold_scale", 1, (N + 1) * sizeof(int) + 2 * kloc * sizeof(double))
+      // LegendreTransform: the P table and its row index
+      .view("pstswm::legendre", double(lt.rows) * lt_pairs, sizeof(double))
+      .view("pstswm::row_m, row_r, m_offset", 2.0 * lt.rows + lt.ms.size() + 1, sizeof(int))
+      // ShallowWater: 3 time levels of 3 fields, transform work arrays, grid-point constants, set-up temporaries
+      .view("pstswm state (old, cur, new)", 3 * 3 * state.rows * spec_row, sizeof(double))
+      .view("pstswm::inverse_spectral, forward_spectral", (4 + 5) * state.rows * spec_row, sizeof(double))
+      .view("pstswm::inverse_grid, forward_grid", (4 + 5) * lats * grid_row, sizeof(double))
+      .view("pstswm::row_m, row_n, row_first, row_last", 4.0 * state.rows, sizeof(int))
+      .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))
+      .view("pstswm::initial_grid, initial_spectral", 3 * lats * grid_row + 3 * state.rows * spec_row, sizeof(double))
+      // transpose send and receive buffers (exchange_to_wavenumbers/latitudes), the gathered state (verification)
+      .host("pstswm transpose buffers", transpose ? 2 * (N + 1) * kloc * maxcol + 2 * own_lt : 0, sizeof(double))
+      .host("pstswm gathered spectral state", double(SpectralLayout::all(N).rows) * 3 * spec_row, sizeof(double));
+  return e;
+}
+
+}  // namespace proxylab::pstswm
