@@ -66,8 +66,10 @@ Stages stage_seconds(RunContext& ctx) {
   return {worst[0], worst[1], worst[2], worst[3]};
 }
 
-// Best of 5 plain copies of n complex values (bytes read + written per second): the ceiling of pack and unpack.
+// Best of 5 plain copies of n complex values (at most copy_ceiling_max_values; bytes read + written per second):
+// the ceiling of pack and unpack.
 double stream_copy_gbs(long long n) {
+  n = std::min(n, copy_ceiling_max_values);
   Field a = make_field("fft3d::copy_a", n), b = make_field("fft3d::copy_b", n);
   double best = 1e300;
   for (int r = 0; r < 5; ++r) {

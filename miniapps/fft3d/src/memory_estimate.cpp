@@ -4,6 +4,8 @@
 #include <algorithm>
 
 #include "field.hpp"
+#include "fused_transpose_fft.hpp"
+#include "proxylab/report.hpp"
 
 namespace proxylab::fft3d {
 
@@ -20,10 +22,22 @@ MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int ra
 
   // A transpose among q ranks sends and receives all of a stage but the part that stays on this rank (Reshape).
   const double q = std::max(d.p_row, d.p_col), moved = scratch * (q - 1) / q;
+  // The in-run copy ceiling of pack + unpack (fft3d_app.cpp stream_copy_gbs): two arrays of the values the pack and
+  // unpack kernels copy per transform. Per stage among q_s > 1 ranks: fused, the values that leave the rank (packed in
+  // one direction, unpacked in the other); unfused, pack (with the own block) and unpack.
+  const bool fused = cfg.boolean("fft3d.fuse_transpose");
+  double copied = 0;
+  for (int qs : {d.p_row, d.p_col})
+    if (qs > 1) copied += fused ? scratch * (qs - 1) / qs : scratch + scratch * (qs - 1) / qs;
+  copied = std::min(copied, double(copy_ceiling_max_values));
   MemoryEstimate e;
   // DistributedFFT: FFT work arrays and the transpose buffers
   e.view("fft3d::work, work2", pencil ? 2 : 1, scratch * cplx)
       .view("fft3d::send, recv", 2, std::max(moved, 1.0) * cplx)
+      // fused transpose (fft3d.fuse_transpose): each host thread's team scratch for the lines of one chunk
+      .view("fft3d::copy_a, copy_b (pack + unpack ceiling)", ft ? 0 : 2, copied * cplx)
+      .view("fft3d fused FFT lines (team scratch per thread)", fused ? host_threads() : 0,
+            double(fused_chunk) * std::max({d.global[0], d.global[1], d.global[2]}) * cplx)
       // the driver's fields (the planning arrays plan_in / plan_out are freed before these exist)
       .view("fft3d::u, spectrum, back", 1, (2 * x + z) * cplx)
       .view("fft3d::twiddle (ft)", ft ? z : 0, sizeof(double))

@@ -8,6 +8,10 @@
 
 namespace proxylab::fft3d {
 
+// The in-run copy ceiling of pack + unpack copies the bytes they copy per transform, at most this many complex
+// values (128 MiB: far beyond the caches, so the rate is the memory's; a bigger copy would cost memory only).
+constexpr long long copy_ceiling_max_values = 1LL << 23;
+
 MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int rank, int ranks);
 
 }  // namespace proxylab::fft3d

@@ -1,6 +1,8 @@
 // Peak memory of one pstswm rank (see memory_estimate.hpp).
 #include "memory_estimate.hpp"
 
+#include "proxylab/report.hpp"
+
 namespace proxylab::pstswm {
 
 MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
@@ -20,7 +22,10 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
 
   MemoryEstimate e;
   // SphericalTransform
-  e.view("pstswm::fourier", double(F) * 2 * kloc * L * 2 * nh, sizeof(double))
+  const double fdist = 2 * (nh + (int(nh) & 1));  // fused FFT and fold: one (pair, field)'s rows, per thread
+  e.view("pstswm::fourier (two-pass FFT and fold)", opt.fuse_fold ? 0 : double(F) * 2 * kloc * L * 2 * nh, sizeof(double))
+      .view("pstswm fused FFT and fold rows (team scratch per thread)", opt.fuse_fold ? host_threads() : 0,
+            2.0 * L * fdist * sizeof(double))
       .view("pstswm::even_local, odd_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
       .view("pstswm::even_wavenumber, odd_wavenumber", transpose ? 2 * own_lt : 0, sizeof(double))
       .view("pstswm::spectral_full", !transpose && opt.combine != Combine::allreduce ? full.rows * maxcol : 0,
