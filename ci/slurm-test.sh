@@ -138,11 +138,7 @@ log "cluster up: node $host ($cpus CPUs), partition 'test', slurmctld port $port
 # Debian's MPICH 4.0 speaks PMI2 to Slurm's srun: MpiDefault=pmi2 above, as a site running MPICH sets it.
 deck="$ROOT/inputs/pop/x1.yaml"
 export OMP_NUM_THREADS=1
-if "$ROOT/proxylab" run --help 2>/dev/null | grep -q -- '--launcher'; then
-  srun_cmd=(env PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" run pop --launcher srun --ranks 2 --deck "$deck")
-else  # until the front end has --launcher: srun directly
-  srun_cmd=(srun --mpi=pmi2 -n 2 -t 5 "$pop" --deck "$deck")
-fi
+srun_cmd=(env PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" run pop --launcher srun --ranks 2 --deck "$deck")
 log "srun: ${srun_cmd[*]}"
 t0=$(date +%s)
 out=$(cd "$tmp" && timeout 300 "${srun_cmd[@]}" 2>&1); rc=$?
@@ -154,20 +150,8 @@ log "srun job verified ($(($(date +%s) - t0)) s)"
 
 # ---- 2. a batch script through sbatch -----------------------------------------------------------------
 script="$tmp/pop-x1.sbatch"
-if "$ROOT/proxylab" --help 2>/dev/null | grep -q 'jobscript'; then
-  PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" jobscript pop --scheduler slurm --ranks 2 --deck "$deck" >"$script" \
-    || die "./proxylab jobscript failed"
-else  # until the front end has jobscript: the script a user would write
-  cat >"$script" <<EOF
-#!/bin/bash
-#SBATCH --job-name=proxylab-pop
-#SBATCH --ntasks=2
-#SBATCH --cpus-per-task=1
-#SBATCH --time=00:05:00
-export OMP_NUM_THREADS=\${SLURM_CPUS_PER_TASK:-1}
-srun --mpi=pmi2 "$pop" --deck "$deck"
-EOF
-fi
+PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" jobscript pop --scheduler slurm --ranks 2 --deck "$deck" >"$script" \
+  || die "./proxylab jobscript failed"
 job=$(cd "$tmp" && sbatch --parsable --output="$tmp/job-%j.out" "$script") || die "sbatch refused the script"
 job=${job%%;*}
 log "sbatch: job $job submitted"
