@@ -13,25 +13,6 @@
 
 namespace proxylab::evh1 {
 
-const std::vector<std::string>& boundary_names() {
-  static const std::vector<std::string> n{"reflect", "outflow", "periodic"};
-  return n;
-}
-Boundary parse_boundary(const std::string& s) {
-  if (s == "reflect") return Boundary::reflect;
-  if (s == "outflow") return Boundary::outflow;
-  if (s == "periodic") return Boundary::periodic;
-  throw InputError("boundary '" + s + "': allowed: reflect, outflow, periodic");
-}
-const std::vector<std::string>& sweep_mapping_names() {
-  static const std::vector<std::string> n{"pencil", "batched"};
-  return n;
-}
-SweepMapping parse_sweep_mapping(const std::string& s) {
-  if (s == "pencil") return SweepMapping::pencil;
-  if (s == "batched") return SweepMapping::batched;
-  throw InputError("mapping '" + s + "': allowed: pencil, batched");
-}
 const std::vector<int>& batched_lane_choices() {
   static const std::vector<int> n{4, 8, 16};
   return n;

@@ -5,6 +5,9 @@
 
 #include <algorithm>
 
+#include "proxylab/comm/halo.hpp"
+#include "solver.hpp"
+
 namespace proxylab::pop {
 
 MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
@@ -24,15 +27,20 @@ MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
   const double field = (nx + 2 * w) * (ny + 2 * w) * sizeof(double);  // Domain::field
 
   // Solver work arrays beside the initial residual pop::r0 (solver.cpp and one file per solver).
-  const std::string& solver = cfg.choice("solver.name");
-  const double work = solver == "pcg" ? 4 : solver == "chrongear" ? 5 : solver == "pipecg" ? 9 : 5;  // pcsi: Lanczos
+  const SolverKind solver = cfg.choice<SolverKind>("solver.name");
+  const double work = solver == SolverKind::pcg         ? 4
+                      : solver == SolverKind::chrongear ? 5
+                      : solver == SolverKind::pipecg    ? 9
+                                                        : 5;  // pcsi: Lanczos
   MemoryEstimate e;
   e.view("pop::X, Xstar, B", 3, field)
       .view("pop operator (A0, AN, AE, ANE, rA0, mask, TAREA)", 7, field)
       // build_operator's depth temporaries HT and HU are freed before the solver allocates
       .view("pop solver work arrays", std::max(1 + work, 2.0), field)
       // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
-      .view("halo buffers", 1, halo_buffer_bytes(cfg.choice("comm.halo") == "rma", nx, ny, w, 1, 2, py > 1 ? 2 : 0));
+      .view("halo buffers", 1,
+            halo_buffer_bytes(cfg.choice<HaloStrategy>("comm.halo") == HaloStrategy::rma, nx, ny, w, 1, 2,
+                              py > 1 ? 2 : 0));
   return e;
 }
 

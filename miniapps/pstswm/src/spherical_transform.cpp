@@ -12,11 +12,6 @@
 
 namespace proxylab::pstswm {
 
-Algorithm parse_algorithm(const std::string& s) { return s == "distributed" ? Algorithm::distributed : Algorithm::transpose; }
-Combine parse_combine(const std::string& s) {
-  return s == "reduce_scatter" ? Combine::reduce_scatter : s == "ring" ? Combine::ring : Combine::allreduce;
-}
-
 namespace {
 Decomposition decompose(const TransformOptions& opt, MPI_Comm comm) {
   int size = 1, rank = 0;
