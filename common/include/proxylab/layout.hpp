@@ -7,6 +7,8 @@ namespace proxylab {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
+// The host execution space: loops over data that host libraries (FFTW, BLAS, MPI) touch, and host-side set-up.
+using HostExec = Kokkos::DefaultHostExecutionSpace;
 
 template <class T, class Layout = Kokkos::LayoutRight>
 using View1D = Kokkos::View<T*, Layout, MemSpace>;

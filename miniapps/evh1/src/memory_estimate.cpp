@@ -17,7 +17,7 @@ MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const Sweep
   const double nx = g.nx, ny = g.ny, zone = nvars * sizeof(double);
   const double global = nx * ny * zone;  // Domain::gather's result
   const int lanes = opt.mapping == SweepMapping::batched ? opt.lanes : 1;
-  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  const int threads = HostExec().concurrency();
   MemoryEstimate e;
   if (transpose) {  // TransposeDomain: rows (nx long) and columns (ny long) of this rank, as views and as buffers
     const double rows = (g.ny + ranks - 1) / ranks, cols = (g.nx + ranks - 1) / ranks;

@@ -260,8 +260,7 @@ struct Block {
 
 template <int B>
 PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) {
-  using Exec = Kokkos::DefaultHostExecutionSpace;
-  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Policy = Kokkos::TeamPolicy<HostExec>;
   const int nblocks = (pc.npencils + B - 1) / B;
   const std::size_t bytes = Work::doubles(pc.nzones, B) * sizeof(double);
   Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/halo.hpp"
 #include "solver.hpp"
 
@@ -15,10 +16,7 @@ MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
   // elimination decomp.px x decomp.py is the block grid).
   int px = int(cfg.integer("decomp.px")), py = int(cfg.integer("decomp.py"));
   if (!cfg.boolean("decomp.eliminate_land")) {
-    int dims[2] = {px, py};
-    if (px == 0 && py == 0) MPI_Dims_create(ranks, 2, dims);
-    if (px == 0 && py > 0) dims[0] = std::max(1, ranks / py);
-    if (py == 0 && px > 0) dims[1] = std::max(1, ranks / px);
+    const std::array<int, 2> dims = ProcessGrid::dims_2d(ranks, px, py, "decomp.px/py");  // as Domain's
     px = dims[0], py = dims[1];
   }
   px = std::max(px, 1), py = std::max(py, 1);
