@@ -4,6 +4,7 @@
 #   PREFIX/share/proxylab/python/proxylab_tools/  its Python package (standard library only)
 #   PREFIX/share/proxylab/inputs/<app>/*.yaml  the decks (`proxylab run pop --deck x1` finds them by name)
 #   PREFIX/share/proxylab/VERSION, install-layout.json   the version; where the binaries are, seen from share/proxylab
+#   PREFIX/share/proxylab/miniapps/apps.txt   the app list the front end shows (runner.APPS)
 #   PREFIX/share/proxylab/verify/check_record.py  the record checker
 #   PREFIX/share/doc/proxylab/                README.md, LICENSE, CHANGELOG.md
 # The front end finds the binaries through install-layout.json (python/proxylab_tools/runner.py: installed_bin_dir),
@@ -23,6 +24,7 @@ install(DIRECTORY ${PROJECT_SOURCE_DIR}/inputs/ DESTINATION ${PROXYLAB_INSTALL_D
         FILES_MATCHING PATTERN "*.yaml")
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/verify/check_record.py DESTINATION ${PROXYLAB_INSTALL_DATADIR}/verify)
 install(FILES ${PROJECT_SOURCE_DIR}/VERSION DESTINATION ${PROXYLAB_INSTALL_DATADIR})
+install(FILES ${PROJECT_SOURCE_DIR}/miniapps/apps.txt DESTINATION ${PROXYLAB_INSTALL_DATADIR}/miniapps)
 install(FILES ${PROJECT_SOURCE_DIR}/README.md ${PROJECT_SOURCE_DIR}/LICENSE ${PROJECT_SOURCE_DIR}/CHANGELOG.md
         DESTINATION ${CMAKE_INSTALL_DOCDIR})
 

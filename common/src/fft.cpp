@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/layout.hpp"
 
 namespace proxylab {
 namespace {
@@ -39,8 +40,7 @@ class FFTWPlan final : public FFTPlan {
                        std::to_string(shape.outer.count) + ": all must be >= 1");
     // Threads take slices of the outer batch dimension when there is one, else of the inner one.
     const int sliced = sliced_count();
-    const int threads =
-        shape.threaded ? std::max(1, std::min(sliced, Kokkos::DefaultHostExecutionSpace().concurrency())) : 1;
+    const int threads = shape.threaded ? std::max(1, std::min(sliced, HostExec().concurrency())) : 1;
     for (int t = 0; t < threads; ++t) {
       Slice s;
       s.first = int(long(sliced) * t / threads);
@@ -86,9 +86,8 @@ class FFTWPlan final : public FFTPlan {
       run(0);
       return;
     }
-    Kokkos::parallel_for("proxylab::fft", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, ns),
-                         [&](int t) { run(t); });
-    Kokkos::DefaultHostExecutionSpace().fence();
+    Kokkos::parallel_for("proxylab::fft", Kokkos::RangePolicy<HostExec>(0, ns), [&](int t) { run(t); });
+    HostExec().fence();
   }
 
  private:
@@ -159,7 +158,7 @@ double FFTPlan::flops() const {
 }
 
 const FFTPlan& fft_plan(const FFTShape& sh) {
-  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  const int threads = HostExec().concurrency();
   Key key{int(sh.kind),       sh.n,           sh.istride,     sh.ostride,  sh.inner.count, sh.inner.idist, sh.inner.odist,
           sh.outer.count,     sh.outer.idist, sh.outer.odist, sh.in_place, int(sh.planning), sh.threaded ? threads : 1};
   auto& c = cache();

@@ -28,10 +28,7 @@ ProcessGrid ProcessGrid::make_1d(MPI_Comm comm, bool periodic) {
   return make_2d(comm, size, 1, periodic, false);
 }
 
-ProcessGrid ProcessGrid::make_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
-                                 const std::string& key) {
-  int size = 1;
-  MPI_Comm_size(comm, &size);
+std::array<int, 2> ProcessGrid::dims_2d(int size, int px, int py, const std::string& key) {
   if (px < 0 || py < 0)
     throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) +
                      "; allowed: positive process counts, or 0 for automatic");
@@ -54,6 +51,15 @@ ProcessGrid ProcessGrid::make_2d(MPI_Comm comm, int px, int py, bool periodic_x,
     throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) + " = " +
                      std::to_string(px * py) + " processes, but the run has " + std::to_string(size) +
                      " ranks; allowed: px*py equal to the rank count (or 0 for automatic)");
+  return {px, py};
+}
+
+ProcessGrid ProcessGrid::make_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
+                                 const std::string& key) {
+  int size = 1;
+  MPI_Comm_size(comm, &size);
+  const std::array<int, 2> dims = dims_2d(size, px, py, key);
+  px = dims[0], py = dims[1];
   ProcessGrid g;
   g.px_ = px, g.py_ = py, g.size_ = size, g.periodic_x_ = periodic_x, g.periodic_y_ = periodic_y;
   g.finish_setup(comm);

@@ -9,20 +9,8 @@
 #include <algorithm>
 
 #include "proxylab/errors.hpp"
-#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
-
-const std::vector<std::string>& halo_strategy_names() {
-  static const std::vector<std::string> names{"packed", "sendrecv", "persistent", "datatype", "rma"};
-  return names;
-}
-
-HaloStrategy parse_halo_strategy(const std::string& name) {
-  return parse_named<HaloStrategy>(halo_strategy_names(), name, "halo strategy");
-}
-
-const char* to_string(HaloStrategy s) { return name_of(halo_strategy_names(), s); }
 
 HaloExchange::HaloExchange(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nfields)
     : strategy_(s), grid_(grid), nx_(nx), ny_(ny), w_(w), nfields_(nfields) {}

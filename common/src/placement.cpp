@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "proxylab/comm/gather.hpp"
+#include "proxylab/layout.hpp"
 
 namespace proxylab {
 namespace {
@@ -39,13 +40,11 @@ nlohmann::json gather_placement(MPI_Comm comm, const std::string& cpus_at_start)
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   // One iteration per host thread (static schedule, chunk 1: iteration i on thread i).
-  const int threads = Kokkos::DefaultHostExecutionSpace().concurrency();
+  const int threads = HostExec().concurrency();
   std::vector<std::string> per_thread(threads);
-  Kokkos::parallel_for(
-      "proxylab::placement",
-      Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace, Kokkos::Schedule<Kokkos::Static>>(0, threads)
-          .set_chunk_size(1),
-      [&](int t) { per_thread[t] = calling_thread_cpus(); });
+  Kokkos::parallel_for("proxylab::placement",
+                       Kokkos::RangePolicy<HostExec, Kokkos::Schedule<Kokkos::Static>>(0, threads).set_chunk_size(1),
+                       [&](int t) { per_thread[t] = calling_thread_cpus(); });
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
   const nlohmann::json mine{{"rank", rank}, {"host", host}, {"cpus", cpus_at_start}, {"thread_cpus", per_thread}};

@@ -4,20 +4,8 @@
 #include <cmath>
 
 #include "proxylab/errors.hpp"
-#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
-
-const std::vector<std::string>& reduce_strategy_names() {
-  static const std::vector<std::string> names{"allreduce", "iallreduce", "reproducible"};
-  return names;
-}
-
-ReduceStrategy parse_reduce_strategy(const std::string& name) {
-  return parse_named<ReduceStrategy>(reduce_strategy_names(), name, "reduction strategy");
-}
-
-const char* to_string(ReduceStrategy s) { return name_of(reduce_strategy_names(), s); }
 
 double ExactSum::to_double() const {
   if (nonfinite) return std::nan("");

@@ -10,6 +10,7 @@
 
 #include "proxylab/build_info.hpp"
 #include "proxylab/kokkos_args.hpp"
+#include "proxylab/layout.hpp"
 
 extern char** environ;
 
@@ -94,7 +95,7 @@ std::string enabled_backends() {
 
 std::string default_backend() { return Kokkos::DefaultExecutionSpace::name(); }
 
-int host_threads() { return Kokkos::DefaultHostExecutionSpace().concurrency(); }
+int host_threads() { return HostExec().concurrency(); }
 
 nlohmann::json provenance(MPI_Comm comm) {
   int size = 1, version = 0, subversion = 0, len = 0;

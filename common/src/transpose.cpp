@@ -8,20 +8,8 @@
 
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/errors.hpp"
-#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
-
-const std::vector<std::string>& transpose_strategy_names() {
-  static const std::vector<std::string> names{"alltoall", "alltoallv", "pairwise", "nonblocking", "node_aware"};
-  return names;
-}
-
-TransposeStrategy parse_transpose_strategy(const std::string& name) {
-  return parse_named<TransposeStrategy>(transpose_strategy_names(), name, "transpose strategy");
-}
-
-const char* to_string(TransposeStrategy s) { return name_of(transpose_strategy_names(), s); }
 
 void Transpose::count(const int* sendcounts) {
   int size = 1;

@@ -55,3 +55,17 @@ TEST_CASE("grid: a shape that does not match the rank count is an input error", 
   CHECK(g1.px() == size);
   CHECK(g1.py() == 1);
 }
+
+TEST_CASE("grid: dims_2d is the one factorisation (MPI_Dims_create, or the given side)", "[grid]") {
+  using proxylab::ProcessGrid;
+  using Dims = std::array<int, 2>;
+  CHECK(ProcessGrid::dims_2d(4, 0, 0) == Dims{2, 2});
+  CHECK(ProcessGrid::dims_2d(6, 0, 0) == Dims{3, 2});  // MPI_Dims_create: non-increasing
+  CHECK(ProcessGrid::dims_2d(6, 1, 0) == Dims{1, 6});
+  CHECK(ProcessGrid::dims_2d(6, 0, 3) == Dims{2, 3});
+  CHECK(ProcessGrid::dims_2d(6, 3, 2) == Dims{3, 2});
+  CHECK_THROWS_WITH(ProcessGrid::dims_2d(2, 3, 0, "decomp.px/py"),
+                    Catch::Matchers::Contains("decomp.px/py") && Catch::Matchers::Contains("px = 3 does not divide"));
+  CHECK_THROWS_AS(ProcessGrid::dims_2d(4, 3, 2), proxylab::InputError);
+  CHECK_THROWS_AS(ProcessGrid::dims_2d(4, -1, 0), proxylab::InputError);
+}

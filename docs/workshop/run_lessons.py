@@ -25,7 +25,6 @@ import re
 import shlex
 import shutil
 import socket
-import statistics
 import subprocess
 import sys
 import tempfile
@@ -36,6 +35,8 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parents[1]
 RESULTS = HERE / "results"
+sys.path.insert(0, str(ROOT / "python"))
+from proxylab_tools import launch, stats  # noqa: E402  (the thread-binding rule; the median)
 
 
 @dataclass
@@ -250,7 +251,7 @@ def run_exercise(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[in
     ex = exercise_commands(step)
     repeat, sets = (1, ex.sets + [x for kv in step.smoke for x in ("--set", kv)]) if smoke else (ex.repeat, ex.sets)
     bindir = Path(env["PROXYLAB_BUILD_DIR"]) / "bin"
-    env = dict(env, OMP_NUM_THREADS=str(ex.threads), OMP_PROC_BIND="false")
+    env = launch.binding_env(env, ex.threads, bound=False)  # unbound threads, as for any template launcher
     mpiexec = "mpiexec.mpich" if shutil.which("mpiexec.mpich") else "mpiexec"
     foms: dict[str, list[float]] = {label: [] for label, _, _ in ex.variants}
     unit, rc_all, t0 = "", 0, time.time()
@@ -272,8 +273,8 @@ def run_exercise(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[in
                       f"interleaved; FOM [{unit}]\n")
             log.write(f"{'variant':22s} {'n':>2s} {'median':>10s} {'min':>10s} {'max':>10s}  ratio to {first}\n")
             for label, v in foms.items():
-                r = statistics.median(b / a for a, b in zip(foms[first], v))
-                log.write(f"{label:22s} {len(v):2d} {statistics.median(v):10.4g} {min(v):10.4g} {max(v):10.4g}  "
+                r = stats.median(b / a for a, b in zip(foms[first], v))
+                log.write(f"{label:22s} {len(v):2d} {stats.median(v):10.4g} {min(v):10.4g} {max(v):10.4g}  "
                           f"{r:.3f}\n")
     return rc_all, time.time() - t0
 

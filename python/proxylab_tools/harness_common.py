@@ -10,15 +10,14 @@ import datetime
 import json
 import math
 import os
-import platform
 import shlex
-import socket
 import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import launch, output_files, runner
+from .host import cpu_model, machine, machine_line  # noqa: F401  (the harness commands use hc.machine)
 from .runner import ROOT
 
 EXIT_BAD_INPUT = 2  # the binaries' exit code for a bad deck or option (every run would fail alike)
@@ -131,26 +130,6 @@ def out_dir(tool: str, args, files: tuple[str, ...] = ("records.json",)) -> Path
 
 
 # ---- machine and command ----------------------------------------------------------------------------
-def cpu_model() -> str:
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                return line.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return platform.processor() or platform.machine()
-
-
-def machine() -> dict:
-    """Where the numbers were measured: printed under tables and in every plot title."""
-    return {"host": socket.gethostname(), "cores": os.cpu_count() or 1, "cpu": cpu_model(),
-            "system": f"{platform.system()} {platform.release()}"}
-
-
-def machine_line(m: dict) -> str:
-    return f"{m['host']} ({m['cores']} cores, {m['cpu']})"
-
-
 def command_line() -> str:
     """The command as the user typed it (./proxylab ...)."""
     return "./proxylab " + shlex.join(sys.argv[1:])

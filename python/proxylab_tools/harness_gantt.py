@@ -12,89 +12,12 @@ Time inside no timer region at all (between regions, in untimed code, waiting at
 from __future__ import annotations
 
 import argparse
-import heapq
-import json
-from dataclasses import dataclass
 from pathlib import Path
 
 from .cli import format_table
+from .trace_analysis import CATEGORIES, Span, analyse, leaf_segments, load_trace, utilization, window  # noqa: F401
 
 TOOL = "gantt"
-CATEGORIES = ["compute", "communication", "io", "other"]
-
-
-@dataclass(frozen=True)
-class Span:
-    name: str
-    cat: str
-    t0: float  # seconds since the trace epoch
-    t1: float
-
-
-def load_trace(path: str | Path) -> dict[int, list[Span]]:
-    """Spans per rank (pid) from a Chrome trace (object with traceEvents, or a bare event list)."""
-    doc = json.loads(Path(path).read_text())
-    events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
-    ranks: dict[int, list[Span]] = {}
-    for e in events:
-        if e.get("ph") != "X":
-            continue
-        cat = e.get("cat", "other")
-        t0 = float(e["ts"]) * 1e-6
-        ranks.setdefault(int(e.get("pid", 0)), []).append(
-            Span(str(e.get("name", "")), cat if cat in CATEGORIES else "other", t0, t0 + float(e.get("dur", 0)) * 1e-6))
-    return dict(sorted(ranks.items()))
-
-
-def leaf_segments(spans: list[Span]) -> list[Span]:
-    """Disjoint segments, each given to the innermost span open there (latest start; on a tie the shorter)."""
-    order = sorted(spans, key=lambda s: (s.t0, -s.t1))
-    bounds = sorted({t for s in spans for t in (s.t0, s.t1)})
-    active: list[tuple[float, float, int]] = []  # heap of (-t0, t1, index): top = innermost open span
-    out: list[Span] = []
-    nxt = 0
-    for b0, b1 in zip(bounds, bounds[1:]):
-        while nxt < len(order) and order[nxt].t0 <= b0:
-            heapq.heappush(active, (-order[nxt].t0, order[nxt].t1, nxt))
-            nxt += 1
-        while active and active[0][1] <= b0:
-            heapq.heappop(active)
-        if not active:
-            continue
-        s = order[active[0][2]]
-        if out and out[-1].t1 == b0 and out[-1].name == s.name and out[-1].cat == s.cat:
-            out[-1] = Span(s.name, s.cat, out[-1].t0, b1)
-        else:
-            out.append(Span(s.name, s.cat, b0, b1))
-    return out
-
-
-def window(ranks: dict[int, list[Span]]) -> tuple[float, float]:
-    starts = [s.t0 for spans in ranks.values() for s in spans]
-    ends = [s.t1 for spans in ranks.values() for s in spans]
-    return (min(starts), max(ends)) if starts else (0.0, 0.0)
-
-
-def utilization(leaves: list[Span], t_begin: float, t_end: float) -> dict[str, float]:
-    """Seconds per category plus 'idle' (the part of the window in no region) and 'window'."""
-    sec = {c: 0.0 for c in CATEGORIES}
-    for s in leaves:
-        sec[s.cat] += max(0.0, min(s.t1, t_end) - max(s.t0, t_begin))
-    sec["idle"] = max(0.0, (t_end - t_begin) - sum(sec[c] for c in CATEGORIES))
-    sec["window"] = t_end - t_begin
-    return sec
-
-
-def analyse(path: str | Path) -> dict:
-    """Everything the table and the chart need: window, leaf segments and utilization per rank."""
-    ranks = load_trace(path)
-    t0, t1 = window(ranks)
-    leaves = {r: leaf_segments(spans) for r, spans in ranks.items()}
-    return {"window": (t0, t1), "leaves": leaves,
-            "utilization": {r: utilization(seg, t0, t1) for r, seg in leaves.items()},
-            "spans": sum(len(s) for s in ranks.values())}
-
-
 def region_table(leaves: dict[int, list[Span]], top: int = 8) -> list[list[str]]:
     """The leaf regions with the most time: per-rank min and max (which rank), the imbalance the seeds look for."""
     per: dict[tuple[str, str], dict[int, float]] = {}

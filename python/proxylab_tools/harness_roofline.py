@@ -26,7 +26,7 @@ import json
 import math
 from pathlib import Path
 
-from . import launch, output_files, runner
+from . import launch, output_files, runner, stats
 
 TOOL = "roofline"
 POP_FLOPS_PER_POINT, POP_ARRAYS_PER_POINT = 31.0, 19.0
@@ -89,8 +89,7 @@ POINT_OF = {"stream": stream_point, "pop": pop_point, "pstswm": pstswm_point, "f
 
 def median_record(app: str, records: list[dict]) -> dict:
     """Of the repeats of one run, the record whose point has the median GFLOP/s (lower median when even)."""
-    ranked = sorted(records, key=lambda r: POINT_OF[app](r)["gflops"])
-    return ranked[(len(ranked) - 1) // 2]
+    return stats.median_item(records, key=lambda r: POINT_OF[app](r)["gflops"])
 
 
 def analyse(records: list[dict]) -> dict:

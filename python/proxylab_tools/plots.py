@@ -188,8 +188,8 @@ def region_colours(leaves: dict, top: int = 10) -> dict[str, str]:
 
 def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "category") -> None:
     """Per-rank timeline coloured by the category (or the name) of the innermost region, utilization beside it."""
-    from .harness_common import machine
-    from .harness_gantt import CATEGORIES, analyse
+    from .host import machine
+    from .trace_analysis import CATEGORIES, analyse
     plt = _plt()
     a = analyse(trace)
     t0, t1 = a["window"]
@@ -241,7 +241,7 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "cate
 def plot_comm(doc: dict, png: str | Path, command: str) -> None:
     """The seeds' pictures of a comm probe record: latency and bandwidth against message size (ping-pong,
     swap, echo, ring), all-to-all time per strategy against message size, halo time per strategy."""
-    from .harness_common import machine
+    from .host import machine
     plt = _plt()
     res, prov = doc.get("results", {}), doc.get("provenance", {})
     fig, axes = plt.subplots(2, 2, figsize=(13, 9), layout="constrained")

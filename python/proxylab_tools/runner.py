@@ -20,8 +20,16 @@ from .launch import Launch, LaunchError, LaunchOptions, cores_available
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PRESET = "openmp"
-# Display order of the apps (those whose binary exists are used).
-APPS = ["pop", "pstswm", "evh1", "fft3d", "stream", "comm"]
+
+
+def app_names(listing: Path = ROOT / "miniapps" / "apps.txt") -> list[str]:
+    """The proxies in display order: the first word of each line of miniapps/apps.txt, the list CMakeLists.txt
+    builds from (installed as share/proxylab/miniapps/apps.txt)."""
+    lines = listing.read_text().splitlines()
+    return [line.split()[0] for line in lines if line.strip() and not line.lstrip().startswith("#")]
+
+
+APPS = app_names()  # those whose binary exists are used
 # The probes live under miniapps/probes/: "probes-comm" and "probes-stream" name them too.
 ALIASES = {"probes-comm": "comm", "probes-stream": "stream"}
 

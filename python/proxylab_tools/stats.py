@@ -38,6 +38,13 @@ def median(values) -> float:
     return v[mid] if len(v) % 2 else 0.5 * (v[mid - 1] + v[mid])
 
 
+def median_item(items, key):
+    """Of repeated runs, the one whose key(item) is the median (the lower of the two middle ones when the count is
+    even): a whole record to report, where median() gives a number. None when there are no items."""
+    ranked = sorted(items, key=key)
+    return ranked[(len(ranked) - 1) // 2] if ranked else None
+
+
 def summarize(values) -> Summary | None:
     """Median, min and max of the finite values; None when there are none."""
     v = finite(values)

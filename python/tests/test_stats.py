@@ -11,6 +11,12 @@ class Summaries(unittest.TestCase):
         self.assertEqual(stats.median([3, 1, 2]), 2)
         self.assertEqual(stats.median([4, 1, 3, 2]), 2.5)
 
+    def test_median_item(self):
+        runs = [{"t": 3.0}, {"t": 1.0}, {"t": 2.0}, {"t": 4.0}]
+        self.assertEqual(stats.median_item(runs[:3], key=lambda r: r["t"]), {"t": 2.0})
+        self.assertEqual(stats.median_item(runs, key=lambda r: r["t"]), {"t": 2.0})  # the lower middle one
+        self.assertIsNone(stats.median_item([], key=lambda r: r["t"]))
+
     def test_missing_values_are_dropped(self):
         self.assertEqual(stats.median([None, 5.0, float("nan"), 1.0, True]), 3.0)
         self.assertTrue(math.isnan(stats.median([])))

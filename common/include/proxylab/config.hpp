@@ -13,6 +13,8 @@
 #include <string>
 #include <vector>
 
+#include "proxylab/named_choice.hpp"
+
 namespace proxylab {
 
 enum class ParamType { integer, real, boolean, choice, text };
@@ -33,6 +35,11 @@ class Schema {
   Schema& boolean(const std::string& key, bool def, const std::string& doc);
   Schema& choice(const std::string& key, const std::string& def, const std::vector<std::string>& allowed,
                  const std::string& doc);
+  // A choice declared with PROXYLAB_CHOICE_NAMES (named_choice.hpp): the allowed values are its names.
+  template <class Enum>
+  Schema& choice(const std::string& key, Enum def, const std::string& doc) {
+    return choice(key, choice_name(def), choice_names<Enum>(), doc);
+  }
   Schema& text(const std::string& key, const std::string& def, const std::string& doc);
 
   const ParamSpec* find(const std::string& key) const;
@@ -59,6 +66,10 @@ class Config {
   double real(const std::string& key) const;
   bool boolean(const std::string& key) const;
   const std::string& choice(const std::string& key) const;
+  template <class Enum>  // a choice declared with PROXYLAB_CHOICE_NAMES, as its enum value
+  Enum choice(const std::string& key) const {
+    return parse_choice<Enum>(choice(key));
+  }
   const std::string& text(const std::string& key) const;
 
   // Raise InputError naming `key` and its value when an app-level rule (beyond the schema) fails.

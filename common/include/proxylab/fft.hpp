@@ -15,10 +15,13 @@
 #pragma once
 #include <complex>
 
+#include "proxylab/named_choice.hpp"
+
 namespace proxylab {
 
 enum class FFTKind { c2c_forward, c2c_backward, r2c, c2r };
-enum class FFTPlanning { estimate, measure };
+enum class FFTPlanning { estimate, measure };  // FFTW_ESTIMATE (bitwise reproducible) or FFTW_MEASURE
+PROXYLAB_CHOICE_NAMES(FFTPlanning, "FFT planning", "estimate", "measure");
 
 class FFTPlan {
  public:

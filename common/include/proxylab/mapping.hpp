@@ -23,6 +23,8 @@
 #include <type_traits>
 #include <vector>
 
+#include "proxylab/named_choice.hpp"
+
 #if defined(__clang__)
 #define PROXYLAB_PRAGMA_IVDEP _Pragma("clang loop vectorize(assume_safety)")
 #elif defined(__GNUC__) && !defined(__INTEL_COMPILER) && !defined(__NVCOMPILER)
@@ -36,15 +38,9 @@
 namespace proxylab {
 
 enum class Mapping { flat, mdrange, team };
-
-inline const std::vector<std::string>& mapping_names() {
-  static const std::vector<std::string> names{"flat", "mdrange", "team"};
-  return names;
-}
-inline const char* to_string(Mapping m) {
-  return m == Mapping::flat ? "flat" : m == Mapping::mdrange ? "mdrange" : "team";
-}
-Mapping parse_mapping(const std::string& name);  // throws InputError naming the allowed values
+PROXYLAB_CHOICE_NAMES(Mapping, "mapping", "flat", "mdrange", "team");
+inline const std::vector<std::string>& mapping_names() { return choice_names<Mapping>(); }
+inline Mapping parse_mapping(const std::string& name) { return parse_choice<Mapping>(name); }
 
 namespace detail {
 constexpr int range_chunk = 512;  // 1-D "mdrange" tile and 1-D "team" chunk

@@ -10,7 +10,6 @@ is faster, whichever way the FOM points) with its min..max; the load average bef
 """
 import argparse
 import os
-import statistics
 import sys
 import time
 from pathlib import Path
@@ -65,9 +64,9 @@ def main() -> int:
             b, u = foms[(label, ranks, threads, True)], foms[(label, ranks, threads, False)]
             up = stats.higher_is_better(units[label])
             pairs = [(x / y if up else y / x) for x, y in zip(b, u)]
-            fmt = lambda v: f"{statistics.median(v):.4g} ({min(v):.4g}-{max(v):.4g})"
+            fmt = lambda v: f"{stats.median(v):.4g} ({min(v):.4g}-{max(v):.4g})"
             print(f"| {label} [{units[label]}, {'higher' if up else 'lower'} is better] | {ranks} x {threads} | "
-                  f"{fmt(b)} | {fmt(u)} | {statistics.median(pairs):.3f} ({min(pairs):.3f}-{max(pairs):.3f}) |")
+                  f"{fmt(b)} | {fmt(u)} | {stats.median(pairs):.3f} ({min(pairs):.3f}-{max(pairs):.3f}) |")
     return 0
 
 

@@ -9,12 +9,11 @@ and ring bandwidth, the fastest halo strategy per tile and width, all-to-all and
 Standard library only. Each run writes its JSON record to a temporary file (--json).
 """
 import argparse
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
-from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
+from proxylab_tools import runner, stats  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 from collections import defaultdict
 
 
@@ -28,7 +27,7 @@ def median_of(runs, test, keys, value):
     for res in runs:
         for row in res.get(test, []):
             acc[tuple(row[k] for k in keys)].append(row[value])
-    return {k: statistics.median(v) for k, v in acc.items()}
+    return {k: stats.median(v) for k, v in acc.items()}
 
 
 def table(title, header, rows):

@@ -12,12 +12,11 @@ transposes (slowest rank). Performance is never asserted (tests do not).
 """
 import argparse
 import os
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
-from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
+from proxylab_tools import runner, stats  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 
 RELAX = ["verify.sedov_radius=100", "verify.sedov_jump=0", "verify.diagonal=1", "verify.mirror=1e-6"]
 
@@ -28,8 +27,7 @@ def run(binary, ranks, sets, threads=1):
 
 def median(binary, ranks, sets, repeats):
     recs = [run(binary, ranks, sets) for _ in range(repeats)]
-    recs.sort(key=lambda r: r["fom"]["value"])
-    return recs[len(recs) // 2], [r["fom"]["value"] for r in recs]
+    return stats.median_item(recs, key=lambda r: r["fom"]["value"]), sorted(r["fom"]["value"] for r in recs)
 
 
 def load():
@@ -67,7 +65,7 @@ def main():
         foms = [r["fom"]["value"] for r in rs]
         rec = sorted(rs, key=lambda r: r["fom"]["value"])[len(rs) // 2]
         fom, ph = rec["fom"]["value"], rec["results"]["phases_s"]
-        ratio = statistics.median(f / p for f, p in zip(foms, (r["fom"]["value"] for r in recs[configs[0]])))
+        ratio = stats.median(f / p for f, p in zip(foms, (r["fom"]["value"] for r in recs[configs[0]])))
         print(f"| {mapping} | {lanes if mapping == 'batched' else 1} | {fom / 1e6:.3f} | "
               f"{' '.join(f'{x / 1e6:.3f}' for x in foms)} | {ph['parabola']:.3f} | {ph['riemann']:.3f} | "
               f"{ph['evolve']:.3f} | {ph['remap']:.3f} | {rec['results']['communication_s']:.3f} | {ratio:.2f}x |",

@@ -13,7 +13,7 @@ import argparse, os, sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
-from proxylab_tools import runner  # noqa: E402  (the project's launcher: mpiexec line, environment, JSON record)
+from proxylab_tools import runner, stats  # noqa: E402  (the project's launcher: mpiexec line, environment, JSON record)
 
 STRATEGIES = ["alltoallv", "alltoall", "pairwise", "nonblocking", "node_aware"]
 
@@ -32,8 +32,7 @@ def transform_seconds(results):
 
 def median_record(binary, ranks, sets, repeats, threads=1):
     """The whole record of the run whose forward+inverse time is the median of `repeats` runs."""
-    records = sorted((run(binary, ranks, sets, threads) for _ in range(repeats)), key=transform_seconds)
-    return records[(len(records) - 1) // 2]
+    return stats.median_item([run(binary, ranks, sets, threads) for _ in range(repeats)], key=transform_seconds)
 
 
 def ms(seconds):

@@ -21,12 +21,11 @@ older binary, interleaved the same way.
 import argparse
 import json
 import os
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
-from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
+from proxylab_tools import runner, stats  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 
 
 def run(binary, ranks, sets, deck, threads=1):
@@ -35,7 +34,7 @@ def run(binary, ranks, sets, deck, threads=1):
 
 def median_of(binary, repeats, ranks, sets, deck):
     recs = [run(binary, ranks, sets, deck) for _ in range(repeats)]
-    med = lambda key: statistics.median(r[key] if isinstance(key, str) else key(r) for r in recs)
+    med = lambda key: stats.median(r[key] if isinstance(key, str) else key(r) for r in recs)
     return recs[0], med
 
 
@@ -63,7 +62,7 @@ def tenth_table(binary, baseline, repeats, save=None, from_file=None, threads=(1
             {"row": list(row), "results": recs[row]} for row in rows]}, indent=1))
     tcounts = sorted({row[4] for row in rows})
     triads = {t: [r["triad_bandwidth_gbs"] for row in rows if row[4] == t for r in recs[row]] for t in tcounts}
-    session = {t: statistics.median(v) for t, v in triads.items()}
+    session = {t: stats.median(v) for t, v in triads.items()}
     spread = "; ".join("%d thread(s): %d values, %.1f-%.1f GB/s, median %.1f" % (
         t, len(triads[t]), min(triads[t]), max(triads[t]), session[t]) for t in tcounts)
     title = "4" if tcounts == [1] else "4b"
@@ -83,7 +82,7 @@ def tenth_table(binary, baseline, repeats, save=None, from_file=None, threads=(1
     print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         rs = recs[row]
-        med = lambda f: statistics.median(f(r) for r in rs)
+        med = lambda f: stats.median(f(r) for r in rs)
         split = lambda k: med(lambda r: r["seconds_per_iteration_split"][k]) * 1e3
         bw = med(lambda r: r["kernel_bandwidth_gbs"])
         print("| %s | %s | %s | %d | %.4f | %.1f | %.1f | %.1f | %.3g | %.2f | %.2f | %.0f%% | %.0f%% |" % (

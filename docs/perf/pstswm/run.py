@@ -10,12 +10,11 @@ fraction of DGEMM, and the communication volume per step. Performance is never a
 """
 import argparse
 import os
-import statistics
 import sys
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[3] / "python"))
-from proxylab_tools import runner  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
+from proxylab_tools import runner, stats  # noqa: E402  (the project's launcher: MPICH mpiexec, environment, JSON record)
 
 def run(binary, ranks, sets, threads):
     return runner.verified_record("pstswm", ranks, threads, None, sets, exe=binary)["results"]
@@ -23,8 +22,7 @@ def run(binary, ranks, sets, threads):
 
 def median_record(binary, ranks, sets, repeats, threads):
     recs = [run(binary, ranks, sets, threads) for _ in range(repeats)]
-    key = lambda r: r["per_step_s"]["total"]
-    return sorted(recs, key=key)[len(recs) // 2]  # the run with the median total time
+    return stats.median_item(recs, key=lambda r: r["per_step_s"]["total"])  # the run with the median total time
 
 def ms(x):
     return f"{1e3 * x:.2f}"

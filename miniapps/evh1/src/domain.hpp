@@ -20,6 +20,11 @@ namespace proxylab::evh1 {
 // cartesian: x-y slab, square zones (dy = dx). cylindrical: x = r, y = z (r-z), square zones.
 // spherical: x = r with width dx, y = theta with width dtheta (r-theta; theta sweeps have zone widths r dtheta).
 enum class GridGeometry { cartesian, cylindrical, spherical };
+PROXYLAB_CHOICE_NAMES(GridGeometry, "geometry", "cartesian", "cylindrical", "spherical");
+
+// The parallel algorithm (evh1.algorithm): TransposeDomain or HaloDomain.
+enum class DomainAlgorithm { transpose, halo };
+PROXYLAB_CHOICE_NAMES(DomainAlgorithm, "algorithm", "transpose", "halo");
 
 struct GridSpec {
   int nx = 128, ny = 128;

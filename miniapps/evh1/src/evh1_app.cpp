@@ -14,6 +14,7 @@
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "proxylab/progress.hpp"
+#include "shock_tube.hpp"
 #include "time_loop.hpp"
 
 namespace proxylab::evh1 {
@@ -39,20 +40,19 @@ void declare(Schema& s) {
   s.real("hydro.riemann_tolerance", 1e-5, 0, 0.1,
          "an interface stops iterating once p* changes by less than this (relative; VH-1: 1e-5); 0 = always "
          "hydro.riemann_iterations (EVH1's fixed loop)");
-  s.choice("evh1.algorithm", "transpose", {"transpose", "halo"},
+  s.choice("evh1.algorithm", DomainAlgorithm::transpose,
            "parallel algorithm: transpose (EVH1 all-to-all between sweeps) or halo (2-D blocks, ghost-zone exchange)");
-  s.choice("evh1.mapping", "batched", sweep_mapping_names(),
+  s.choice("evh1.mapping", SweepMapping::batched,
            "pencil (one pencil at a time, 1-D temporaries, as EVH1) or batched (lanes pencils at once, vector across "
            "pencils)");
   s.integer("evh1.lanes", 8, 4, 16, "pencils per block for mapping=batched: 4, 8 or 16");
-  s.choice("evh1.transpose_strategy", "alltoallv", transpose_strategy_names(),
-           "all-to-all strategy (algorithm=transpose)");
-  s.choice("evh1.halo_strategy", "packed", halo_strategy_names(), "halo exchange strategy (algorithm=halo)");
+  s.choice("evh1.transpose_strategy", TransposeStrategy::alltoallv, "all-to-all strategy (algorithm=transpose)");
+  s.choice("evh1.halo_strategy", HaloStrategy::packed, "halo exchange strategy (algorithm=halo)");
   s.integer("decomp.px", 0, 0, 1 << 16, "ranks in x for algorithm=halo (0 = automatic)");
   s.integer("decomp.py", 0, 0, 1 << 16, "ranks in y for algorithm=halo (0 = automatic)");
-  s.choice("bc.x", "auto", {"auto", "reflect", "outflow", "periodic"}, "x boundaries (auto = the problem's own)");
-  s.choice("bc.y", "auto", {"auto", "reflect", "outflow", "periodic"}, "y boundaries (auto = the problem's own)");
-  s.choice("sod.direction", "x", {"x", "y", "oblique"},
+  s.choice("bc.x", BoundaryChoice::automatic, "x boundaries (auto = the problem's own)");
+  s.choice("bc.y", BoundaryChoice::automatic, "y boundaries (auto = the problem's own)");
+  s.choice("sod.direction", TubeAxis::x,
            "shock tube along x or y (the other extent is grid.ny or grid.nx zones), or oblique: along the diagonal of "
            "a periodic unit square (the problem (left, right) at x + y = 0.75, (right, left) at 0.25; t_end 0.07)");
   s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position (x or y tube), 0 < x0 < 1");
@@ -63,7 +63,7 @@ void declare(Schema& s) {
   s.real("sod.rho_right", 0.125, 1e-10, 1e10, "right density");
   s.real("sod.u_right", 0.0, -1e6, 1e6, "right velocity along the tube");
   s.real("sod.p_right", 0.1, 1e-10, 1e10, "right pressure");
-  s.choice("sedov.geometry", "cartesian", {"cartesian", "cylindrical", "spherical"},
+  s.choice("sedov.geometry", GridGeometry::cartesian,
            "cartesian: x-y slab, a line blast (nu = 2); cylindrical: x = r, y = z, a point blast on the axis (nu = 3); "
            "spherical: x = r in [rmin, 1], y = theta in [0, pi], a point blast at the centre (nu = 3, EVH1's "
            "benchmark)");
@@ -125,7 +125,7 @@ void choose_halo_grid(const Config& cfg, int size, int nx, int ny, int& px, int&
 std::unique_ptr<Domain> make_domain(RunContext& ctx, const GridSpec& g, const SweepOptions& opt) {
   const auto& cfg = ctx.config;
   const std::string grid_keys = "grid.nx x grid.ny";
-  if (cfg.choice("evh1.algorithm") == "transpose") {
+  if (cfg.choice<DomainAlgorithm>("evh1.algorithm") == DomainAlgorithm::transpose) {
     if (g.nx < ctx.size)
       cfg.reject("grid.nx",
                  "at least one column per rank for algorithm=transpose (nx >= " + std::to_string(ctx.size) + " ranks)");
@@ -169,7 +169,7 @@ void run(RunContext& ctx) {
   gas.gamma = cfg.real("hydro.gamma");
   gas.riemann_iterations = int(cfg.integer("hydro.riemann_iterations"));
   gas.riemann_tolerance = cfg.real("hydro.riemann_tolerance");
-  SweepOptions opt{gas, parse_sweep_mapping(cfg.choice("evh1.mapping")), int(cfg.integer("evh1.lanes"))};
+  SweepOptions opt{gas, cfg.choice<SweepMapping>("evh1.mapping"), int(cfg.integer("evh1.lanes"))};
   const auto& lanes = batched_lane_choices();
   if (std::find(lanes.begin(), lanes.end(), opt.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");
   const Problem pb = make_problem(cfg, gas);
@@ -181,7 +181,7 @@ void run(RunContext& ctx) {
   ctx.check_stop();
   const Totals initial = totals(domain->gather(), g, gas);
   ctx.out() << "  problem " << pb.name << " on " << g.nx << " x " << g.ny << " zones to t = " << pb.t_end << "; "
-            << domain->describe() << "; mapping " << cfg.choice("evh1.mapping")
+            << domain->describe() << "; mapping " << to_string(opt.mapping)
             << (opt.mapping == SweepMapping::batched ? " (" + std::to_string(opt.lanes) + " lanes)" : "") << "\n";
 
   const double courant = cfg.real("time.courant");

@@ -34,8 +34,17 @@ double blast_radius(const GridSpec& g, int i, int j) {
 }
 
 Boundary pick(const Config& cfg, const std::string& key, Boundary natural) {
-  const std::string& s = cfg.choice(key);
-  return s == "auto" ? natural : parse_boundary(s);
+  switch (cfg.choice<BoundaryChoice>(key)) {
+    case BoundaryChoice::reflect:
+      return Boundary::reflect;
+    case BoundaryChoice::outflow:
+      return Boundary::outflow;
+    case BoundaryChoice::periodic:
+      return Boundary::periodic;
+    case BoundaryChoice::automatic:
+      break;
+  }
+  return natural;
 }
 
 void verify_sedov(RunContext& ctx, const Problem& pb, const std::vector<double>& f, double t) {
@@ -146,10 +155,7 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
   if (pb.name == "sod") {
     make_shock_tube(cfg, pb, natural);
   } else if (pb.name == "sedov") {
-    const std::string& geo = cfg.choice("sedov.geometry");
-    g.geometry = geo == "cylindrical" ? GridGeometry::cylindrical
-                 : geo == "spherical" ? GridGeometry::spherical
-                                      : GridGeometry::cartesian;
+    g.geometry = cfg.choice<GridGeometry>("sedov.geometry");
     g.x0 = g.geometry == GridGeometry::cartesian ? -0.5 * g.nx * g.dx : 0.0;  // r in [0, 1], the blast at r = 0
     g.y0 = -0.5 * g.ny * g.dx;
     if (g.geometry == GridGeometry::spherical) {  // r in [rmin, 1], theta in [0, pi]
@@ -199,7 +205,7 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
   g.x_lo = pick(cfg, "bc.x", natural.x_lo), g.x_hi = pick(cfg, "bc.x", natural.x_hi);
   g.y_lo = pick(cfg, "bc.y", natural.y_lo), g.y_hi = pick(cfg, "bc.y", natural.y_hi);
   if (g.geometry != GridGeometry::cartesian && g.x_lo == Boundary::periodic)
-    cfg.reject("bc.x", "reflect or outflow for a radial x (sedov.geometry=" + cfg.choice("sedov.geometry") + ")");
+    cfg.reject("bc.x", std::string("reflect or outflow for a radial x (sedov.geometry=") + to_string(g.geometry) + ")");
   if (g.geometry == GridGeometry::spherical && g.y_lo != Boundary::reflect)
     cfg.reject("bc.y", "reflect (or auto) for sedov.geometry=spherical: theta = 0 and pi are the axis");
   if (cfg.real("time.t_end") > 0) pb.t_end = cfg.real("time.t_end");

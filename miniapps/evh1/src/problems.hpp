@@ -16,6 +16,10 @@
 
 namespace proxylab::evh1 {
 
+// bc.x, bc.y: a boundary kind for both ends, or auto (the problem's own).
+enum class BoundaryChoice { automatic, reflect, outflow, periodic };
+PROXYLAB_CHOICE_NAMES(BoundaryChoice, "boundary", "auto", "reflect", "outflow", "periodic");
+
 struct Totals {
   double mass = 0, energy = 0, momentum_x = 0, momentum_y = 0;
 };

@@ -17,8 +17,6 @@ constexpr double never = std::numeric_limits<double>::infinity();
 // precursor of a rarefaction head changes the flux through the end by 1e-12 of the mass 9 zones ahead).
 constexpr double open_end_margin = 12;
 
-enum class TubeAxis { x, y, oblique };
-
 // One initial discontinuity at coordinate `position` along the tube, and its exact solution.
 struct Interface {
   double position = 0;
@@ -44,10 +42,7 @@ struct Tube {
   }
 };
 
-TubeAxis tube_axis(const Config& cfg) {
-  const std::string& d = cfg.choice("sod.direction");
-  return d == "x" ? TubeAxis::x : d == "y" ? TubeAxis::y : TubeAxis::oblique;
-}
+TubeAxis tube_axis(const Config& cfg) { return cfg.choice<TubeAxis>("sod.direction"); }
 
 Primitive tube_state(const Config& c, const std::string& side) {
   return {c.real("sod.rho_" + side), c.real("sod.u_" + side), c.real("sod.p_" + side)};

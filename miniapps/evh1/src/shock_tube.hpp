@@ -8,8 +8,12 @@
 #include <vector>
 
 #include "problems.hpp"
+#include "proxylab/named_choice.hpp"
 
 namespace proxylab::evh1 {
+
+enum class TubeAxis { x, y, oblique };  // sod.direction
+PROXYLAB_CHOICE_NAMES(TubeAxis, "shock tube direction", "x", "y", "oblique");
 
 // Grid spacing, end time, initial state and the natural boundaries (per end: reflect where the gas at the end
 // is at rest, outflow where it moves; periodic for oblique) of a shock tube.

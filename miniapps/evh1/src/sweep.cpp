@@ -13,25 +13,6 @@
 
 namespace proxylab::evh1 {
 
-const std::vector<std::string>& boundary_names() {
-  static const std::vector<std::string> n{"reflect", "outflow", "periodic"};
-  return n;
-}
-Boundary parse_boundary(const std::string& s) {
-  if (s == "reflect") return Boundary::reflect;
-  if (s == "outflow") return Boundary::outflow;
-  if (s == "periodic") return Boundary::periodic;
-  throw InputError("boundary '" + s + "': allowed: reflect, outflow, periodic");
-}
-const std::vector<std::string>& sweep_mapping_names() {
-  static const std::vector<std::string> n{"pencil", "batched"};
-  return n;
-}
-SweepMapping parse_sweep_mapping(const std::string& s) {
-  if (s == "pencil") return SweepMapping::pencil;
-  if (s == "batched") return SweepMapping::batched;
-  throw InputError("mapping '" + s + "': allowed: pencil, batched");
-}
 const std::vector<int>& batched_lane_choices() {
   static const std::vector<int> n{4, 8, 16};
   return n;
@@ -279,8 +260,7 @@ struct Block {
 
 template <int B>
 PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) {
-  using Exec = Kokkos::DefaultHostExecutionSpace;
-  using Policy = Kokkos::TeamPolicy<Exec>;
+  using Policy = Kokkos::TeamPolicy<HostExec>;
   const int nblocks = (pc.npencils + B - 1) / B;
   const std::size_t bytes = Work::doubles(pc.nzones, B) * sizeof(double);
   Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);

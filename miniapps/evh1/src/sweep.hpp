@@ -14,15 +14,14 @@
 #include "gas.hpp"
 #include "geometry.hpp"
 #include "proxylab/layout.hpp"
+#include "proxylab/named_choice.hpp"
 
 namespace proxylab::evh1 {
 
 enum class Boundary { reflect, outflow, periodic, neighbor };  // neighbor: ghosts already in the array
 enum class SweepMapping { pencil, batched };
-const std::vector<std::string>& boundary_names();  // reflect, outflow, periodic
-Boundary parse_boundary(const std::string& s);
-const std::vector<std::string>& sweep_mapping_names();
-SweepMapping parse_sweep_mapping(const std::string& s);
+PROXYLAB_CHOICE_NAMES(SweepMapping, "mapping", "pencil", "batched");
+inline SweepMapping parse_sweep_mapping(const std::string& s) { return parse_choice<SweepMapping>(s); }
 
 // The pencils of a sweep inside fields(var, a, b): along the last index (axis 2) or the middle one (axis 1).
 // Zone n of pencil q is fields(var, pencil_begin + q, zone_begin + n) (axis 2) or

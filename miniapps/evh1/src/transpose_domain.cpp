@@ -11,8 +11,6 @@
 namespace proxylab::evh1 {
 namespace {
 
-using HostExec = Kokkos::DefaultHostExecutionSpace;
-
 // dst[r * d_row + c] = src[r * s_row + c * s_col] for r < nrow, c < ncol, in 32 x 32 tiles, so that the strided
 // side of a transposing copy stays in cache (the pack and unpack of EVH1's transposes).
 void copy_tiled(const double* src, std::ptrdiff_t s_row, std::ptrdiff_t s_col, double* dst, std::ptrdiff_t d_row,

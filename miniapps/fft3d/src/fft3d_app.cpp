@@ -17,26 +17,27 @@
 #include "memory_estimate.hpp"
 #include "nas_ft.hpp"
 #include "proxylab/progress.hpp"
+#include "run_choices.hpp"
 
 namespace proxylab::fft3d {
 namespace {
 
 void declare(Schema& s) {
-  s.choice("fft3d.mode", "fft", {"fft", "ft"},
+  s.choice("fft3d.mode", RunMode::fft,
            "fft: timed forward + inverse transforms; ft: the NAS FT benchmark (evolve, inverse, checksum)");
   s.integer("fft3d.nx", 64, 1, 1 << 16, "grid points along x (any size FFTW handles)");
   s.integer("fft3d.ny", 64, 1, 1 << 16, "grid points along y");
   s.integer("fft3d.nz", 64, 1, 1 << 16, "grid points along z");
-  s.choice("fft3d.decomposition", "slab", {"slab", "pencil"},
+  s.choice("fft3d.decomposition", DecompKind::slab,
            "slab: z planes / y planes over all ranks, one transpose; pencil: p_row x p_col grid, two transposes");
   s.integer("fft3d.p_row", 0, 0, 1 << 20, "pencil process rows (x->y transposes among them); 0 = automatic");
   s.integer("fft3d.p_col", 0, 0, 1 << 20, "pencil process columns (y->z transposes among them); 0 = automatic");
-  s.choice("fft3d.transpose", "alltoallv", transpose_strategy_names(), "all-to-all strategy of the transposes");
+  s.choice("fft3d.transpose", TransposeStrategy::alltoallv, "all-to-all strategy of the transposes");
   s.integer("fft3d.ranks_per_node", 0, 0, 1 << 20,
             "node_aware: emulate nodes of this many consecutive ranks of each transpose communicator "
             "(several leaders on one machine); 0 = the real shared-memory nodes");
-  s.choice("fft3d.planning", "estimate", {"estimate", "measure"}, "FFTW planning: FFTW_ESTIMATE or FFTW_MEASURE");
-  s.choice("fft3d.mapping", "mdrange", mapping_names(), "loop mapping of the pack/unpack kernels");
+  s.choice("fft3d.planning", FFTPlanning::estimate, "FFTW planning: FFTW_ESTIMATE or FFTW_MEASURE");
+  s.choice("fft3d.mapping", Mapping::mdrange, "loop mapping of the pack/unpack kernels");
   s.boolean("fft3d.fuse_transpose", true,
             "the FFT next to each transpose reads the received blocks / writes the blocks to send itself, in "
             "cache-sized chunks (no unpack pass after, no pack pass before it); false: separate pack, exchange, unpack "
@@ -214,7 +215,7 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   if (cfg.boolean("fft3d.serial_baseline")) {
     if (ctx.size == 1) {
       const double t_serial = serial_fftw_seconds(fft.decomposition(), u, std::max(3, done),
-                                                  cfg.choice("fft3d.planning") == "measure");
+                                                  cfg.choice<FFTPlanning>("fft3d.planning") == FFTPlanning::measure);
       const double t_local = s.local_fft * per;
       std::snprintf(line, sizeof line,
                     "  serial FFTW 3-D plan: %.4e s per transform; local FFT stage %.4e s = %.1f%% of its speed\n",
@@ -313,21 +314,21 @@ void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Fi
 
 void run(RunContext& ctx) {
   const auto& cfg = ctx.config;
-  const DecompKind kind = cfg.choice("fft3d.decomposition") == "slab" ? DecompKind::slab : DecompKind::pencil;
+  const DecompKind kind = cfg.choice<DecompKind>("fft3d.decomposition");
   const Decomposition d =
       Decomposition::make(kind, int(cfg.integer("fft3d.nx")), int(cfg.integer("fft3d.ny")),
                           int(cfg.integer("fft3d.nz")), ctx.size, int(cfg.integer("fft3d.p_row")),
                           int(cfg.integer("fft3d.p_col")));
   require_memory(ctx.comm, estimate_memory(d, cfg, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
   FFTOptions opt;
-  opt.strategy = parse_transpose_strategy(cfg.choice("fft3d.transpose"));
-  opt.planning = cfg.choice("fft3d.planning") == "measure" ? FFTPlanning::measure : FFTPlanning::estimate;
-  opt.mapping = parse_mapping(cfg.choice("fft3d.mapping"));
+  opt.strategy = cfg.choice<TransposeStrategy>("fft3d.transpose");
+  opt.planning = cfg.choice<FFTPlanning>("fft3d.planning");
+  opt.mapping = cfg.choice<Mapping>("fft3d.mapping");
   opt.fuse_transpose = cfg.boolean("fft3d.fuse_transpose");
   opt.ranks_per_node = int(cfg.integer("fft3d.ranks_per_node"));
   ctx.out() << "  grid " << d.global[0] << " x " << d.global[1] << " x " << d.global[2] << " (" << d.points()
             << " points), " << d.describe() << ", transpose " << to_string(opt.strategy) << ", FFTW "
-            << cfg.choice("fft3d.planning") << ", " << ctx.threads() << " thread(s) per rank\n";
+            << to_string(opt.planning) << ", " << ctx.threads() << " thread(s) per rank\n";
 
   std::unique_ptr<DistributedFFT> fft;
   {
@@ -347,7 +348,7 @@ void run(RunContext& ctx) {
   res["p_row"] = d.p_row;
   res["p_col"] = d.p_col;
   res["points"] = d.points();
-  if (cfg.choice("fft3d.mode") == "fft")
+  if (cfg.choice<RunMode>("fft3d.mode") == RunMode::fft)
     run_fft_mode(ctx, *fft, u, spectrum, back);
   else
     run_ft_mode(ctx, *fft, u, spectrum, back);

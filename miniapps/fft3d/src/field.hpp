@@ -4,10 +4,11 @@
 #include <Kokkos_Core.hpp>
 #include <string>
 
+#include "proxylab/layout.hpp"
+
 namespace proxylab::fft3d {
 
 using Complex = Kokkos::complex<double>;
-using HostExec = Kokkos::DefaultHostExecutionSpace;
 using Field = Kokkos::View<Complex*, Kokkos::HostSpace>;
 using RealField = Kokkos::View<double*, Kokkos::HostSpace>;
 

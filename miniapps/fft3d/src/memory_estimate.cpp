@@ -6,6 +6,7 @@
 #include "field.hpp"
 #include "fused_transpose_fft.hpp"
 #include "proxylab/report.hpp"
+#include "run_choices.hpp"
 
 namespace proxylab::fft3d {
 
@@ -15,7 +16,7 @@ MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int ra
   const bool pencil = d.kind == DecompKind::pencil;
   const double scratch = pencil ? std::max({x, y, z}) : std::max(x, z);
   const double points = double(d.points()), cplx = sizeof(Complex);
-  const bool ft = cfg.choice("fft3d.mode") == "ft";
+  const bool ft = cfg.choice<RunMode>("fft3d.mode") == RunMode::ft;
   // Rank 0 gathers u and its spectrum and runs one serial FFTW 3-D plan (checks.cpp) on small grids.
   const bool serial_check = rank == 0 && d.points() <= cfg.integer("verify.serial_max_points");
   const bool serial_baseline = !ft && ranks == 1 && cfg.boolean("fft3d.serial_baseline");

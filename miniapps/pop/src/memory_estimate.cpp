@@ -5,6 +5,10 @@
 
 #include <algorithm>
 
+#include "proxylab/comm/grid.hpp"
+#include "proxylab/comm/halo.hpp"
+#include "solver.hpp"
+
 namespace proxylab::pop {
 
 MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
@@ -12,10 +16,7 @@ MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
   // elimination decomp.px x decomp.py is the block grid).
   int px = int(cfg.integer("decomp.px")), py = int(cfg.integer("decomp.py"));
   if (!cfg.boolean("decomp.eliminate_land")) {
-    int dims[2] = {px, py};
-    if (px == 0 && py == 0) MPI_Dims_create(ranks, 2, dims);
-    if (px == 0 && py > 0) dims[0] = std::max(1, ranks / py);
-    if (py == 0 && px > 0) dims[1] = std::max(1, ranks / px);
+    const std::array<int, 2> dims = ProcessGrid::dims_2d(ranks, px, py, "decomp.px/py");  // as Domain's
     px = dims[0], py = dims[1];
   }
   px = std::max(px, 1), py = std::max(py, 1);
@@ -24,15 +25,20 @@ MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
   const double field = (nx + 2 * w) * (ny + 2 * w) * sizeof(double);  // Domain::field
 
   // Solver work arrays beside the initial residual pop::r0 (solver.cpp and one file per solver).
-  const std::string& solver = cfg.choice("solver.name");
-  const double work = solver == "pcg" ? 4 : solver == "chrongear" ? 5 : solver == "pipecg" ? 9 : 5;  // pcsi: Lanczos
+  const SolverKind solver = cfg.choice<SolverKind>("solver.name");
+  const double work = solver == SolverKind::pcg         ? 4
+                      : solver == SolverKind::chrongear ? 5
+                      : solver == SolverKind::pipecg    ? 9
+                                                        : 5;  // pcsi: Lanczos
   MemoryEstimate e;
   e.view("pop::X, Xstar, B", 3, field)
       .view("pop operator (A0, AN, AE, ANE, rA0, mask, TAREA)", 7, field)
       // build_operator's depth temporaries HT and HU are freed before the solver allocates
       .view("pop solver work arrays", std::max(1 + work, 2.0), field)
       // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
-      .view("halo buffers", 1, halo_buffer_bytes(cfg.choice("comm.halo") == "rma", nx, ny, w, 1, 2, py > 1 ? 2 : 0));
+      .view("halo buffers", 1,
+            halo_buffer_bytes(cfg.choice<HaloStrategy>("comm.halo") == HaloStrategy::rma, nx, ny, w, 1, 2,
+                              py > 1 ? 2 : 0));
   return e;
 }
 

@@ -29,15 +29,15 @@ void declare(Schema& s) {
   s.boolean("decomp.eliminate_land", false,
             "POP's land-block elimination: decomp.px x decomp.py is the block grid, all-land blocks get no rank, "
             "and the run needs one rank per remaining block (false: every block has a rank; all-land ones idle)");
-  s.choice("comm.halo", "packed", halo_strategy_names(), "halo update strategy (common/comm/halo.hpp)");
+  s.choice("comm.halo", HaloStrategy::packed, "halo update strategy (common/comm/halo.hpp)");
   s.integer("comm.halo_width", 2, 1, 2, "ghost cells per side (POP2 uses 2)");
-  s.choice("comm.reduce", "allreduce", reduce_strategy_names(), "global sum strategy (common/comm/reduce.hpp)");
-  s.choice("solver.name", "pcg", solver_names(), "barotropic solver");
+  s.choice("comm.reduce", ReduceStrategy::allreduce, "global sum strategy (common/comm/reduce.hpp)");
+  s.choice("solver.name", SolverKind::pcg, "barotropic solver");
   s.real("solver.crit", 1e-13, 0.0, 1.0,
          "convergence: sum r^2 < crit^2 sum TAREA^2 (POP2); 0 = benchmark mode, exactly max_iters iterations");
   s.integer("solver.max_iters", 1000, 1, 100000000, "iteration limit");
   s.integer("solver.check_freq", 10, 1, 100000, "iterations between true-residual convergence checks");
-  s.choice("solver.mapping", "flat", mapping_names(), "loop mapping of the operator and vector kernels");
+  s.choice("solver.mapping", Mapping::flat, "loop mapping of the operator and vector kernels");
   s.boolean("solver.fused", true, "fused vector updates (one pass per iteration phase) or one kernel per statement");
   s.boolean("solver.replace", true, "pipecg: residual replacement at each convergence check");
   s.integer("pcsi.lanczos_steps", 40, 2, 1000, "pcsi: Lanczos steps for the eigenvalue bounds");
@@ -53,11 +53,11 @@ void declare(Schema& s) {
 
 SolverOptions solver_options(const Config& cfg) {
   SolverOptions o;
-  o.kind = parse_solver(cfg.choice("solver.name"));
+  o.kind = cfg.choice<SolverKind>("solver.name");
   o.crit = cfg.real("solver.crit");
   o.max_iters = int(cfg.integer("solver.max_iters"));
   o.check_freq = int(cfg.integer("solver.check_freq"));
-  o.mapping = parse_mapping(cfg.choice("solver.mapping"));
+  o.mapping = cfg.choice<Mapping>("solver.mapping");
   o.fused = cfg.boolean("solver.fused");
   o.replace = cfg.boolean("solver.replace");
   o.lanczos_steps = int(cfg.integer("pcsi.lanczos_steps"));
@@ -92,8 +92,8 @@ void run(RunContext& ctx) {
   const auto& cfg = ctx.config;
   const GridSpec g = grid_spec(cfg);
   const SolverOptions opt = solver_options(cfg);
-  const HaloStrategy halo = parse_halo_strategy(cfg.choice("comm.halo"));
-  const ReduceStrategy red = parse_reduce_strategy(cfg.choice("comm.reduce"));
+  const HaloStrategy halo = cfg.choice<HaloStrategy>("comm.halo");
+  const ReduceStrategy red = cfg.choice<ReduceStrategy>("comm.reduce");
   const int width = int(cfg.integer("comm.halo_width"));
   require_memory(ctx.comm, estimate_memory(cfg, ctx.size), "grid.nx x grid.ny");
 
@@ -119,10 +119,11 @@ void run(RunContext& ctx) {
       "  grid %d x %d (lat %.1f..%.1f, dt %.0f s), land %.1f%%; %d x %d %s, blocks ~%d x %d, halo %d (%s), "
       "all-land blocks %d (%s)\n  solver %s (crit %.1e, max %d, check every %d), sums %s, mapping %s, %s\n",
       g.nx, g.ny, g.lat_south, g.lat_north, g.dt, 100.0 * (1.0 - ocean), dom->grid().px(), dom->grid().py(),
-      (dom->land_eliminated() ? "blocks on " + std::to_string(dom->grid().size()) + " ranks" : std::string("ranks")).c_str(),
+      (dom->land_eliminated() ? "blocks on " + std::to_string(dom->grid().size()) + " ranks" : std::string("ranks"))
+          .c_str(),
       dom->nx_local(), dom->ny_local(), width, to_string(halo), dom->all_land_blocks(),
-      dom->land_eliminated() ? "eliminated: no rank" : "idle ranks", cfg.choice("solver.name").c_str(), opt.crit, opt.max_iters, opt.check_freq, to_string(red),
-      to_string(opt.mapping), opt.fused ? "fused updates" : "unfused updates");
+      dom->land_eliminated() ? "eliminated: no rank" : "idle ranks", to_string(opt.kind), opt.crit, opt.max_iters,
+      opt.check_freq, to_string(red), to_string(opt.mapping), opt.fused ? "fused updates" : "unfused updates");
   ctx.out() << line;
 
   GlobalSum gsum(red, dom->comm());
@@ -150,8 +151,8 @@ void run(RunContext& ctx) {
 
   if (operator_files.matrix.enabled()) {
     const OperatorFiles& files = operator_files;
-    const OperatorCounts n = write_operator(
-        operator_files, *dom, op, b, x, {cfg.choice("solver.name"), st.iterations, st.converged, opt.crit, tarea_norm});
+    const OperatorCounts n = write_operator(operator_files, *dom, op, b, x,
+                                            {to_string(opt.kind), st.iterations, st.converged, opt.crit, tarea_norm});
     ctx.out() << "  operator (Matrix Market): " << files.matrix.path() << " (" << n.rows << " ocean points, "
               << n.entries << " entries), " << files.rhs.path() << ", " << files.solution.path() << ", "
               << files.index.path() << "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py "

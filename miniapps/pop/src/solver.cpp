@@ -7,19 +7,6 @@
 
 namespace proxylab::pop {
 
-const std::vector<std::string>& solver_names() {
-  static const std::vector<std::string> names{"pcg", "chrongear", "pcsi", "pipecg"};
-  return names;
-}
-
-SolverKind parse_solver(const std::string& name) {
-  if (name == "pcg") return SolverKind::pcg;
-  if (name == "chrongear") return SolverKind::chrongear;
-  if (name == "pcsi") return SolverKind::pcsi;
-  if (name == "pipecg") return SolverKind::pipecg;
-  throw InputError("solver '" + name + "' is unknown; allowed: pcg, chrongear, pcsi, pipecg");
-}
-
 Workspace::Workspace(const Domain& d, const Operator& o, GlobalSum& g, Timers& t, const SolverOptions& opts)
     : dom(d), op(o), gsum(g), timers(t), opt(opts) {}
 

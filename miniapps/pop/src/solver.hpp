@@ -8,13 +8,14 @@
 
 #include "btrop_operator.hpp"
 #include "proxylab/comm/reduce.hpp"
+#include "proxylab/named_choice.hpp"
 #include "proxylab/timers.hpp"
 
 namespace proxylab::pop {
 
 enum class SolverKind { pcg, chrongear, pcsi, pipecg };
-const std::vector<std::string>& solver_names();    // {"pcg","chrongear","pcsi","pipecg"}
-SolverKind parse_solver(const std::string& name);  // InputError naming the allowed values
+PROXYLAB_CHOICE_NAMES(SolverKind, "solver", "pcg", "chrongear", "pcsi", "pipecg");
+inline const std::vector<std::string>& solver_names() { return choice_names<SolverKind>(); }
 
 struct SolverOptions {
   SolverKind kind = SolverKind::pcg;

@@ -5,7 +5,7 @@
 
 #include <algorithm>
 
-#include "proxylab/layout.hpp"
+#include "proxylab/stream_triad.hpp"
 
 namespace proxylab::pop {
 
@@ -18,13 +18,11 @@ double triad_bandwidth(long long n, int repeats, Mapping m) {
   for (int k = 0; k < repeats; ++k) {
     Kokkos::fence();
     const double t0 = MPI_Wtime();
-    // STREAM: triad
-    for_each_1d(
-        "pop::stream_triad", m, 0, int(n), KOKKOS_LAMBDA(int i) { a(i) = b(i) + s * c(i); });
+    stream_triad("pop::stream_triad", m, a, b, c, s);
     Kokkos::fence();
     best = std::min(best, MPI_Wtime() - t0);
   }
-  return 24.0 * double(n) / best * 1e-9;
+  return stream_triad_bytes * double(n) / best * 1e-9;
 }
 
 }  // namespace proxylab::pop

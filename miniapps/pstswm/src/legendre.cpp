@@ -44,14 +44,13 @@ View1D<double> legendre_table(const SpectralLayout& layout, const std::vector<do
   View1D<double> table("pstswm::legendre", size_t(layout.rows) * K);
   auto h = Kokkos::create_mirror_view(table);
   const int nm = int(layout.ms.size());
-  Kokkos::parallel_for(
-      "pstswm::legendre_table", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nm * K), [&](int idx) {
-        const int i = idx / K, k = idx % K, m = layout.ms[i];
-        std::vector<double> col(N + 2 - m);
-        legendre_column(m, N + 1, mu_pairs[k], col.data());
-        double* base = h.data() + size_t(layout.offset[i]) * K;
-        for (int r = 0; r <= N + 1 - m; ++r) base[size_t(r) * K + k] = col[r];
-      });
+  Kokkos::parallel_for("pstswm::legendre_table", Kokkos::RangePolicy<HostExec>(0, nm * K), [&](int idx) {
+    const int i = idx / K, k = idx % K, m = layout.ms[i];
+    std::vector<double> col(N + 2 - m);
+    legendre_column(m, N + 1, mu_pairs[k], col.data());
+    double* base = h.data() + size_t(layout.offset[i]) * K;
+    for (int r = 0; r <= N + 1 - m; ++r) base[size_t(r) * K + k] = col[r];
+  });
   Kokkos::deep_copy(table, h);
   return table;
 }

@@ -20,51 +20,49 @@ struct LTKernels {
   void forward(const View1D<const double>& E, const View1D<const double>& O, const View1D<double>& S) const {
     const int rows = int(row_m.extent(0));
     const auto self = *this;
-    Kokkos::parallel_for(
-        "pstswm::lt_forward_loop", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, rows), [=](int row) {
-          const int c2 = self.c2(), ncol = self.nfields * c2, mi = self.row_m(row);
-          const double* src = ((self.row_r(row) % 2 == 0) ? E : O).data() + size_t(mi) * self.K * ncol;
-          const double* p = self.P.data() + size_t(row) * self.K;
-          double* out = S.data() + size_t(row) * ncol;
-          for (int f = 0; f < self.nfields; ++f) {
-            double acc[C2 > 0 ? C2 : 1];
-            double* a = C2 > 0 ? acc : out + f * c2;
-            for (int c = 0; c < c2; ++c) a[c] = 0.0;
-            for (int k = 0; k < self.K; ++k) {
-              const double pk = p[k];
-              const double* s = src + size_t(k) * ncol + f * c2;
-              for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
-            }
-            if (C2 > 0)
-              for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
-          }
-        });
+    Kokkos::parallel_for("pstswm::lt_forward_loop", Kokkos::RangePolicy<HostExec>(0, rows), [=](int row) {
+      const int c2 = self.c2(), ncol = self.nfields * c2, mi = self.row_m(row);
+      const double* src = ((self.row_r(row) % 2 == 0) ? E : O).data() + size_t(mi) * self.K * ncol;
+      const double* p = self.P.data() + size_t(row) * self.K;
+      double* out = S.data() + size_t(row) * ncol;
+      for (int f = 0; f < self.nfields; ++f) {
+        double acc[C2 > 0 ? C2 : 1];
+        double* a = C2 > 0 ? acc : out + f * c2;
+        for (int c = 0; c < c2; ++c) a[c] = 0.0;
+        for (int k = 0; k < self.K; ++k) {
+          const double pk = p[k];
+          const double* s = src + size_t(k) * ncol + f * c2;
+          for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
+        }
+        if (C2 > 0)
+          for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
+      }
+    });
   }
 
   // STSWM: fltinv, one (m, latitude pair) for all columns: even rows -> E, odd rows -> O.
   void inverse(const View1D<const double>& S, const View1D<double>& E, const View1D<double>& O) const {
     const int nm = int(m_offset.extent(0)) - 1;
     const auto self = *this;
-    Kokkos::parallel_for(
-        "pstswm::lt_inverse_loop", Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>(0, nm * K), [=](int idx) {
-          const int mi = idx / self.K, k = idx % self.K, c2 = self.c2(), ncol = self.nfields * c2;
-          const int r0 = self.m_offset(mi), r1 = self.m_offset(mi + 1);
-          for (int parity = 0; parity < 2; ++parity) {  // even rows -> E, odd rows -> O: one accumulator each
-            double* out = (parity == 0 ? E : O).data() + size_t(idx) * ncol;
-            for (int f = 0; f < self.nfields; ++f) {
-              double acc[C2 > 0 ? C2 : 1];
-              double* a = C2 > 0 ? acc : out + f * c2;
-              for (int c = 0; c < c2; ++c) a[c] = 0.0;
-              for (int row = r0 + parity; row < r1; row += 2) {
-                const double pk = self.P(size_t(row) * self.K + k);
-                const double* s = S.data() + size_t(row) * ncol + f * c2;
-                for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
-              }
-              if (C2 > 0)
-                for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
-            }
+    Kokkos::parallel_for("pstswm::lt_inverse_loop", Kokkos::RangePolicy<HostExec>(0, nm * K), [=](int idx) {
+      const int mi = idx / self.K, k = idx % self.K, c2 = self.c2(), ncol = self.nfields * c2;
+      const int r0 = self.m_offset(mi), r1 = self.m_offset(mi + 1);
+      for (int parity = 0; parity < 2; ++parity) {  // even rows -> E, odd rows -> O: one accumulator each
+        double* out = (parity == 0 ? E : O).data() + size_t(idx) * ncol;
+        for (int f = 0; f < self.nfields; ++f) {
+          double acc[C2 > 0 ? C2 : 1];
+          double* a = C2 > 0 ? acc : out + f * c2;
+          for (int c = 0; c < c2; ++c) a[c] = 0.0;
+          for (int row = r0 + parity; row < r1; row += 2) {
+            const double pk = self.P(size_t(row) * self.K + k);
+            const double* s = S.data() + size_t(row) * ncol + f * c2;
+            for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
           }
-        });
+          if (C2 > 0)
+            for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
+        }
+      }
+    });
   }
 };
 

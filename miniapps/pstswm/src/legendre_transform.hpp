@@ -13,11 +13,13 @@
 #include <vector>
 
 #include "proxylab/layout.hpp"
+#include "proxylab/named_choice.hpp"
 #include "truncation.hpp"
 
 namespace proxylab::pstswm {
 
-enum class LTVariant { loop, gemm };
+enum class LTVariant { gemm, loop };
+PROXYLAB_CHOICE_NAMES(LTVariant, "Legendre transform variant", "gemm", "loop");
 
 class LegendreTransform {
  public:

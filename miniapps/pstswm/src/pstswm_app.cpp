@@ -18,10 +18,13 @@
 namespace proxylab::pstswm {
 namespace {
 
+enum class TestCase { case2, case6 };  // ModelOptions::test_case 2 or 6
+PROXYLAB_CHOICE_NAMES(TestCase, "test case", "case2", "case6");
+
 void declare(Schema& s) {
   s.integer("model.truncation", 42, 1, 4000, "triangular truncation N (TN); the seed's table: 5 10 21 42 85 170 340 680");
   s.integer("model.levels", 18, 1, 96, "independent vertical levels L (the vectorisable dimension)");
-  s.choice("model.case", "case2", {"case2", "case6"},
+  s.choice("model.case", TestCase::case2,
            "Williamson test case: case2 steady zonal flow (exact), case6 Rossby-Haurwitz wave");
   s.real("model.alpha", 0.0, -4.0, 4.0, "case 2 rotation angle alpha [rad] (0, 0.05, pi/2-0.05, pi/2 in Williamson)");
   s.real("model.asselin", 0.01, 0.0, 0.5, "Robert-Asselin filter coefficient");
@@ -30,16 +33,16 @@ void declare(Schema& s) {
   s.real("time.dt", 0.0, 0.0, 1e5, "time step [s]; 0 = automatic (60% of the explicit gravity-wave limit)");
   s.real("time.days", 5.0, 0.0, 1e4, "simulated days (used when time.steps = 0)");
   s.integer("time.steps", 0, 0, 100000000, "time steps; 0 = time.days / time.dt");
-  s.choice("transform.lt", "gemm", {"gemm", "loop"},
+  s.choice("transform.lt", LTVariant::gemm,
            "Legendre transform: gemm (DGEMM on even/odd-split fields, as ectrans) or loop (Kokkos kernels)");
   s.boolean("transform.fixed_levels", false,
             "loop LT with the level count fixed at compile time (levels 1, 18 or 96 only)");
-  s.choice("parallel.algorithm", "transpose", {"transpose", "distributed"},
+  s.choice("parallel.algorithm", Algorithm::transpose,
            "parallel Legendre transform: transpose (alltoallv to wavenumbers) or distributed (partial sums)");
-  s.choice("parallel.combine", "allreduce", {"allreduce", "reduce_scatter", "ring"},
+  s.choice("parallel.combine", Combine::allreduce,
            "distributed: combine partial sums by allreduce (inverse needs no communication) or reduce_scatter "
            "(+ allgather before the inverse) or ring (PSTSWM ring pipeline: neighbour reduce-scatter + allgather)");
-  s.choice("parallel.transpose", "alltoallv", transpose_strategy_names(), "transpose: all-to-all strategy (common/comm)");
+  s.choice("parallel.transpose", TransposeStrategy::alltoallv, "transpose: all-to-all strategy (common/comm)");
   s.real("verify.case2_tolerance", 1e-10, 0.0, 1.0, "case 2: largest allowed normalized l1, l2, linf height error");
   s.real("verify.energy_tolerance", 1e-4, 0.0, 1.0, "case 6: largest allowed relative change of total energy");
   s.real("verify.drift_tolerance", 0.1, 0.0, 10.0,
@@ -47,7 +50,7 @@ void declare(Schema& s) {
   s.boolean("transform.fuse_fold", true,
             "FFT and fold (north/south even/odd combination) per latitude pair and field while its rows are in cache; "
             "false: one batched FFT of all rows, then the fold (two passes over the Fourier coefficients)");
-  s.choice("transform.fft_planning", "estimate", {"estimate", "measure"},
+  s.choice("transform.fft_planning", FFTPlanning::estimate,
            "FFTW planning of the longitude FFTs: estimate (the same plan every run: bitwise reproducible) or measure "
            "(FFTW times candidate plans at set-up and keeps the fastest, as SHTns does; results may differ in the last "
            "bits between runs)");
@@ -75,19 +78,19 @@ Setup read_setup(const Config& cfg) {
     cfg.reject("grid.nlon", "at least 3N+1 = " + std::to_string(3 * t.ntrunc + 1) + " (alias-free quadratic terms)");
   if (t.nlat % 2 != 0 || 2 * t.nlat < 3 * t.ntrunc + 1)
     cfg.reject("grid.nlat", "an even number >= (3N+1)/2 = " + std::to_string((3 * t.ntrunc + 2) / 2));
-  t.lt = cfg.choice("transform.lt") == "loop" ? LTVariant::loop : LTVariant::gemm;
+  t.lt = cfg.choice<LTVariant>("transform.lt");
   t.fixed_levels = cfg.boolean("transform.fixed_levels");
   t.fuse_fold = cfg.boolean("transform.fuse_fold");
-  t.fft_planning = cfg.choice("transform.fft_planning") == "measure" ? FFTPlanning::measure : FFTPlanning::estimate;
+  t.fft_planning = cfg.choice<FFTPlanning>("transform.fft_planning");
   if (t.fixed_levels && !LegendreTransform::level_count_compiled(t.levels))
     cfg.reject("transform.fixed_levels", "true only with model.levels 1, 18 or 96 (the compiled level counts)");
   if (t.fixed_levels && t.lt != LTVariant::loop)
     cfg.reject("transform.fixed_levels", "true only with transform.lt = loop");
-  t.algorithm = parse_algorithm(cfg.choice("parallel.algorithm"));
-  t.combine = parse_combine(cfg.choice("parallel.combine"));
-  t.strategy = parse_transpose_strategy(cfg.choice("parallel.transpose"));
+  t.algorithm = cfg.choice<Algorithm>("parallel.algorithm");
+  t.combine = cfg.choice<Combine>("parallel.combine");
+  t.strategy = cfg.choice<TransposeStrategy>("parallel.transpose");
   auto& m = s.model;
-  m.test_case = cfg.choice("model.case") == "case6" ? 6 : 2;
+  m.test_case = cfg.choice<TestCase>("model.case") == TestCase::case6 ? 6 : 2;
   m.alpha = cfg.real("model.alpha");
   m.asselin = cfg.real("model.asselin");
   m.dt = cfg.real("time.dt");
@@ -131,12 +134,12 @@ void run(RunContext& ctx) {
   require_memory(ctx.comm, estimate_memory(t, ctx.comm), "model.truncation, model.levels (grid.nlat, grid.nlon)");
   ctx.out() << "  T" << t.ntrunc << "L" << t.levels << ": " << t.nlat << " x " << t.nlon << " Gaussian grid, "
             << (t.ntrunc + 1) * (t.ntrunc + 2) / 2 << " spectral coefficients per field and level\n"
-            << "  case " << s.model.test_case << (s.model.test_case == 2 ? ", alpha " + std::to_string(s.model.alpha) : "")
-            << ", dt " << s.model.dt << " s, " << s.steps << " steps (" << s.steps * s.model.dt / 86400.0 << " days)\n"
-            << "  LT " << ctx.config.choice("transform.lt") << (t.fixed_levels ? " (compile-time levels)" : "")
-            << ", algorithm " << ctx.config.choice("parallel.algorithm")
-            << (t.algorithm == Algorithm::transpose ? " (" + ctx.config.choice("parallel.transpose") + ")"
-                                                    : " (" + ctx.config.choice("parallel.combine") + ")")
+            << "  case " << s.model.test_case
+            << (s.model.test_case == 2 ? ", alpha " + std::to_string(s.model.alpha) : "") << ", dt " << s.model.dt
+            << " s, " << s.steps << " steps (" << s.steps * s.model.dt / 86400.0 << " days)\n"
+            << "  LT " << to_string(t.lt) << (t.fixed_levels ? " (compile-time levels)" : "") << ", algorithm "
+            << to_string(t.algorithm) << " ("
+            << (t.algorithm == Algorithm::transpose ? to_string(t.strategy) : to_string(t.combine)) << ")"
             << ", " << ctx.size << " ranks\n";
 
   const double dgemm = ctx.config.boolean("perf.measure_dgemm") ? measure_dgemm_gflops(1024, 3) : 0.0;

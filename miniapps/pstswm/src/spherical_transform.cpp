@@ -12,11 +12,6 @@
 
 namespace proxylab::pstswm {
 
-Algorithm parse_algorithm(const std::string& s) { return s == "distributed" ? Algorithm::distributed : Algorithm::transpose; }
-Combine parse_combine(const std::string& s) {
-  return s == "reduce_scatter" ? Combine::reduce_scatter : s == "ring" ? Combine::ring : Combine::allreduce;
-}
-
 namespace {
 Decomposition decompose(const TransformOptions& opt, MPI_Comm comm) {
   int size = 1, rank = 0;
@@ -191,7 +186,7 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
 // body(pair, field, buffer of `doubles`) for every local latitude pair and field, in parallel.
 template <class Body>
 void SphericalTransform::for_each_pair_field(int nf, size_t doubles, const Body& body) const {
-  using Policy = Kokkos::TeamPolicy<Kokkos::DefaultHostExecutionSpace>;
+  using Policy = Kokkos::TeamPolicy<HostExec>;
   const int kloc = decomp_.my_pairs().size();
   const size_t bytes = doubles * sizeof(double);
   Policy policy(kloc * nf, 1);

@@ -26,8 +26,10 @@
 namespace proxylab::pstswm {
 
 enum class Algorithm { transpose, distributed };
-struct FoldKernel;  // spherical_transform.cpp
+PROXYLAB_CHOICE_NAMES(Algorithm, "parallel algorithm", "transpose", "distributed");
 enum class Combine { allreduce, reduce_scatter, ring };
+PROXYLAB_CHOICE_NAMES(Combine, "combine", "allreduce", "reduce_scatter", "ring");
+struct FoldKernel;  // spherical_transform.cpp
 
 struct TransformOptions {
   int ntrunc = 42, nlat = 64, nlon = 128, levels = 1;
@@ -98,7 +100,7 @@ class SphericalTransform {
   TransformStats stats_;
 };
 
-Algorithm parse_algorithm(const std::string& s);
-Combine parse_combine(const std::string& s);
+inline Algorithm parse_algorithm(const std::string& s) { return parse_choice<Algorithm>(s); }
+inline Combine parse_combine(const std::string& s) { return parse_choice<Combine>(s); }
 
 }  // namespace proxylab::pstswm

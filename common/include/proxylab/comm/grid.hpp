@@ -6,6 +6,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <array>
 #include <memory>
 #include <string>
 #include <vector>
@@ -28,8 +29,10 @@ class ProcessGrid {
  public:
   // 1-D grid over all ranks of `comm` (px = size, py = 1).
   static ProcessGrid make_1d(MPI_Comm comm, bool periodic = false);
-  // 2-D grid px x py; px = py = 0: MPI_Dims_create chooses; one of them 0: derived from the other.
-  // A product that does not equal the rank count is an InputError naming `key` (e.g. "decomp.px").
+  // The px x py of a 2-D grid of `size` ranks: px = py = 0: MPI_Dims_create chooses; one of them 0: derived
+  // from the other. A product that does not equal the rank count is an InputError naming `key` (e.g. "decomp.px").
+  static std::array<int, 2> dims_2d(int size, int px, int py, const std::string& key = "decomp.px/py");
+  // 2-D grid px x py chosen by dims_2d.
   static ProcessGrid make_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
                              const std::string& key = "decomp.px/py");
   // px x py blocks of which only those with active[cy * px + cx] != 0 get a rank, one each, in

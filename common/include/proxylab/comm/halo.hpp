@@ -17,13 +17,14 @@
 
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/layout.hpp"
+#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
 
 enum class HaloStrategy { packed, sendrecv, persistent, datatype, rma };
-const std::vector<std::string>& halo_strategy_names();  // {"packed","sendrecv","persistent","datatype","rma"}
-HaloStrategy parse_halo_strategy(const std::string& name);  // InputError naming the allowed values
-const char* to_string(HaloStrategy s);
+PROXYLAB_CHOICE_NAMES(HaloStrategy, "halo strategy", "packed", "sendrecv", "persistent", "datatype", "rma");
+inline const std::vector<std::string>& halo_strategy_names() { return choice_names<HaloStrategy>(); }
+inline HaloStrategy parse_halo_strategy(const std::string& name) { return parse_choice<HaloStrategy>(name); }
 
 class HaloExchange {
  public:

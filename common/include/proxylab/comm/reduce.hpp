@@ -33,9 +33,9 @@
 namespace proxylab {
 
 enum class ReduceStrategy { allreduce, iallreduce, reproducible };
-const std::vector<std::string>& reduce_strategy_names();  // {"allreduce","iallreduce","reproducible"}
-ReduceStrategy parse_reduce_strategy(const std::string& name);  // InputError naming the allowed values
-const char* to_string(ReduceStrategy s);
+PROXYLAB_CHOICE_NAMES(ReduceStrategy, "reduction strategy", "allreduce", "iallreduce", "reproducible");
+inline const std::vector<std::string>& reduce_strategy_names() { return choice_names<ReduceStrategy>(); }
+inline ReduceStrategy parse_reduce_strategy(const std::string& name) { return parse_choice<ReduceStrategy>(name); }
 
 // Exact fixed-point sum of doubles: 32-bit limbs held in int64 (room for 2^30 additions before
 // normalisation), covering magnitudes 2^-288 .. 2^288; smaller parts are truncated (deterministically),

@@ -17,13 +17,17 @@
 #include <string>
 #include <vector>
 
+#include "proxylab/named_choice.hpp"
+
 namespace proxylab {
 
 enum class TransposeStrategy { alltoall, alltoallv, pairwise, nonblocking, node_aware };
-const std::vector<std::string>&
-transpose_strategy_names();  // {"alltoall","alltoallv","pairwise","nonblocking","node_aware"}
-TransposeStrategy parse_transpose_strategy(const std::string& name);  // InputError naming the allowed values
-const char* to_string(TransposeStrategy s);
+PROXYLAB_CHOICE_NAMES(TransposeStrategy, "transpose strategy", "alltoall", "alltoallv", "pairwise", "nonblocking",
+                      "node_aware");
+inline const std::vector<std::string>& transpose_strategy_names() { return choice_names<TransposeStrategy>(); }
+inline TransposeStrategy parse_transpose_strategy(const std::string& name) {
+  return parse_choice<TransposeStrategy>(name);
+}
 
 class Transpose {
  public:

@@ -50,7 +50,7 @@ void declare(Schema& s) {
   s.integer("stream.n", 0, 0, (1LL << 31) - 1,
             "elements per array per rank; 0 = automatic (each array 4x the last-level cache, at least 2^22)");
   s.integer("stream.iterations", 20, 2, 100000, "timed repetitions of the five kernels (the first is a warm-up)");
-  s.choice("stream.mapping", "flat", mapping_names(), "loop mapping of the kernels (common/mapping.hpp)");
+  s.choice("stream.mapping", Mapping::flat, "loop mapping of the kernels (common/mapping.hpp)");
   s.real("stream.scalar", 0.4, -1e6, 1e6, "the scalar of mul and triad");
 }
 
@@ -94,7 +94,7 @@ void require_normal_replay(const Config& cfg, int iterations, double scalar, lon
 
 void run(RunContext& ctx) {
   const auto& cfg = ctx.config;
-  const Mapping mapping = parse_mapping(cfg.choice("stream.mapping"));
+  const Mapping mapping = cfg.choice<Mapping>("stream.mapping");
   const int iterations = static_cast<int>(cfg.integer("stream.iterations"));
   const double scalar = cfg.real("stream.scalar");
   long long n = cfg.integer("stream.n");

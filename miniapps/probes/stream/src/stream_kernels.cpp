@@ -28,10 +28,7 @@ void add(Arrays& x, Mapping m) {
   for_each_1d("stream::add", m, 0, x.size(), KOKKOS_LAMBDA(int i) { c(i) = a(i) + b(i); });
 }
 
-void triad(Arrays& x, Mapping m, double scalar) {
-  auto a = x.a, b = x.b, c = x.c;
-  for_each_1d("stream::triad", m, 0, x.size(), KOKKOS_LAMBDA(int i) { a(i) = b(i) + scalar * c(i); });
-}
+void triad(Arrays& x, Mapping m, double scalar) { stream_triad("stream::triad", m, x.a, x.b, x.c, scalar); }
 
 double dot(Arrays& x, Mapping m) {
   auto a = x.a, b = x.b;

@@ -6,6 +6,7 @@
 
 #include "proxylab/layout.hpp"
 #include "proxylab/mapping.hpp"
+#include "proxylab/stream_triad.hpp"
 
 namespace proxylab::stream {
 
@@ -25,6 +26,6 @@ void triad(Arrays& x, Mapping m, double scalar);
 double dot(Arrays& x, Mapping m);
 
 // Bytes moved per element, counted as STREAM does (8-byte words read + written).
-constexpr double bytes_copy = 16, bytes_mul = 16, bytes_add = 24, bytes_triad = 24, bytes_dot = 16;
+constexpr double bytes_copy = 16, bytes_mul = 16, bytes_add = 24, bytes_triad = stream_triad_bytes, bytes_dot = 16;
 
 }  // namespace proxylab::stream
