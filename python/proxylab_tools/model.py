@@ -107,6 +107,20 @@ def counts_at(lo: dict, hi: dict, p: int) -> dict:
     return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms}
 
 
+def seconds_per_step(app: str, record: dict) -> float:
+    """The measured time of one model step (model_counts.step) as the proxy's record reports it."""
+    r = record["results"]
+    if app == "pop":
+        return r["seconds_per_iteration"]
+    if app == "pstswm":
+        return r["per_step_s"]["total"]
+    if app == "evh1":
+        return r["elapsed_s"] / r["steps"]
+    if app == "fft3d":
+        return 0.5 * (r["forward_seconds_median"] + r["inverse_seconds_median"])
+    raise ModelError(f"{app}: no time per step to compare with (pop, pstswm, evh1, fft3d)")
+
+
 # ---- costs -----------------------------------------------------------------------------------------
 def layout(machine: dict, p: int) -> tuple[int, int]:
     """(ranks per node, nodes) with ranks filling nodes in order."""

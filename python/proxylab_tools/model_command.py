@@ -110,6 +110,7 @@ def register(subparsers) -> None:
                     help="machine description of this machine, for calibrated kernels (default machines/<host>.yaml)")
     sp.add_argument("--out", help="folder for model.json and model.png (default results/model-<app>-<time>)")
     sp.add_argument("--no-plot", action="store_true", help="write no PNG")
+    sp.add_argument("--quiet", action="store_true", help="no progress lines (the table is printed)")
     sp.add_argument("--timeout", type=float, default=600, help="seconds after which one counting run is stopped")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build preset whose binaries run")
     sp.set_defaults(func=main)
@@ -140,7 +141,8 @@ def main(args) -> int:
     try:
         calibration = None
         for label, sets in vs:
-            hc.log(TOOL, f"{label}: counting at {' and '.join(map(str, args.count_ranks or DEFAULT_COUNT_RANKS))} ranks")
+            if not args.quiet:
+                hc.log(TOOL, f"{label}: counting at {' and '.join(map(str, args.count_ranks or DEFAULT_COUNT_RANKS))} ranks")
             lo_record, lo, hi = measure_counts(args, sets)
             if calibration is None and any(k["rate"] == "calibrated" for k in lo["kernels"]):
                 calibration = machine_file.load(args.calibrated_on or default_calibration())
