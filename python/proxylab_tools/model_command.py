@@ -102,6 +102,8 @@ def register(subparsers) -> None:
     sp.add_argument("--machine", required=True, help=f"machine description: a name in machines/ or a YAML path")
     sp.add_argument("--ranks", type=hc.int_list, default=hc.int_list("1,2,4,8,16,32,64,128,256,512,1024,2048,4096"),
                     metavar="N[,N...]", help="rank counts to predict (default 1,2,4,...,4096)")
+    sp.add_argument("--ranks-per-node", type=int, default=None,
+                    help="under-populate the nodes: this many ranks per node (default: cores_per_node)")
     sp.add_argument("--vary", help="KEY=A,B: one curve per value (e.g. parallel.algorithm=transpose,distributed)")
     sp.add_argument("--count-ranks", type=hc.int_list, default=None, metavar="P1,P2",
                     help="the two rank counts run here for the counts (default 1,9, or 1,4 where 9 cannot decompose "
@@ -119,6 +121,13 @@ def register(subparsers) -> None:
 def main(args) -> int:
     try:
         machine = machine_file.load(args.machine)
+        if args.ranks_per_node is not None:
+            if not 1 <= args.ranks_per_node <= machine["cores_per_node"]:
+                raise mdl.ModelError(f"--ranks-per-node {args.ranks_per_node}: expected 1..{machine['cores_per_node']} "
+                                     f"(the cores per node of {machine['name']})")
+            # fewer ranks share a node's memory bandwidth and NIC: the node-level rates stay, the count drops
+            machine = dict(machine, cores_per_node=args.ranks_per_node,
+                           name=f"{machine['name']} ({args.ranks_per_node} ranks per node)")
         vs = variants(args.vary)
         if args.count_ranks and (len(args.count_ranks) != 2 or args.count_ranks[0] >= args.count_ranks[1]):
             raise mdl.ModelError(f"--count-ranks {args.count_ranks}: give two increasing rank counts, e.g. 1,4")
