@@ -4,7 +4,7 @@ import math
 import unittest
 
 import harness_testing  # noqa: F401  (puts python/ on the path)
-from proxylab_tools import machine_file
+from proxylab_tools import machine_file, machine_measure
 from proxylab_tools import model as mdl
 
 
@@ -142,6 +142,14 @@ class Costs(unittest.TestCase):
         self.assertEqual(mdl.crossovers({"a": a}), [])
 
 
+try:
+    import yaml  # noqa: F401
+    HAVE_YAML = True
+except ImportError:
+    HAVE_YAML = False
+
+
+@unittest.skipUnless(HAVE_YAML, "PyYAML missing: machine files cannot be read (apt-get install python3-yaml)")
 class MachineFiles(unittest.TestCase):
     def test_committed_machines_load_and_cite_every_value(self):
         names = machine_file.available()
@@ -152,7 +160,6 @@ class MachineFiles(unittest.TestCase):
             self.assertEqual(set(m["sources"]), set(machine_file.KEYS), name)
 
     def test_round_trip(self):
-        import yaml
         m = machine()
         self.assertEqual(machine_file.validate(yaml.safe_load(machine_file.dumps(m)), "x"), m)
 
@@ -173,6 +180,27 @@ class MachineFiles(unittest.TestCase):
             mdl.counts_of(rec)
         with self.assertRaisesRegex(mdl.ModelError, "model_counts"):
             mdl.counts_of({"results": {}})
+
+
+class Measuring(unittest.TestCase):
+    """What ./proxylab machine reads from the probes' records (numbers made up)."""
+    record = {"results": {
+        "pingpong": [{"bytes": 0, "t_med_us": 0.9}, {"bytes": 8, "t_med_us": 1.0}, {"bytes": 4194304, "t_med_us": 2097.152}],
+        "allreduce": [{"operation": "allreduce", "words": 1, "group": 1, "t_med_us": 0.01},
+                      {"operation": "allreduce", "words": 1, "group": 2, "t_med_us": 1.5},
+                      {"operation": "iallreduce", "words": 1, "group": 2, "t_med_us": 9.0}],
+        "alltoall": [{"strategy": "alltoall", "group": 2, "bytes": 8, "t_med_us": 3.0},
+                     {"strategy": "alltoallv", "group": 2, "bytes": 8, "t_med_us": 9.0}]}}
+
+    def test_pingpong_latency_and_bandwidth(self):
+        lat, bw = machine_measure.pingpong(self.record)
+        self.assertEqual(lat, 1.0)  # 8 B, not the zero-byte message
+        self.assertAlmostEqual(bw, 2.0)  # 4 MiB in 2.097 ms
+
+    def test_allreduce_stage_and_alltoall_message(self):
+        self.assertEqual(machine_measure.allreduce_stage_us(self.record, 2), 1.5)
+        self.assertEqual(machine_measure.alltoall_message_us(self.record, 2, 1.0), 2.0)
+        self.assertEqual(machine_measure.alltoall_message_us(self.record, 2, 5.0), 0.0)  # never negative
 
 
 if __name__ == "__main__":
