@@ -151,7 +151,8 @@ def main(args) -> int:
         calibration = None
         for label, sets in vs:
             if not args.quiet:
-                hc.log(TOOL, f"{label}: counting at {' and '.join(map(str, args.count_ranks or DEFAULT_COUNT_RANKS))} ranks")
+                counting = " and ".join(map(str, args.count_ranks or DEFAULT_COUNT_RANKS))
+                hc.log(TOOL, f"{label}: counting at {counting} ranks")
             lo_record, lo, hi = measure_counts(args, sets)
             if calibration is None and any(k["rate"] == "calibrated" for k in lo["kernels"]):
                 calibration = machine_file.load(args.calibrated_on or default_calibration())

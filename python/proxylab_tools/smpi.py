@@ -143,7 +143,8 @@ def main(args) -> int:
             hc.log(TOOL, f"the simulation failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
             return 3 if proc.returncode != 2 else 2
         simulated = mdl.seconds_per_step(args.app, record)
-        pt = {"ranks": p, "nodes": nodes_for(m, p), "simulated": simulated, "verified": record["verification"]["passed"]}
+        pt = {"ranks": p, "nodes": nodes_for(m, p), "simulated": simulated,
+              "verified": record["verification"]["passed"]}
         if counts:
             pt["model"] = mdl.predict(mdl.counts_at(counts[0], counts[1], p), m, counts[2])
         doc["points"].append(pt)

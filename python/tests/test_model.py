@@ -185,7 +185,8 @@ class MachineFiles(unittest.TestCase):
 class Measuring(unittest.TestCase):
     """What ./proxylab machine reads from the probes' records (numbers made up)."""
     record = {"results": {
-        "pingpong": [{"bytes": 0, "t_med_us": 0.9}, {"bytes": 8, "t_med_us": 1.0}, {"bytes": 4194304, "t_med_us": 2097.152}],
+        "pingpong": [{"bytes": 0, "t_med_us": 0.9}, {"bytes": 8, "t_med_us": 1.0},
+                     {"bytes": 4194304, "t_med_us": 2097.152}],
         "allreduce": [{"operation": "allreduce", "words": 1, "group": 1, "t_med_us": 0.01},
                       {"operation": "allreduce", "words": 1, "group": 2, "t_med_us": 1.5},
                       {"operation": "iallreduce", "words": 1, "group": 2, "t_med_us": 9.0}],
