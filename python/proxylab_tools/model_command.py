@@ -42,8 +42,8 @@ def variants(vary: str | None) -> list[tuple[str, list[str]]]:
 
 
 def run_counting(args, p: int, sets: list[str]) -> runner.RunResult:
-    return runner.run_app(args.app, p, 1, hc.resolve_deck(args), [*args.set, *sets], quiet=True, preset=args.preset,
-                          timeout=args.timeout)
+    return runner.run_app(args.app, p, 1, runner.resolve_deck(args.app, args.deck), [*args.set, *sets], quiet=True,
+                          preset=args.preset, timeout=args.timeout)
 
 
 def measure_counts(args, sets: list[str]) -> tuple[dict, dict, dict]:
@@ -141,7 +141,7 @@ def main(args) -> int:
         hc.log(TOOL, runner.unknown_app_message(args.app, args.preset) if not runner.is_app(args.app, args.preset)
                else f"{runner.binary(args.app, args.preset)} is not built: ./proxylab build first")
         return 2
-    deck = hc.resolve_deck(args)
+    deck = runner.resolve_deck(args.app, args.deck)
     if deck is not None and not (ROOT / deck).exists():
         hc.log(TOOL, f"deck '{args.deck}' not found (decks live in inputs/{args.app}/)")
         return 2
@@ -170,7 +170,7 @@ def main(args) -> int:
     print(format_model(curves))
     for c in cross:
         print(f"crossover: from {c['ranks']} ranks {c['to']} is faster than {c['from']}")
-    doc = {"tool": TOOL, "command": hc.command_line(), "app": args.app, "deck": str(hc.resolve_deck(args) or ""),
+    doc = {"tool": TOOL, "command": hc.command_line(), "app": args.app, "deck": str(deck or ""),
            "sets": args.set, "machine": machine, "calibrated_on": calibration, "curves": curves,
            "crossovers": cross, "counts": counts}
     output_files.atomic_write(out / "model.json", json.dumps(hc.strict_json(doc), indent=1) + "\n")
