@@ -159,6 +159,17 @@ LESSONS = [
         Step("first-touch", "exercise 12-layout --stage solution --ranks 1 --threads 2 --repeat 5 --set ex.n=8192 "
              "--set ex.sweeps=10 --vary ex.first_touch=parallel,serial", ["ex.n=64", "ex.sweeps=2"], out="pair"),
     ]),
+    Lesson("13-predict-before-you-measure", "Predict before you measure", [
+        Step("model-pstswm-xt4", "model pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 --machine xt4 "
+             "--vary parallel.algorithm=transpose,distributed --ranks 1,4,16,64,256,1024", PST_SMOKE),
+        Step("model-pop-x1", "model pop --deck inputs/pop/x1.yaml --set solver.max_iters=100 --set solver.crit=0 "
+             "--machine x1 --vary solver.name=pcg,pcsi --ranks 1,16,64,256,1024,4096",
+             [*POP_SMOKE, "grid.nx=64", "grid.ny=48"]),
+        Step("model-pstswm-here", "model pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
+             "--machine vm --ranks 1,2", PST_SMOKE),
+        Step("sweep-pstswm-here", "sweep pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
+             "--ranks 1,2 --repeat 3", PST_SMOKE),
+    ]),
 ]
 
 
@@ -190,7 +201,7 @@ def command_words(step: Step, lesson: Lesson, smoke: bool, outdir: Path) -> list
             words[words.index("--repeat") + 1] = "1"
         for kv in step.smoke:
             extra += ["--set", kv]
-        if words[0] in ("compare", "sweep", "perturbation", "gantt", "roofline"):
+        if words[0] in ("compare", "sweep", "perturbation", "gantt", "roofline", "model"):
             extra.append("--no-plot")
         if words[0] == "roofline":
             extra += ["--quick", "--repeat", "1"]

@@ -168,7 +168,7 @@ def cmd_test(args) -> int:
 
 # ---- argument parsing -----------------------------------------------------------------------------
 HARNESS_MODULES = ["harness_compare", "harness_sweep", "harness_gantt", "harness_perturbation", "harness_plot",
-                   "harness_roofline", "jobscript"]
+                   "harness_roofline", "jobscript", "machine_measure", "model_command", "smpi"]
 
 
 def version_text() -> str:

@@ -12,6 +12,7 @@
 #include <string>
 #include <vector>
 
+#include "proxylab/model_counts.hpp"
 #include "proxylab/timers.hpp"
 #include "sweep.hpp"
 
@@ -75,6 +76,8 @@ class Domain {
   // Collective: the global fields (nvars, ny, nx), x fastest, on every rank.
   virtual std::vector<double> gather() const = 0;
   virtual std::string describe() const = 0;
+  // One exchange (halo update or transpose) of this rank, for the model (calls are set by the caller).
+  virtual CommCount exchange_count() const = 0;
 
   PhaseTimes phase_times{};  // this rank's kernel phase seconds so far
   long long messages = 0;    // exchanges done (halo exchanges or transposes)

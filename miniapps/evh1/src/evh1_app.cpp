@@ -241,6 +241,16 @@ void run(RunContext& ctx) {
   MPI_Allreduce(comm, comm_max, 2, MPI_DOUBLE, MPI_MAX, ctx.comm);
   ctx.report.results()["communication_s"] = comm_max[0];  // halo exchanges or transposes, slowest rank
   ctx.report.results()["courant_s"] = comm_max[1];        // dtcon's global max, slowest rank
+  const double per_step = steps > 0 ? 1.0 / double(steps) : 0.0;
+  CommCount exchange = domain->exchange_count();
+  exchange.calls = double(domain->messages) * per_step;
+  std::vector<CommCount> comms{{"allreduce", 1, 8, 1, ctx.size}};  // dtcon's global max, once per step
+  if (ctx.size > 1) comms.push_back(exchange);
+  ctx.report.results()["model_counts"] =
+      model_counts_json("time step (an x and a y sweep)",
+                        {{"ppm_sweeps", "calibrated", 0, 0, 2.0 * g.nx * g.ny,
+                          (ctx.timers.seconds("hydro/sweep_x") + ctx.timers.seconds("hydro/sweep_y")) * per_step}},
+                        comms, ctx.comm);
   ctx.out() << "  " << steps << " steps (each an x and a y sweep) to t = " << t << " in " << elapsed << " s\n";
   ctx.report.set_fom("zone-cycles per second", zone_cycles / elapsed, "zone-cycles/s");
 

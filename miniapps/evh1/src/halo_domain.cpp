@@ -102,6 +102,10 @@ class HaloDomain : public Domain {
     return global;
   }
 
+  CommCount exchange_count() const override {
+    return {"halo", 0, double(halo_->bytes_per_exchange()), double(halo_->messages_per_exchange()), pgrid_.size()};
+  }
+
   std::string describe() const override {
     return "halo (" + std::to_string(pgrid_.px()) + " x " + std::to_string(pgrid_.py()) + " ranks, " +
            std::to_string(nghost) + " ghost zones, strategy " + to_string(halo_->strategy()) + ")";

@@ -103,6 +103,12 @@ class TransposeDomain : public Domain {
     return global;
   }
 
+  CommCount exchange_count() const override {
+    const long long calls = size_ > 1 ? transpose_->calls() : 0;
+    return {alltoall_pattern(transpose_->strategy()), 0,
+            calls > 0 ? double(transpose_->bytes_sent()) / double(calls) : 0.0, double(size_ - 1), size_};
+  }
+
   std::string describe() const override {
     return "transpose (" + std::to_string(size_) + " x 1 ranks, strategy " + to_string(transpose_->strategy()) + ")";
   }

@@ -28,6 +28,7 @@ class StandInDomain : public Domain {
   double max_signal_rate() const override { return rate_; }
   std::vector<double> gather() const override { return {}; }
   std::string describe() const override { return "stand-in"; }
+  CommCount exchange_count() const override { return {}; }
 
  private:
   double rate_, growth_;

@@ -161,6 +161,18 @@ long long DistributedFFT::copied_bytes() const {
   return b;
 }
 
+std::vector<CommCount> DistributedFFT::transpose_counts() const {
+  std::vector<CommCount> counts;
+  for (const auto* r : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
+    if (r && r->transpose() && r->transpose()->calls() > 0) {
+      const double calls = double(r->transpose()->calls());
+      counts.push_back({alltoall_pattern(r->transpose()->strategy()), 0.5, double(r->transpose()->bytes_sent()) / calls,
+                        double(r->ranks() - 1), r->ranks(),
+                        2.0 * double(r->packed_bytes() + r->unpacked_bytes()) / calls});
+    }
+  return counts;
+}
+
 double DistributedFFT::flops() const {
   const double n = double(d_.points());
   return 5.0 * n * std::log2(n);

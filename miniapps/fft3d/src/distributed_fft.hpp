@@ -15,6 +15,7 @@
 #include "field.hpp"
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/fft.hpp"
+#include "proxylab/model_counts.hpp"
 #include "reshape.hpp"
 
 namespace proxylab::fft3d {
@@ -47,6 +48,9 @@ class DistributedFFT {
   long long transpose_bytes_sent() const;  // this rank, all transposes so far
   long long copied_bytes() const;          // this rank, all pack and unpack kernels so far (each byte read + written)
   double flops() const;                    // 5 N log2 N per transform
+  // The transposes of one transform (forward or inverse: each reshape runs once per pair) with their packing,
+  // for the model.
+  std::vector<CommCount> transpose_counts() const;
 
  private:
   void fft_along(int axis, bool forward, const Pencil& from, const Complex* in, const Pencil& to, Complex* out,

@@ -212,6 +212,9 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   res["pack_unpack_gbs"] = copy_gbs;
   res["copy_gbs_same_bytes"] = stream_gbs;
   res["iterations_done"] = done;
+  res["model_counts"] =
+      model_counts_json("transform (forward or inverse)", {{"local_fft", "fft", flops, 0, 0, s.local_fft * per}},
+                        fft.transpose_counts(), ctx.comm);
   if (cfg.boolean("fft3d.serial_baseline")) {
     if (ctx.size == 1) {
       const double t_serial = serial_fftw_seconds(fft.decomposition(), u, std::max(3, done),

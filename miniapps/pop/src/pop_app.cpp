@@ -10,6 +10,7 @@
 
 #include "memory_estimate.hpp"
 #include "operator_output.hpp"
+#include "proxylab/model_counts.hpp"
 #include "proxylab/progress.hpp"
 #include "solver.hpp"
 #include "triad.hpp"
@@ -202,6 +203,13 @@ void run(RunContext& ctx) {
   res["halo_updates_per_iteration"] = double(st.halo_updates) / it;
   res["halo_bytes_per_update_per_rank_max"] = max_over_ranks(double(dom->halo().bytes_per_exchange()), ctx.comm);
   res["bytes_per_iteration_all_ranks"] = bytes_all / it;
+  const double words_per_sum = st.reductions > 0 ? double(st.reduction_words) / double(st.reductions) : 0.0;
+  res["model_counts"] = model_counts_json(
+      "solver iteration", {{"operator and vectors", "memory", 0, bytes_all / it, 0, (t_op + t_vec + t_fused) / it}},
+      {{"halo", double(st.halo_updates) / it, double(dom->halo().bytes_per_exchange()),
+        double(dom->halo().messages_per_exchange()), dom->grid().size()},
+       {"allreduce", double(st.reductions) / it, 8.0 * words_per_sum, 1, dom->grid().size()}},
+      ctx.comm);
   res["setup_reductions"] = st.setup_reductions;
   res["setup_halo_updates"] = st.setup_halo_updates;
   res["solve_seconds"] = t_solve;

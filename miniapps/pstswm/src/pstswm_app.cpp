@@ -11,6 +11,7 @@
 #include "memory_estimate.hpp"
 #include "proxylab/blas.hpp"
 #include "proxylab/fft.hpp"
+#include "proxylab/model_counts.hpp"
 #include "proxylab/progress.hpp"
 #include "shallow_water.hpp"
 #include "williamson.hpp"
@@ -267,6 +268,18 @@ void run(RunContext& ctx) {
   r["flops_per_step"] = {{"fft", total[0] / n}, {"legendre", total[1] / n}, {"grid_point", total[2] / n}};
   r["bytes_per_step"] = {{"legendre", total[4] / n}};  // compulsory traffic of the LT (arithmetic intensity)
   r["communication_bytes_per_step"] = total[3] / n;
+  const double calls = double(st.comm_calls - before.comm_calls), sent = double(st.comm_bytes - before.comm_bytes);
+  const bool transpose = ctx.config.choice("parallel.algorithm") == "transpose";
+  std::vector<CommCount> comms;
+  if (ctx.size > 1)
+    comms.push_back(
+        {transpose ? alltoall_pattern(parse_transpose_strategy(ctx.config.choice("parallel.transpose"))) : "allreduce",
+         calls / n, calls > 0 ? sent / calls : 0.0, transpose ? double(ctx.size - 1) : 1.0, ctx.size});
+  r["model_counts"] = model_counts_json("time step",
+                                        {{"fft", "fft", total[0] / n, 0, 0, t_fft / n},
+                                         {"legendre", "dgemm", total[1] / n, total[4] / n, 0, t_lt / n},
+                                         {"grid_point", "dgemm", total[2] / n, 0, 0, t_gp / n}},
+                                        comms, ctx.comm);
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
 }
 

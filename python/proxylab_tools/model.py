@@ -1,0 +1,238 @@
+"""The performance model's arithmetic: counts a proxy reports (results.model_counts) -> time per step on a machine
+description (machines/*.yaml) at any rank count. Standard library only; the command is model_command.py.
+
+Counts come from the code: each record carries, per step, every kernel's flops and memory bytes (totals over all
+ranks) and every communication pattern's calls per step and, per call, the busiest rank's bytes and messages and
+the group size (common/include/proxylab/model_counts.hpp). Two records (by default 1 and 4 ranks, run by the
+command) give the counts; their dependence on the rank count P follows one rule per kind of count, the same for
+every proxy (docs/model.md, "Scaling rules"):
+
+    kernel totals         linear in P through the two records (replicated work shows as the slope); per rank / P
+    calls per step        as at the larger record
+    alltoall              group g(P) = P^e with e from the larger record (1: all ranks; 1/2: pencil rows);
+                          bytes sent and packed per rank ~ (1/P) (g-1)/g; g-1 messages
+    halo                  bytes per rank ~ sqrt(P_ref / P) (2-D blocks: perimeter / area); messages as recorded
+    allreduce             bytes as recorded; ceil(log2 g) stages
+
+Costs (per rank, seconds): a kernel takes max(flops / rate, bytes / bandwidth) with the rate its record names
+(fft or dgemm per core) and the bandwidth a rank gets when the node's ranks share it; a "calibrated" kernel
+(work units without flops or bytes: EVH1's PPM sweeps) costs what its unit cost on the calibration machine was,
+scaled by the DGEMM (core speed) ratio of the two machines. Messages cost latency + bytes / bandwidth, inside a node
+or between nodes (ranks fill nodes in order; the node's ranks share one NIC); a transpose's packing and unpacking
+costs its copied bytes at the rank's memory bandwidth.
+"""
+from __future__ import annotations
+
+import math
+
+PARTS = ("compute", "transpose", "halo", "reduction")
+PATTERN_PART = {"alltoall": "transpose", "alltoall_node_aware": "transpose", "halo": "halo", "allreduce": "reduction"}
+RATES = ("fft", "dgemm", "memory", "calibrated")
+
+
+class ModelError(ValueError):
+    """Counts or inputs the model cannot use; the message names what and why."""
+
+
+# ---- counts ----------------------------------------------------------------------------------------
+def counts_of(record: dict, where: str = "record") -> dict:
+    """The checked results.model_counts of a run record."""
+    mc = (record.get("results") or {}).get("model_counts")
+    if not isinstance(mc, dict):
+        raise ModelError(f"{where}: no results.model_counts (a record of a proxy that reports model counts, "
+                         f"run in its timed mode, is needed)")
+    for key in ("step", "ranks", "kernels", "communication"):
+        if key not in mc:
+            raise ModelError(f"{where}: results.model_counts has no '{key}'")
+    for k in mc["kernels"]:
+        if k.get("rate") not in RATES:
+            raise ModelError(f"{where}: kernel '{k.get('kernel')}' has rate {k.get('rate')!r}; allowed: {RATES}")
+    for c in mc["communication"]:
+        if c.get("pattern") not in PATTERN_PART:
+            raise ModelError(f"{where}: communication pattern {c.get('pattern')!r}; allowed: {tuple(PATTERN_PART)}")
+    return mc
+
+
+def fit_total(p_lo: int, t_lo: float, p_hi: int, t_hi: float, p: int) -> float:
+    """A kernel's total over all ranks at P: the line through the two records (constant with one), >= 0."""
+    if p_hi == p_lo:
+        return t_hi
+    slope = (t_hi - t_lo) / (p_hi - p_lo)
+    return max(0.0, t_lo + slope * (p - p_lo))
+
+
+def group_at(g_ref: int, p_ref: int, p: int) -> int:
+    """The size of a communicator at P ranks that had g_ref members at p_ref: g = P^e, e = log g_ref / log p_ref."""
+    if p_ref <= 1 or g_ref <= 1:
+        return p if g_ref >= p_ref else 1
+    if g_ref >= p_ref:
+        return p
+    e = math.log(g_ref) / math.log(p_ref)
+    return max(1, min(p, round(p ** e)))
+
+
+def scale_comm(c: dict, p_ref: int, p: int) -> dict:
+    """One communication entry of the record at p_ref, moved to P ranks (per call, busiest rank)."""
+    pattern = c["pattern"]
+    out = {"pattern": pattern, "calls": float(c["calls"])}
+    if pattern.startswith("alltoall"):
+        g_ref, g = int(c["group"]), group_at(int(c["group"]), p_ref, p)
+        share = lambda n: (n - 1) / n if n > 1 else 0.0
+        out["group"] = g
+        moved = (p_ref / p) * (share(g) / share(g_ref)) if share(g_ref) > 0 else 0.0
+        out["bytes"] = float(c["bytes"]) * moved
+        out["copy_bytes"] = float(c.get("copy_bytes", 0.0)) * moved
+        out["messages"] = float(g - 1)
+    elif pattern == "halo":
+        out["group"] = p
+        out["bytes"] = float(c["bytes"]) * math.sqrt(p_ref / p)
+        out["messages"] = float(c["messages"])
+    else:  # allreduce
+        out["group"] = group_at(int(c["group"]), p_ref, p)
+        out["bytes"] = float(c["bytes"])
+        out["messages"] = 1.0
+    return out
+
+
+def counts_at(lo: dict, hi: dict, p: int) -> dict:
+    """Per-rank counts per step at P ranks from two records' model_counts (lo may be hi)."""
+    if [k["kernel"] for k in lo["kernels"]] != [k["kernel"] for k in hi["kernels"]]:
+        raise ModelError("the two records report different kernels: were they run with the same deck and options?")
+    p_lo, p_hi = int(lo["ranks"]), int(hi["ranks"])
+    kernels = []
+    for a, b in zip(lo["kernels"], hi["kernels"]):
+        per_rank = {q: fit_total(p_lo, float(a[q]), p_hi, float(b[q]), p) / p for q in ("flops", "bytes", "work")}
+        kernels.append({"kernel": b["kernel"], "rate": b["rate"], **per_rank})
+    comms = [] if p == 1 else [scale_comm(c, p_hi, p) for c in hi["communication"] if int(c["group"]) > 1]
+    return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms}
+
+
+def seconds_per_step(app: str, record: dict) -> float:
+    """The measured time of one model step (model_counts.step) as the proxy's record reports it."""
+    r = record["results"]
+    if app == "pop":
+        return r["seconds_per_iteration"]
+    if app == "pstswm":
+        return r["per_step_s"]["total"]
+    if app == "evh1":
+        return r["elapsed_s"] / r["steps"]
+    if app == "fft3d":
+        return 0.5 * (r["forward_seconds_median"] + r["inverse_seconds_median"])
+    raise ModelError(f"{app}: no time per step to compare with (pop, pstswm, evh1, fft3d)")
+
+
+# ---- costs -----------------------------------------------------------------------------------------
+def layout(machine: dict, p: int) -> tuple[int, int]:
+    """(ranks per node, nodes) with ranks filling nodes in order."""
+    per_node = min(p, machine["cores_per_node"])
+    return per_node, math.ceil(p / machine["cores_per_node"])
+
+
+def bandwidth_per_rank(machine: dict, p: int) -> float:
+    """Memory bandwidth one rank gets when the node's ranks stream together [B/s]."""
+    per_node, _ = layout(machine, p)
+    return 1e9 * min(machine["memory_bandwidth_per_core_gbs"], machine["memory_bandwidth_per_node_gbs"] / per_node)
+
+
+def kernel_seconds(k: dict, machine: dict, p: int, unit_cost: float | None = None) -> float:
+    bw = bandwidth_per_rank(machine, p)
+    if k["rate"] == "calibrated":
+        if unit_cost is None:
+            raise ModelError(f"kernel '{k['kernel']}' is calibrated (work units only): a calibration is needed")
+        return k["work"] * unit_cost
+    memory = k["bytes"] / bw
+    if k["rate"] == "memory":
+        return memory
+    rate = 1e9 * machine["fft_gflops_per_core" if k["rate"] == "fft" else "dgemm_gflops_per_core"]
+    return max(k["flops"] / rate, memory)
+
+
+def links(machine: dict, p: int, group: int) -> dict:
+    """Latency [s] and bandwidth [B/s] inside and between nodes for a group of consecutive ranks, and how many of a
+    rank's partners are off its node. Between nodes the node's ranks share the NIC."""
+    per_node, nodes = layout(machine, p)
+    on_node = min(group, machine["cores_per_node"])
+    return {"lat_in": 1e-6 * machine["intra_node_latency_us"], "bw_in": 1e9 * machine["intra_node_bandwidth_gbs"],
+            "lat_out": 1e-6 * machine["inter_node_latency_us"],
+            "bw_out": 1e9 * machine["inter_node_bandwidth_gbs"] / per_node,
+            "partners_in": on_node - 1, "partners_out": group - on_node,
+            "group_nodes": math.ceil(group / machine["cores_per_node"]), "per_node": per_node, "nodes": nodes}
+
+
+def comm_seconds(c: dict, machine: dict, p: int) -> float:
+    """One call of a communication entry (per-rank counts at P) on the machine."""
+    g = c["group"]
+    if g <= 1:
+        return 0.0
+    L = links(machine, p, g)
+    b = c["bytes"]
+    if c["pattern"] == "halo":
+        off = 0.0 if L["nodes"] == 1 else 0.5  # 2-D blocks on nodes of consecutive ranks: about half off-node
+        m = c["messages"]
+        return m * ((1 - off) * L["lat_in"] + off * L["lat_out"]) + b * (1 - off) / L["bw_in"] + b * off / L["bw_out"]
+    if c["pattern"] == "allreduce":
+        stage = 1e-6 * machine["allreduce_stage_us"]
+        stages_in = math.ceil(math.log2(max(1, min(g, machine["cores_per_node"]))))
+        stages_out = math.ceil(math.log2(L["group_nodes"])) if L["group_nodes"] > 1 else 0
+        moved = 2 * b * (g - 1) / g  # reduce-scatter + allgather volume of a large allreduce
+        t = stages_in * stage + (moved / L["bw_in"] if stages_out == 0 else 0.0)
+        if stages_out:
+            t += stages_out * (stage + L["lat_out"] - L["lat_in"]) + moved / L["bw_out"]
+        return t
+    per_msg = 1e-6 * machine["alltoall_message_us"]
+    f_out = L["partners_out"] / (g - 1)
+    packing = c.get("copy_bytes", 0.0) / bandwidth_per_rank(machine, p)
+    if c["pattern"] == "alltoall_node_aware" and L["partners_out"] > 0:
+        # gather to the node leader and scatter back (shared memory), one message per other node from the leader,
+        # which sends the whole node's off-node bytes: the node's traffic is the same, the messages are fewer.
+        copies = 2 * b / L["bw_in"] + 2 * L["partners_in"] * L["lat_in"]
+        leader = (L["group_nodes"] - 1) * (L["lat_out"] + per_msg)
+        return packing + copies + leader + b * f_out / L["bw_out"]
+    return packing + (L["partners_in"] * (L["lat_in"] + per_msg) + L["partners_out"] * (L["lat_out"] + per_msg)
+            + b * (1 - f_out) / L["bw_in"] + b * f_out / L["bw_out"])
+
+
+def predict(counts: dict, machine: dict, unit_costs: dict | None = None) -> dict:
+    """Seconds per step at counts['ranks'] ranks: each part, the total, and every kernel and pattern."""
+    p = counts["ranks"]
+    parts = dict.fromkeys(PARTS, 0.0)
+    detail = {}
+    for k in counts["kernels"]:
+        t = kernel_seconds(k, machine, p, (unit_costs or {}).get(k["kernel"]))
+        parts["compute"] += t
+        detail[k["kernel"]] = t
+    for c in counts["communication"]:
+        t = c["calls"] * comm_seconds(c, machine, p)
+        parts[PATTERN_PART[c["pattern"]]] += t
+        detail[c["pattern"]] = detail.get(c["pattern"], 0.0) + t
+    per_node, nodes = layout(machine, p)
+    return {"ranks": p, "nodes": nodes, **parts, "total": sum(parts.values()), "detail": detail}
+
+
+def unit_costs(record: dict, calibration_machine: dict, target: dict) -> dict:
+    """Seconds per work unit of each calibrated kernel, measured in `record` (on calibration_machine), moved to the
+    target machine by the ratio of their DGEMM rates (core speed)."""
+    mc = counts_of(record)
+    p = int(mc["ranks"])
+    speed = calibration_machine["dgemm_gflops_per_core"] / target["dgemm_gflops_per_core"]
+    out = {}
+    for k in mc["kernels"]:
+        if k["rate"] == "calibrated":
+            if k["work"] <= 0 or k["seconds"] <= 0:
+                raise ModelError(f"kernel '{k['kernel']}': the calibration record has no work or no time")
+            out[k["kernel"]] = k["seconds"] / (k["work"] / p) * speed
+    return out
+
+
+def crossovers(curves: dict[str, list[dict]]) -> list[dict]:
+    """Where the fastest variant changes along the rank counts: [{ranks, from, to}]."""
+    labels = list(curves)
+    if len(labels) < 2:
+        return []
+    out, best_prev = [], None
+    for i, pt in enumerate(curves[labels[0]]):
+        best = min(labels, key=lambda lab: curves[lab][i]["total"])
+        if best_prev is not None and best != best_prev:
+            out.append({"ranks": pt["ranks"], "from": best_prev, "to": best})
+        best_prev = best
+    return out

@@ -1,0 +1,208 @@
+"""Unit tests of the performance model's arithmetic (proxylab_tools.model) and the machine files
+(proxylab_tools.machine_file): numbers worked out by hand."""
+import math
+import unittest
+
+import harness_testing  # noqa: F401  (puts python/ on the path)
+from proxylab_tools import machine_file, machine_measure
+from proxylab_tools import model as mdl
+
+
+def machine(**over):
+    """A made-up machine with round numbers: 4 cores per node, 10 GB/s per core, 20 GB/s per node."""
+    m = {"name": "test", "description": "round numbers", "cores_per_node": 4,
+         "memory_bandwidth_per_core_gbs": 10.0, "memory_bandwidth_per_node_gbs": 20.0,
+         "dgemm_gflops_per_core": 10.0, "fft_gflops_per_core": 2.0,
+         "intra_node_latency_us": 1.0, "intra_node_bandwidth_gbs": 1.0,
+         "inter_node_latency_us": 10.0, "inter_node_bandwidth_gbs": 4.0,
+         "allreduce_stage_us": 2.0, "alltoall_message_us": 0.0}
+    m.update(over)
+    m["sources"] = {k: "test" for k in machine_file.KEYS}
+    return m
+
+
+def counts(ranks, kernels, comms, step="step"):
+    return {"step": step, "ranks": ranks, "kernels": kernels, "communication": comms}
+
+
+def kernel(name, rate, flops=0.0, bytes_=0.0, work=0.0, seconds=0.0):
+    return {"kernel": name, "rate": rate, "flops": flops, "bytes": bytes_, "work": work, "seconds": seconds}
+
+
+def comm(pattern, calls, bytes_, messages, group, copy_bytes=0.0):
+    return {"pattern": pattern, "calls": calls, "bytes": bytes_, "messages": messages, "group": group,
+            "copy_bytes": copy_bytes}
+
+
+class Scaling(unittest.TestCase):
+    def test_totals_follow_the_line_through_two_records(self):
+        self.assertEqual(mdl.fit_total(1, 100.0, 4, 160.0, 2), 120.0)  # replicated work: 20 per extra rank
+        self.assertEqual(mdl.fit_total(1, 100.0, 4, 160.0, 64), 100.0 + 20.0 * 63)
+        self.assertEqual(mdl.fit_total(4, 50.0, 4, 50.0, 1000), 50.0)  # one record: constant
+        self.assertEqual(mdl.fit_total(1, 100.0, 4, 10.0, 1000), 0.0)  # never negative
+
+    def test_group_sizes(self):
+        self.assertEqual(mdl.group_at(4, 4, 64), 64)   # all ranks stay all ranks
+        self.assertEqual(mdl.group_at(4, 16, 64), 8)   # pencil rows: sqrt(P)
+        self.assertEqual(mdl.group_at(1, 4, 64), 1)
+
+    def test_alltoall_bytes_per_rank_shrink_with_ranks(self):
+        c = comm("alltoall", 2, 24576.0, 3, 4, copy_bytes=49152.0)  # 4 ranks: each sends 3/4 of its quarter
+        at8 = mdl.scale_comm(c, 4, 8)
+        # volume V = 24576 * 4 / (3/4) = 131072; at 8 ranks each sends (7/8) V / 8, and packs it (read + write)
+        self.assertAlmostEqual(at8["bytes"], 131072 * 7 / 64)
+        self.assertAlmostEqual(at8["copy_bytes"], 2 * 131072 * 7 / 64)
+        self.assertEqual((at8["messages"], at8["group"], at8["calls"]), (7, 8, 2))
+
+    def test_halo_bytes_follow_the_perimeter(self):
+        at16 = mdl.scale_comm(comm("halo", 1.1, 1000.0, 8, 4), 4, 16)
+        self.assertAlmostEqual(at16["bytes"], 500.0)
+        self.assertEqual(at16["messages"], 8)
+
+    def test_allreduce_keeps_its_payload(self):
+        at = mdl.scale_comm(comm("allreduce", 2.5, 16.0, 1, 4), 4, 1024)
+        self.assertEqual((at["bytes"], at["group"], at["calls"]), (16.0, 1024, 2.5))
+
+    def test_counts_at_divides_totals_and_drops_communication_at_one_rank(self):
+        lo = counts(1, [kernel("k", "memory", bytes_=100.0)], [])
+        hi = counts(4, [kernel("k", "memory", bytes_=100.0)], [comm("allreduce", 1, 8, 1, 4)])
+        at2 = mdl.counts_at(lo, hi, 2)
+        self.assertEqual(at2["kernels"][0]["bytes"], 50.0)
+        self.assertEqual(len(at2["communication"]), 1)
+        self.assertEqual(mdl.counts_at(lo, hi, 1)["communication"], [])
+
+    def test_mismatched_records_are_refused(self):
+        with self.assertRaises(mdl.ModelError):
+            mdl.counts_at(counts(1, [kernel("a", "memory")], []), counts(4, [kernel("b", "memory")], []), 2)
+
+
+class Costs(unittest.TestCase):
+    def test_roofline_of_a_kernel(self):
+        m = machine()
+        # 1 rank: 10 GB/s; 1e9 bytes take 0.1 s; 1e9 dgemm flops at 10 GFLOP/s take 0.1 s
+        self.assertAlmostEqual(mdl.kernel_seconds(kernel("k", "memory", bytes_=1e9), m, 1), 0.1)
+        self.assertAlmostEqual(mdl.kernel_seconds(kernel("k", "dgemm", flops=2e9, bytes_=1e9), m, 1), 0.2)
+        self.assertAlmostEqual(mdl.kernel_seconds(kernel("k", "fft", flops=1e9, bytes_=1e8), m, 1), 0.5)
+        # 4 ranks on a node share 20 GB/s: 5 GB/s each
+        self.assertAlmostEqual(mdl.kernel_seconds(kernel("k", "memory", bytes_=1e9), m, 4), 0.2)
+
+    def test_calibrated_kernel_needs_its_unit_cost(self):
+        k = kernel("sweeps", "calibrated", work=1000.0)
+        self.assertAlmostEqual(mdl.kernel_seconds(k, machine(), 1, 1e-6), 1e-3)
+        with self.assertRaises(mdl.ModelError):
+            mdl.kernel_seconds(k, machine(), 1)
+
+    def test_unit_costs_scale_with_core_speed(self):
+        record = {"results": {"model_counts": counts(1, [kernel("sweeps", "calibrated", work=1e6, seconds=2.0)], [])}}
+        costs = mdl.unit_costs(record, machine(dgemm_gflops_per_core=10.0), machine(dgemm_gflops_per_core=20.0))
+        self.assertAlmostEqual(costs["sweeps"], 1e-6)
+
+    def test_alltoall_inside_a_node(self):
+        # 4 ranks on one node: 3 messages of 1 us, 3e6 bytes at 1 GB/s
+        t = mdl.comm_seconds(comm("alltoall", 1, 3e6, 3, 4), machine(), 4)
+        self.assertAlmostEqual(t, 3e-6 + 3e-3)
+        # packing 1e9 bytes at the 5 GB/s each of 4 ranks gets
+        t_packed = mdl.comm_seconds(comm("alltoall", 1, 3e6, 3, 4, copy_bytes=1e9), machine(), 4)
+        self.assertAlmostEqual(t_packed - t, 0.2)
+
+    def test_alltoall_across_nodes_shares_the_nic(self):
+        # 8 ranks, 2 nodes: 3 partners on the node, 4 off; 7e6 bytes: 3e6 at 1 GB/s, 4e6 at 4/4 GB/s
+        t = mdl.comm_seconds(comm("alltoall", 1, 7e6, 7, 8), machine(), 8)
+        self.assertAlmostEqual(t, 3 * 1e-6 + 4 * 10e-6 + 3e-3 + 4e-3)
+
+    def test_node_aware_alltoall_sends_fewer_messages_at_scale(self):
+        m = machine(alltoall_message_us=5.0)
+        c = comm("alltoall", 1, 4096.0, 1023, 1024)
+        plain = mdl.comm_seconds(c, m, 1024)
+        aware = mdl.comm_seconds(dict(c, pattern="alltoall_node_aware"), m, 1024)
+        self.assertLess(aware, plain / 3)  # one message per node pair instead of per rank pair: ~4x fewer
+
+    def test_allreduce_stages(self):
+        m = machine()
+        # 4 ranks inside a node: 2 stages of 2 us + 2 * 8 * 3/4 bytes at 1 GB/s
+        self.assertAlmostEqual(mdl.comm_seconds(comm("allreduce", 1, 8.0, 1, 4), m, 4), 4e-6 + 12e-9)
+        # 64 ranks = 16 nodes: 2 stages inside, 4 between (2 + 10 - 1 us each), the volume through the shared NIC
+        t = mdl.comm_seconds(comm("allreduce", 1, 8.0, 1, 64), m, 64)
+        self.assertAlmostEqual(t, 2 * 2e-6 + 4 * 11e-6 + 2 * 8 * 63 / 64 / 1e9)
+
+    def test_predict_sums_the_parts(self):
+        c = counts(4, [kernel("k", "memory", bytes_=5e8)],
+                   [comm("allreduce", 2, 8.0, 1, 4), comm("halo", 1, 1e6, 4, 4)])
+        p = mdl.predict(c, machine())
+        self.assertAlmostEqual(p["compute"], 0.1)
+        self.assertAlmostEqual(p["reduction"], 2 * (4e-6 + 12e-9))
+        self.assertAlmostEqual(p["halo"], 4e-6 + 1e-3)
+        self.assertAlmostEqual(p["total"], p["compute"] + p["reduction"] + p["halo"])
+        self.assertEqual((p["ranks"], p["nodes"]), (4, 1))
+
+    def test_crossovers(self):
+        a = [{"ranks": r, "total": t} for r, t in [(1, 1.0), (2, 0.6), (4, 0.5)]]
+        b = [{"ranks": r, "total": t} for r, t in [(1, 2.0), (2, 0.7), (4, 0.3)]]
+        self.assertEqual(mdl.crossovers({"a": a, "b": b}), [{"ranks": 4, "from": "a", "to": "b"}])
+        self.assertEqual(mdl.crossovers({"a": a}), [])
+
+
+try:
+    import yaml  # noqa: F401
+    HAVE_YAML = True
+except ImportError:
+    HAVE_YAML = False
+
+
+@unittest.skipUnless(HAVE_YAML, "PyYAML missing: machine files cannot be read (apt-get install python3-yaml)")
+class MachineFiles(unittest.TestCase):
+    def test_committed_machines_load_and_cite_every_value(self):
+        names = machine_file.available()
+        for name in ("t3e-1200e", "x1", "xt4", "xe6"):
+            self.assertIn(name, names)
+        for name in names:
+            m = machine_file.load(name)
+            self.assertEqual(set(m["sources"]), set(machine_file.KEYS), name)
+
+    def test_round_trip(self):
+        m = machine()
+        self.assertEqual(machine_file.validate(yaml.safe_load(machine_file.dumps(m)), "x"), m)
+
+    def test_bad_values_name_the_key(self):
+        for change, word in [({"cores_per_node": 2.5}, "cores_per_node"), ({"dgemm_gflops_per_core": 0}, "dgemm"),
+                             ({"inter_node_latency_us": "fast"}, "inter_node_latency_us"), ({"colour": 1}, "colour")]:
+            with self.assertRaises(machine_file.MachineError) as e:
+                machine_file.validate(dict(machine(), **change), "m.yaml")
+            self.assertIn(word, str(e.exception))
+        m = machine()
+        del m["sources"]["fft_gflops_per_core"]
+        with self.assertRaisesRegex(machine_file.MachineError, "fft_gflops_per_core"):
+            machine_file.validate(m, "m.yaml")
+
+    def test_unknown_pattern_in_a_record(self):
+        rec = {"results": {"model_counts": counts(2, [], [comm("broadcast", 1, 8, 1, 2)])}}
+        with self.assertRaisesRegex(mdl.ModelError, "broadcast"):
+            mdl.counts_of(rec)
+        with self.assertRaisesRegex(mdl.ModelError, "model_counts"):
+            mdl.counts_of({"results": {}})
+
+
+class Measuring(unittest.TestCase):
+    """What ./proxylab machine reads from the probes' records (numbers made up)."""
+    record = {"results": {
+        "pingpong": [{"bytes": 0, "t_med_us": 0.9}, {"bytes": 8, "t_med_us": 1.0},
+                     {"bytes": 4194304, "t_med_us": 2097.152}],
+        "allreduce": [{"operation": "allreduce", "words": 1, "group": 1, "t_med_us": 0.01},
+                      {"operation": "allreduce", "words": 1, "group": 2, "t_med_us": 1.5},
+                      {"operation": "iallreduce", "words": 1, "group": 2, "t_med_us": 9.0}],
+        "alltoall": [{"strategy": "alltoall", "group": 2, "bytes": 8, "t_med_us": 3.0},
+                     {"strategy": "alltoallv", "group": 2, "bytes": 8, "t_med_us": 9.0}]}}
+
+    def test_pingpong_latency_and_bandwidth(self):
+        lat, bw = machine_measure.pingpong(self.record)
+        self.assertEqual(lat, 1.0)  # 8 B, not the zero-byte message
+        self.assertAlmostEqual(bw, 2.0)  # 4 MiB in 2.097 ms
+
+    def test_allreduce_stage_and_alltoall_message(self):
+        self.assertEqual(machine_measure.allreduce_stage_us(self.record, 2), 1.5)
+        self.assertEqual(machine_measure.alltoall_message_us(self.record, 2, 1.0), 2.0)
+        self.assertEqual(machine_measure.alltoall_message_us(self.record, 2, 5.0), 0.0)  # never negative
+
+
+if __name__ == "__main__":
+    unittest.main()
