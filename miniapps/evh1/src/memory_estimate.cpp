@@ -40,7 +40,7 @@ MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const Sweep
   const int line = transpose ? std::max(g.nx, g.ny) : std::max((g.nx + px - 1) / px, (g.ny + py - 1) / py);
   const double pencils = transpose ? std::max((g.nx + ranks - 1) / ranks, (g.ny + ranks - 1) / ranks) : line;
   e.view("evh1 sweep scratch (per thread)", threads, double(sweep_scratch_bytes(line, lanes)))
-      .view("evh1::phase_times", std::ceil(pencils / lanes) * nphases, sizeof(double));
+      .view("evh1::phase_times", std::ceil(pencils / lanes) * int(nphases), sizeof(double));
   // Verification gathers the global fields on every rank (Domain::gather: an Allgatherv buffer and the
   // reordered copy); verify.against_reference adds a one-rank reference domain and its gather beside them.
   if (cfg.boolean("verify.against_reference"))
