@@ -19,4 +19,19 @@ using View3D = Kokkos::View<T***, Layout, MemSpace>;
 template <class T, class Layout = Kokkos::LayoutRight>
 using View4D = Kokkos::View<T****, Layout, MemSpace>;
 
+// Data that host libraries touch (FFTW, BLAS, memcpy, MPI without GPU-aware support): explicitly in host memory,
+// whatever the default execution space is (on a host back end the same type as View1D..4D). Data that must move
+// between a default-space View and such a library goes through an explicit mirror at that boundary.
+template <class DataType, class Layout = Kokkos::LayoutRight>
+using HostView = Kokkos::View<DataType, Layout, Kokkos::HostSpace>;
+
+// Compile-time check that ExecSpace can reach the memory of every view given (as Cabana does with
+// Kokkos::SpaceAccessibility): called where a policy of ExecSpace runs over views, so that a device build fails
+// to compile there, not at run time, when a host loop meets device data.
+template <class ExecSpace, class... Views>
+constexpr void require_accessible(const Views&...) {
+  static_assert((Kokkos::SpaceAccessibility<ExecSpace, typename Views::memory_space>::accessible && ...),
+                "proxylab: a View is not accessible from the execution space that runs over it");
+}
+
 }  // namespace proxylab

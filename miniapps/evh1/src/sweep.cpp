@@ -261,6 +261,7 @@ struct Block {
 template <int B>
 PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) {
   using Policy = Kokkos::TeamPolicy<HostExec>;
+  require_accessible<HostExec>(pc.fields);  // the sweeps run on the host (team scratch, per-thread timers)
   const int nblocks = (pc.npencils + B - 1) / B;
   const std::size_t bytes = Work::doubles(pc.nzones, B) * sizeof(double);
   Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);

@@ -199,6 +199,7 @@ std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, 
 
 double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma, int i_axis,
                    int i_shift) {
+  require_accessible<HostExec>(f);  // evh1's state is read by host loops (see sweep.cpp)
   double rate = 0;
   const double dx = g.dx;
   const bool spherical = g.geometry == GridGeometry::spherical;

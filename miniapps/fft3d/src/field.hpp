@@ -9,8 +9,8 @@
 namespace proxylab::fft3d {
 
 using Complex = Kokkos::complex<double>;
-using Field = Kokkos::View<Complex*, Kokkos::HostSpace>;
-using RealField = Kokkos::View<double*, Kokkos::HostSpace>;
+using Field = HostView<Complex*>;  // FFTW transforms them in place, MPI moves them
+using RealField = HostView<double*>;
 
 inline Field make_field(const char* name, long long n) { return Field(std::string(name), size_t(n > 0 ? n : 1)); }
 

@@ -10,14 +10,14 @@ namespace {
 // C2: complex columns per field (2 * levels) when fixed at compile time; 0 = run time (c2).
 template <int C2>
 struct LTKernels {
-  View1D<const double> P;
-  View1D<const int> row_m, row_r, m_offset;
+  HostView<const double*> P;
+  HostView<const int*> row_m, row_r, m_offset;
   int K, nfields, c2_runtime;
 
   KOKKOS_INLINE_FUNCTION int c2() const { return C2 > 0 ? C2 : c2_runtime; }
 
   // STSWM: fltsum, one spectral row (m, n) for all columns.
-  void forward(const View1D<const double>& E, const View1D<const double>& O, const View1D<double>& S) const {
+  void forward(const HostView<const double*>& E, const HostView<const double*>& O, const HostView<double*>& S) const {
     const int rows = int(row_m.extent(0));
     const auto self = *this;
     Kokkos::parallel_for("pstswm::lt_forward_loop", Kokkos::RangePolicy<HostExec>(0, rows), [=](int row) {
@@ -41,7 +41,7 @@ struct LTKernels {
   }
 
   // STSWM: fltinv, one (m, latitude pair) for all columns: even rows -> E, odd rows -> O.
-  void inverse(const View1D<const double>& S, const View1D<double>& E, const View1D<double>& O) const {
+  void inverse(const HostView<const double*>& S, const HostView<double*>& E, const HostView<double*>& O) const {
     const int nm = int(m_offset.extent(0)) - 1;
     const auto self = *this;
     Kokkos::parallel_for("pstswm::lt_inverse_loop", Kokkos::RangePolicy<HostExec>(0, nm * K), [=](int idx) {
@@ -85,9 +85,9 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
       fixed_(fixed_levels && level_count_compiled(levels)) {
   table_ = legendre_table(layout_, mu_pairs);
   const int nm = int(layout_.ms.size());
-  row_m_ = View1D<int>("pstswm::row_m", layout_.rows);
-  row_r_ = View1D<int>("pstswm::row_r", layout_.rows);
-  m_offset_ = View1D<int>("pstswm::m_offset", nm + 1);
+  row_m_ = HostView<int*>("pstswm::row_m", layout_.rows);
+  row_r_ = HostView<int*>("pstswm::row_r", layout_.rows);
+  m_offset_ = HostView<int*>("pstswm::m_offset", nm + 1);
   auto hm = Kokkos::create_mirror_view(row_m_), hr = Kokkos::create_mirror_view(row_r_);
   auto ho = Kokkos::create_mirror_view(m_offset_);
   for (int i = 0; i < nm; ++i) {
@@ -100,8 +100,8 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
   Kokkos::deep_copy(m_offset_, ho);
 }
 
-void LegendreTransform::forward(const View1D<double>& E, const View1D<double>& O, int nfields,
-                                const View1D<double>& S) const {
+void LegendreTransform::forward(const HostView<double*>& E, const HostView<double*>& O, int nfields,
+                                const HostView<double*>& S) const {
   const int ncol = nfields * 2 * levels_, K = pairs_;
   if (variant_ == LTVariant::gemm) {
     // ectrans ledir: one product per parity and wavenumber, (rows/2 x K) * (K x ncol).
@@ -120,8 +120,8 @@ void LegendreTransform::forward(const View1D<double>& E, const View1D<double>& O
   });
 }
 
-void LegendreTransform::inverse(const View1D<double>& S, int nfields, const View1D<double>& E,
-                                const View1D<double>& O) const {
+void LegendreTransform::inverse(const HostView<double*>& S, int nfields, const HostView<double*>& E,
+                                const HostView<double*>& O) const {
   const int ncol = nfields * 2 * levels_, K = pairs_;
   if (variant_ == LTVariant::gemm) {
     // ectrans leinv: (K x rows/2) * (rows/2 x ncol) with the table read transposed.

@@ -27,9 +27,10 @@ class LegendreTransform {
   LegendreTransform(SpectralLayout layout, const std::vector<double>& mu_pairs, LTVariant variant, int levels,
                     bool fixed_levels);
 
-  // nfields fields of `levels` complex columns each: ncol = nfields * 2 * levels.
-  void forward(const View1D<double>& E, const View1D<double>& O, int nfields, const View1D<double>& S) const;
-  void inverse(const View1D<double>& S, int nfields, const View1D<double>& E, const View1D<double>& O) const;
+  // nfields fields of `levels` complex columns each: ncol = nfields * 2 * levels. Host memory: BLAS (gemm) or
+  // host loops (loop) read and write them.
+  void forward(const HostView<double*>& E, const HostView<double*>& O, int nfields, const HostView<double*>& S) const;
+  void inverse(const HostView<double*>& S, int nfields, const HostView<double*>& E, const HostView<double*>& O) const;
 
   const SpectralLayout& layout() const { return layout_; }
   int pairs() const { return pairs_; }
@@ -47,8 +48,8 @@ class LegendreTransform {
   int pairs_, levels_;
   LTVariant variant_;
   bool fixed_;
-  View1D<double> table_;
-  View1D<int> row_m_, row_r_, m_offset_;  // row -> (wavenumber index, n - m); index -> first row
+  HostView<double*> table_;
+  HostView<int*> row_m_, row_r_, m_offset_;  // row -> (wavenumber index, n - m); index -> first row
 };
 
 }  // namespace proxylab::pstswm

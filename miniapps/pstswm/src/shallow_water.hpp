@@ -37,12 +37,14 @@ class ShallowWater {
   std::vector<double> gather_state();
   double grid_point_flops() const { return gp_flops_; }
 
- private:
+  // The phases of a step. Public only because they hold KOKKOS_LAMBDAs, which nvcc rejects in private or
+  // protected member functions; step() is the interface.
   void initial_state();
   void prepare_inverse();  // state -> [ζ, Φ, U, V] spectral coefficients
   void grid_products();    // [ζ, Φ, U, V] grid -> [A, B, C, D, Q] grid
   void update();           // tendencies from [A', B', C', D', Q'], leapfrog, filter
 
+ private:
   SphericalTransform& tr_;
   ModelOptions opt_;
   Timers& timers_;

@@ -42,19 +42,19 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
   lt_ = std::make_unique<LegendreTransform>(lt_layout_, transpose ? mu_all_pairs : mu_local_pairs, opt_.lt, L,
                                             opt_.fixed_levels);
   const size_t maxcol = size_t(max_fields) * 2 * L;
-  if (!opt_.fuse_fold) four_ = View1D<double>("pstswm::fourier", size_t(max_fields) * 2 * kloc * L * 2 * nh);
-  e_loc_ = View1D<double>("pstswm::even_local", size_t(N + 1) * kloc * maxcol);
-  o_loc_ = View1D<double>("pstswm::odd_local", size_t(N + 1) * kloc * maxcol);
+  if (!opt_.fuse_fold) four_ = HostView<double*>("pstswm::fourier", size_t(max_fields) * 2 * kloc * L * 2 * nh);
+  e_loc_ = HostView<double*>("pstswm::even_local", size_t(N + 1) * kloc * maxcol);
+  o_loc_ = HostView<double*>("pstswm::odd_local", size_t(N + 1) * kloc * maxcol);
   if (transpose) {
     const size_t n = own.ms.size() * size_t(decomp_.npairs) * maxcol;
-    e_lt_ = View1D<double>("pstswm::even_wavenumber", n);
-    o_lt_ = View1D<double>("pstswm::odd_wavenumber", n);
+    e_lt_ = HostView<double*>("pstswm::even_wavenumber", n);
+    o_lt_ = HostView<double*>("pstswm::odd_wavenumber", n);
     transpose_ = Transpose::create(opt_.strategy, comm_);
   } else if (opt_.combine != Combine::allreduce) {
-    spec_full_ = View1D<double>("pstswm::spectral_full", size_t(full_layout_.rows) * maxcol);
+    spec_full_ = HostView<double*>("pstswm::spectral_full", size_t(full_layout_.rows) * maxcol);
   }
-  concat_ms_ = View1D<int>("pstswm::concat_ms", N + 1);
-  fold_scale_ = View1D<double>("pstswm::fold_scale", 2 * size_t(kloc));
+  concat_ms_ = HostView<int*>("pstswm::concat_ms", N + 1);
+  fold_scale_ = HostView<double*>("pstswm::fold_scale", 2 * size_t(kloc));
   auto hm = Kokkos::create_mirror_view(concat_ms_);
   auto hs = Kokkos::create_mirror_view(fold_scale_);
   for (int i = 0; i <= N; ++i) hm(i) = decomp_.concat_ms[i];
@@ -71,10 +71,10 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
 // fltsum (fold), and its inverse before the inverse FFT (unfold), for one latitude pair and one field: its L north
 // rows and L south rows of Fourier coefficients (row_stride doubles apart, north first) <-> columns 2 (f L + l) + ri
 // of E and O at row (m, pair).
-struct FoldKernel {
-  View1D<double> E, O;
-  View1D<int> ms;
-  View1D<double> scale;  // [scaled?][local pair]
+struct FoldKernel {  // runs on the host: FFTW's rows in, the Fourier halves out
+  HostView<double*> E, O;
+  HostView<int*> ms;
+  HostView<double*> scale;  // [scaled?][local pair]
   int kloc, L, nm, ncol, nh, vec_mask;
 
   KOKKOS_INLINE_FUNCTION void fold(int pl, int f, const double* rows, size_t row_stride) const {
@@ -137,15 +137,16 @@ FoldKernel SphericalTransform::fold_kernel(int nf, const std::vector<bool>* scal
 void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std::vector<bool>& scaled) {
   const FoldKernel k = fold_kernel(nf, &scaled);
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
+  require_accessible<HostExec>(grid, four_, e_loc_, o_loc_);  // FFTW reads the grid; the fold runs on the host
   const double* g = grid.data();
   if (!opt_.fuse_fold) {
     const auto& plan = fft_plan(FFTKind::r2c, nlon, nf * 2 * kloc * L, 1, nlon, 1, nh, false, opt_.fft_planning);
     plan.execute(g, four_.data());
     stats_.fft_flops += plan.flops();
     const double* four = four_.data();
-    for_each_2d("pstswm::fold", Mapping::flat, 0, kloc, 0, nf, KOKKOS_LAMBDA(int pl, int f) {
-      k.fold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
-    });
+    for_each_2d<HostExec>(
+        "pstswm::fold", Mapping::flat, 0, kloc, 0, nf,
+        KOKKOS_LAMBDA(int pl, int f) { k.fold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh); });
     Kokkos::fence();
     return;
   }
@@ -162,12 +163,13 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
 void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
   const FoldKernel k = fold_kernel(nf, nullptr);
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
+  require_accessible<HostExec>(grid, four_, e_loc_, o_loc_);  // FFTW writes the grid; the unfold runs on the host
   double* g = grid.data();
   if (!opt_.fuse_fold) {
     double* four = four_.data();
-    for_each_2d("pstswm::unfold", Mapping::flat, 0, kloc, 0, nf, KOKKOS_LAMBDA(int pl, int f) {
-      k.unfold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
-    });
+    for_each_2d<HostExec>(
+        "pstswm::unfold", Mapping::flat, 0, kloc, 0, nf,
+        KOKKOS_LAMBDA(int pl, int f) { k.unfold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh); });
     Kokkos::fence();
     const auto& plan = fft_plan(FFTKind::c2r, nlon, nf * 2 * kloc * L, 1, nh, 1, nlon, false, opt_.fft_planning);
     plan.execute(four_.data(), g);

@@ -68,9 +68,12 @@ class SphericalTransform {
   const TransformStats& stats() const { return stats_; }
   MPI_Comm comm() const { return comm_; }
 
- private:
+  // The FFT + fold stages. Public only because they hold KOKKOS_LAMBDAs, which nvcc rejects in private or
+  // protected member functions; not meant to be called from outside.
   void fft_fold(const View1D<double>& grid, int nfields, const std::vector<bool>& scaled);
   void unfold_fft(int nfields, const View1D<double>& grid);
+
+ private:
   FoldKernel fold_kernel(int nfields, const std::vector<bool>* scaled) const;
   template <class Body>
   void for_each_pair_field(int nfields, size_t doubles, const Body& body) const;
@@ -90,12 +93,13 @@ class SphericalTransform {
   SpectralLayout lt_layout_, state_layout_, full_layout_;
   std::unique_ptr<LegendreTransform> lt_;
   std::unique_ptr<Transpose> transpose_;
-  View1D<double> four_;              // unfused: [field][jloc][level][2 (nlon/2+1)]
-  View1D<double> e_loc_, o_loc_;     // [concat m][local pair][col]
-  View1D<double> e_lt_, o_lt_;       // transpose: [owned m][global pair][col]
-  View1D<double> spec_full_;         // distributed: [concat rows][col]
-  View1D<int> concat_ms_;
-  View1D<double> fold_scale_;        // [vector?][local pair]: w / nlon (/ a(1-μ²))
+  // Host memory: FFTW writes four_, BLAS (the LT) reads and writes the Fourier halves, memcpy and MPI move them.
+  HostView<double*> four_;           // unfused: [field][jloc][level][2 (nlon/2+1)]
+  HostView<double*> e_loc_, o_loc_;  // [concat m][local pair][col]
+  HostView<double*> e_lt_, o_lt_;    // transpose: [owned m][global pair][col]
+  HostView<double*> spec_full_;      // distributed: [concat rows][col]
+  HostView<int*> concat_ms_;
+  HostView<double*> fold_scale_;  // [vector?][local pair]: w / nlon (/ a(1-μ²))
   std::vector<double> send_, recv_;
   TransformStats stats_;
 };

@@ -99,7 +99,7 @@ class Swap3D {
     return wrong;
   }
 
- private:
+  // Public only because they hold KOKKOS_LAMBDAs, which nvcc rejects in private or protected member functions.
   void fill() {
     const int n = n_;
     const long long z0 = origin_[0], y0 = origin_[1], x0 = origin_[2], NY = 1LL * n * dims_[1], NX = 1LL * n * dims_[2];
@@ -133,6 +133,7 @@ class Swap3D {
     Kokkos::fence();
   }
 
+ private:
   int n_;
   bool one_sided_;
   MPI_Comm cart_ = MPI_COMM_NULL;
