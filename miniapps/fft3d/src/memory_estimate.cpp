@@ -35,8 +35,8 @@ MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int ra
   // DistributedFFT: FFT work arrays and the transpose buffers
   e.view("fft3d::work, work2", pencil ? 2 : 1, scratch * cplx)
       .view("fft3d::send, recv", 2, std::max(moved, 1.0) * cplx)
-      // fused transpose (fft3d.fuse_transpose): each host thread's team scratch for the lines of one chunk
       .view("fft3d::copy_a, copy_b (pack + unpack ceiling)", ft ? 0 : 2, copied * cplx)
+      // fused transpose (fft3d.fuse_transpose): each host thread's team scratch for the lines of one chunk
       .view("fft3d fused FFT lines (team scratch per thread)", fused ? host_threads() : 0,
             double(fused_chunk) * std::max({d.global[0], d.global[1], d.global[2]}) * cplx)
       // the driver's fields (the planning arrays plan_in / plan_out are freed before these exist)
