@@ -9,7 +9,8 @@ every proxy (docs/model.md, "Scaling rules"):
 
     kernel totals         linear in P through the two records (replicated work shows as the slope); per rank / P
     calls per step        as at the larger record
-    alltoall              group g(P) = P^e with e from the larger record (1: all ranks; 1/2: pencil rows);
+    alltoall              group g(P) = P^e with e from the larger record (1: all ranks), or the rows / columns of
+                          the most square process grid for a grid's communicators (record's grid_axis);
                           bytes sent and packed per rank ~ (1/P) (g-1)/g; g-1 messages
     halo                  bytes per rank ~ sqrt(P_ref / P) (2-D blocks: perimeter / area); messages as recorded
     allreduce             bytes as recorded; ceil(log2 g) stages
@@ -71,12 +72,20 @@ def group_at(g_ref: int, p_ref: int, p: int) -> int:
     return max(1, min(p, round(p ** e)))
 
 
+def grid_group(p: int, axis: int) -> int:
+    """The rows (axis 0) or columns (axis 1) of a 2-D process grid of P ranks, factored as fft3d factors it
+    (Decomposition::make: the most square grid, p_row <= p_col)."""
+    rows = max(d for d in range(1, math.isqrt(p) + 1) if p % d == 0)
+    return rows if axis == 0 else p // rows
+
+
 def scale_comm(c: dict, p_ref: int, p: int) -> dict:
     """One communication entry of the record at p_ref, moved to P ranks (per call, busiest rank)."""
     pattern = c["pattern"]
     out = {"pattern": pattern, "calls": float(c["calls"])}
     if pattern.startswith("alltoall"):
-        g_ref, g = int(c["group"]), group_at(int(c["group"]), p_ref, p)
+        g_ref, axis = int(c["group"]), int(c.get("grid_axis", -1))
+        g = grid_group(p, axis) if axis in (0, 1) else group_at(g_ref, p_ref, p)
         share = lambda n: (n - 1) / n if n > 1 else 0.0
         out["group"] = g
         moved = (p_ref / p) * (share(g) / share(g_ref)) if share(g_ref) > 0 else 0.0
@@ -103,7 +112,8 @@ def counts_at(lo: dict, hi: dict, p: int) -> dict:
     for a, b in zip(lo["kernels"], hi["kernels"]):
         per_rank = {q: fit_total(p_lo, float(a[q]), p_hi, float(b[q]), p) / p for q in ("flops", "bytes", "work")}
         kernels.append({"kernel": b["kernel"], "rate": b["rate"], **per_rank})
-    comms = [] if p == 1 else [scale_comm(c, p_hi, p) for c in hi["communication"] if int(c["group"]) > 1]
+    moved = [] if p == 1 else [scale_comm(c, p_hi, p) for c in hi["communication"] if int(c["group"]) > 1]
+    comms = [c for c in moved if c["group"] > 1]  # a communicator of one rank (a 1 x P grid's rows) sends nothing
     return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms}
 
 

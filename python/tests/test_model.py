@@ -46,6 +46,16 @@ class Scaling(unittest.TestCase):
         self.assertEqual(mdl.group_at(4, 16, 64), 8)   # pencil rows: sqrt(P)
         self.assertEqual(mdl.group_at(1, 4, 64), 1)
 
+    def test_process_grid_communicators_follow_the_codes_factorisation(self):
+        # fft3d's most square grid, p_row <= p_col: 2 ranks are 1 x 2 (one real transpose, among the columns),
+        # 12 are 3 x 4, 64 are 8 x 8, a prime 7 is 1 x 7
+        for p, rows, cols in ((2, 1, 2), (9, 3, 3), (12, 3, 4), (64, 8, 8), (7, 1, 7)):
+            self.assertEqual((mdl.grid_group(p, 0), mdl.grid_group(p, 1)), (rows, cols))
+        row = dict(comm("alltoall", 0.5, 1000.0, 2, 3), grid_axis=0)
+        col = dict(comm("alltoall", 0.5, 1000.0, 2, 3), grid_axis=1)
+        self.assertEqual([mdl.scale_comm(c, 9, 2)["group"] for c in (row, col)], [1, 2])
+        self.assertEqual(mdl.scale_comm(row, 9, 2)["bytes"], 0.0)
+
     def test_alltoall_bytes_per_rank_shrink_with_ranks(self):
         c = comm("alltoall", 2, 24576.0, 3, 4, copy_bytes=49152.0)  # 4 ranks: each sends 3/4 of its quarter
         at8 = mdl.scale_comm(c, 4, 8)

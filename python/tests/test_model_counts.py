@@ -8,7 +8,8 @@ from proxylab_tools import model as mdl
 from proxylab_tools import runner
 
 CASES = [("pstswm", "small", ["parallel.algorithm=transpose"]), ("pstswm", "small", ["parallel.algorithm=distributed"]),
-         ("evh1", "demo", []), ("fft3d", "small", []), ("pop", "small", [])]
+         ("evh1", "demo", []), ("fft3d", "small", []), ("fft3d", "small", ["fft3d.decomposition=pencil"]),
+         ("pop", "small", [])]
 
 
 def counts(app, deck, sets, ranks):

@@ -29,6 +29,9 @@ struct CommCount {
   double messages = 0;    // per call, sent by this rank (the busiest rank's is recorded)
   int group = 0;          // ranks taking part in one call
   double copy_bytes = 0;  // per call, memory traffic of this rank's packing and unpacking (read + write)
+  // A 2-D process grid's communicators: 0 = its rows (p_row ranks), 1 = its columns (p_col ranks), factored as the
+  // code factors P (most square, p_row <= p_col); -1: not a grid communicator (the group follows P).
+  int grid_axis = -1;
 };
 
 // The pattern name of a transpose strategy.
@@ -63,7 +66,8 @@ inline nlohmann::json model_counts_json(const std::string& step, const std::vect
                                   {"bytes", v[at]},
                                   {"messages", v[at + 1]},
                                   {"group", c.group},
-                                  {"copy_bytes", v[at + 2]}});
+                                  {"copy_bytes", v[at + 2]},
+                                  {"grid_axis", c.grid_axis}});
     at += 3;
   }
   return j;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <utility>
 
 #include "proxylab/errors.hpp"
 
@@ -163,12 +164,15 @@ long long DistributedFFT::copied_bytes() const {
 
 std::vector<CommCount> DistributedFFT::transpose_counts() const {
   std::vector<CommCount> counts;
-  for (const auto* r : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
+  // pencil: X<->Y among a process row, Y<->Z among a column; slab: among all ranks
+  const std::pair<const Reshape*, int> reshapes[] = {{x_to_y_.get(), 0}, {y_to_z_.get(), 1}, {z_to_y_.get(), 1},
+                                                     {y_to_x_.get(), 0}, {x_to_z_.get(), -1}, {z_to_x_.get(), -1}};
+  for (const auto& [r, grid_axis] : reshapes)
     if (r && r->transpose() && r->transpose()->calls() > 0) {
       const double calls = double(r->transpose()->calls());
       counts.push_back({alltoall_pattern(r->transpose()->strategy()), 0.5, double(r->transpose()->bytes_sent()) / calls,
                         double(r->ranks() - 1), r->ranks(),
-                        2.0 * double(r->packed_bytes() + r->unpacked_bytes()) / calls});
+                        2.0 * double(r->packed_bytes() + r->unpacked_bytes()) / calls, grid_axis});
     }
   return counts;
 }
