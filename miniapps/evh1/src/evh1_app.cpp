@@ -6,14 +6,15 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 
 #include "density_output.hpp"
+#include "evh1_results.hpp"
 #include "memory_estimate.hpp"
 #include "problems.hpp"
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "proxylab/progress.hpp"
+#include "proxylab/run_results.hpp"
 #include "shock_tube.hpp"
 #include "time_loop.hpp"
 
@@ -156,9 +157,7 @@ void compare_with_reference(RunContext& ctx, const Problem& pb, SweepOptions opt
   for (std::size_t k = 0; k < expect.size(); ++k) diff = std::max(diff, std::fabs(global[k] - expect[k]));
   double worst = 0;
   MPI_Allreduce(&diff, &worst, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
-  ctx.report.results()["reference_max_abs_diff"] = worst;
-  ctx.out() << "  vs serial reference (transpose, pencil, 1 rank, " << steps << " steps): max |difference| " << worst
-            << "\n";
+  publish_results(ctx, ReferenceComparison{steps, worst});
   ctx.report.check_le("fields vs serial pencil reference (max abs difference)", worst,
                       ctx.config.real("verify.reference_tol"));
 }
@@ -180,9 +179,7 @@ void run(RunContext& ctx) {
   domain->initialize(pb.init);
   ctx.check_stop();
   const Totals initial = totals(domain->gather(), g, gas);
-  ctx.out() << "  problem " << pb.name << " on " << g.nx << " x " << g.ny << " zones to t = " << pb.t_end << "; "
-            << domain->describe() << "; mapping " << to_string(opt.mapping)
-            << (opt.mapping == SweepMapping::batched ? " (" + std::to_string(opt.lanes) + " lanes)" : "") << "\n";
+  publish_results(ctx, SetupSummary{pb.name, g.nx, g.ny, pb.t_end, domain->describe(), opt.mapping, opt.lanes});
 
   const double courant = cfg.real("time.courant");
   const long long max_steps = cfg.integer("time.max_steps");
@@ -210,49 +207,33 @@ void run(RunContext& ctx) {
   verify_problem(ctx, pb, gas, global, t, initial);
   if (cfg.boolean("verify.against_reference")) compare_with_reference(ctx, pb, opt, global, courant, steps);
 
+  RunResults r;
+  r.steps = steps, r.time = t, r.elapsed_s = elapsed;
+  r.zone_cycles = double(g.nx) * g.ny * steps;
   // phase times: this rank's kernel seconds (summed over threads), averaged over ranks
-  PhaseTimes ph = domain->phase_times, avg{};
-  MPI_Allreduce(ph.data(), avg.data(), nphases, MPI_DOUBLE, MPI_SUM, ctx.comm);
-  nlohmann::json phases = nlohmann::json::object();
-  ctx.out() << "  kernel phases (s, mean over ranks, summed over threads):";
-  for (int k = 0; k < nphases; ++k) {
-    avg[k] /= ctx.size;
-    phases[phase_names[k]] = avg[k];
-    char buf[64];
-    std::snprintf(buf, sizeof buf, " %s %.3f", phase_names[k], avg[k]);
-    ctx.out() << buf;
-  }
+  PhaseTimes ph = domain->phase_times;
+  MPI_Allreduce(ph.data(), r.phases_s.data(), nphases, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  for (double& seconds : r.phases_s) seconds /= ctx.size;
   const double comm_mean = ctx.timers.seconds("hydro/communication");
   double comm_sum = 0;
   MPI_Allreduce(&comm_mean, &comm_sum, 1, MPI_DOUBLE, MPI_SUM, ctx.comm);
-  phases["communication"] = comm_sum / ctx.size;
-  char comm_buf[64];
-  std::snprintf(comm_buf, sizeof comm_buf, "; communication %.3f", comm_sum / ctx.size);
-  ctx.out() << comm_buf << "\n";
-  const double zone_cycles = double(g.nx) * g.ny * steps;
-  ctx.report.results()["steps"] = steps;
-  ctx.report.results()["time"] = t;
-  ctx.report.results()["elapsed_s"] = elapsed;
-  ctx.report.results()["zone_cycles"] = zone_cycles;
-  ctx.report.results()["phases_s"] = phases;
-  ctx.report.results()["algorithm"] = domain->describe();
-  ctx.report.results()["exchanges"] = domain->messages;
+  r.communication_mean_s = comm_sum / ctx.size;
+  r.exchanges = domain->messages;
   double comm[2] = {ctx.timers.seconds("hydro/communication"), ctx.timers.seconds("hydro/courant")}, comm_max[2];
   MPI_Allreduce(comm, comm_max, 2, MPI_DOUBLE, MPI_MAX, ctx.comm);
-  ctx.report.results()["communication_s"] = comm_max[0];  // halo exchanges or transposes, slowest rank
-  ctx.report.results()["courant_s"] = comm_max[1];        // dtcon's global max, slowest rank
+  r.communication_s = comm_max[0], r.courant_s = comm_max[1];
   const double per_step = steps > 0 ? 1.0 / double(steps) : 0.0;
   CommCount exchange = domain->exchange_count();
   exchange.calls = double(domain->messages) * per_step;
   std::vector<CommCount> comms{{"allreduce", 1, 8, 1, ctx.size}};  // dtcon's global max, once per step
   if (ctx.size > 1) comms.push_back(exchange);
-  ctx.report.results()["model_counts"] =
+  r.model_counts =
       model_counts_json("time step (an x and a y sweep)",
                         {{"ppm_sweeps", "calibrated", 0, 0, 2.0 * g.nx * g.ny,
                           (ctx.timers.seconds("hydro/sweep_x") + ctx.timers.seconds("hydro/sweep_y")) * per_step}},
                         comms, ctx.comm);
-  ctx.out() << "  " << steps << " steps (each an x and a y sweep) to t = " << t << " in " << elapsed << " s\n";
-  ctx.report.set_fom("zone-cycles per second", zone_cycles / elapsed, "zone-cycles/s");
+  publish_results(ctx, r);
+  ctx.report.set_fom("zone-cycles per second", r.zone_cycles / elapsed, "zone-cycles/s");
 
   density.write(global, g, t, pb.name);
 }

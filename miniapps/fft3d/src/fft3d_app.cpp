@@ -10,13 +10,14 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <cstring>
 
 #include "checks.hpp"
+#include "fft3d_results.hpp"
 #include "memory_estimate.hpp"
 #include "nas_ft.hpp"
 #include "proxylab/progress.hpp"
+#include "proxylab/run_results.hpp"
 #include "run_choices.hpp"
 
 namespace proxylab::fft3d {
@@ -176,60 +177,32 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   const double per = 1.0 / (2.0 * done);
   long long bytes = fft.transpose_bytes_sent() - bytes0, bytes_all = 0;
   MPI_Allreduce(&bytes, &bytes_all, 1, MPI_LONG_LONG, MPI_SUM, ctx.comm);
-  const double bandwidth = s.transpose > 0 ? bytes_all / s.transpose * 1e-9 : 0;
-  char line[256];
-  std::snprintf(line, sizeof line, "  forward %.4e s (%.3f GFLOP/s), inverse %.4e s (%.3f GFLOP/s), median of %d\n",
-                t_fwd, flops / t_fwd * 1e-9, t_inv, flops / t_inv * 1e-9, done);
-  ctx.out() << line;
-  std::snprintf(line, sizeof line,
-                "  per transform (max over ranks): local FFT %.4e s, pack %.4e s, transpose %.4e s, unpack %.4e s\n",
-                s.local_fft * per, s.pack * per, s.transpose * per, s.unpack * per);
-  ctx.out() << line;
-  std::snprintf(line, sizeof line, "  transpose: %.3f GB/s aggregate (%.3e bytes sent by all ranks, padding excluded)\n",
-                bandwidth, double(bytes_all));
-  ctx.out() << line;
+  TransformResults r;
+  r.iterations_done = done;
+  r.forward_seconds_median = t_fwd, r.inverse_seconds_median = t_inv;
+  r.gflops_forward = flops / t_fwd * 1e-9, r.gflops_inverse = flops / t_inv * 1e-9;
+  r.per_transform = {s.local_fft * per, s.pack * per, s.transpose * per, s.unpack * per};
+  r.local_fft_gflops = s.local_fft > 0 ? flops / (s.local_fft * per) * 1e-9 : 0;
+  r.transpose_bytes_all_ranks = double(bytes_all);
+  r.transpose_gbs = s.transpose > 0 ? bytes_all / s.transpose * 1e-9 : 0;
   // The pack and unpack kernels against a plain copy of the same bytes (the seeds' STREAM copy), measured here.
   const double copied = double(fft.copied_bytes() - copied0) * per, t_copy = (s.pack + s.unpack) * per;
-  const double copy_gbs = copied > 0 ? 2 * copied / t_copy * 1e-9 : 0;
-  const double stream_gbs = copied > 0 ? stream_copy_gbs((long long)(copied / sizeof(Complex))) : 0;
-  if (copied > 0) {
-    std::snprintf(line, sizeof line,
-                  "  pack + unpack: %.3e bytes per transform at %.2f GB/s (read + write), %.0f%% of a copy of the same "
-                  "bytes (%.2f GB/s)\n",
-                  copied, copy_gbs, 100.0 * copy_gbs / stream_gbs, stream_gbs);
-    ctx.out() << line;
-  }
-  auto& res = ctx.report.results();
-  res["forward_seconds_median"] = t_fwd;
-  res["inverse_seconds_median"] = t_inv;
-  res["gflops_forward"] = flops / t_fwd * 1e-9;
-  res["gflops_inverse"] = flops / t_inv * 1e-9;
-  res["per_transform_seconds"] = {{"local_fft", s.local_fft * per}, {"pack", s.pack * per},
-                                  {"transpose", s.transpose * per}, {"unpack", s.unpack * per}};
-  res["local_fft_gflops"] = s.local_fft > 0 ? flops / (s.local_fft * per) * 1e-9 : 0;
-  res["transpose_gbs"] = bandwidth;
-  res["pack_unpack_bytes_per_transform"] = copied;
-  res["pack_unpack_gbs"] = copy_gbs;
-  res["copy_gbs_same_bytes"] = stream_gbs;
-  res["iterations_done"] = done;
-  res["model_counts"] =
+  r.pack_unpack_bytes_per_transform = copied;
+  r.pack_unpack_gbs = copied > 0 ? 2 * copied / t_copy * 1e-9 : 0;
+  r.copy_gbs_same_bytes = copied > 0 ? stream_copy_gbs((long long)(copied / sizeof(Complex))) : 0;
+  r.model_counts =
       model_counts_json("transform (forward or inverse)", {{"local_fft", "fft", flops, 0, 0, s.local_fft * per}},
                         fft.transpose_counts(), ctx.comm);
   if (cfg.boolean("fft3d.serial_baseline")) {
     if (ctx.size == 1) {
-      const double t_serial = serial_fftw_seconds(fft.decomposition(), u, std::max(3, done),
-                                                  cfg.choice<FFTPlanning>("fft3d.planning") == FFTPlanning::measure);
-      const double t_local = s.local_fft * per;
-      std::snprintf(line, sizeof line,
-                    "  serial FFTW 3-D plan: %.4e s per transform; local FFT stage %.4e s = %.1f%% of its speed\n",
-                    t_serial, t_local, 100.0 * t_serial / t_local);
-      ctx.out() << line;
-      res["serial_fftw3d_seconds"] = t_serial;
-      res["local_fft_vs_serial_fftw_pct"] = 100.0 * t_serial / t_local;
+      r.serial_baseline = TransformResults::SerialBaseline::measured;
+      r.serial_fftw3d_seconds = serial_fftw_seconds(fft.decomposition(), u, std::max(3, done),
+                                                    cfg.choice<FFTPlanning>("fft3d.planning") == FFTPlanning::measure);
     } else {
-      ctx.out() << "  (fft3d.serial_baseline: runs on 1 rank only)\n";
+      r.serial_baseline = TransformResults::SerialBaseline::not_on_many_ranks;
     }
   }
+  publish_results(ctx, r);
   ctx.report.set_fom("3-D FFT rate, forward + inverse median (5 N log2 N / t, t max over ranks)",
                      2 * flops / (t_fwd + t_inv) * 1e-9, "GFLOP/s");
 }
@@ -256,9 +229,11 @@ void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Fi
     auto t = ctx.timers.scope("forward");
     fft.forward(u0, spectrum, &ctx.timers);
   }
-  std::vector<std::complex<double>> sums;
+  NasFTResults r;
+  r.iterations = iterations;
+  r.nx = d.global[0], r.ny = d.global[1], r.nz = d.global[2];
+  std::vector<std::complex<double>>& sums = r.checksums;
   Progress progress(ctx, iterations, "iteration");
-  char line[160];
   for (int it = 1; it <= iterations; ++it) {
     {
       auto t = ctx.timers.scope("evolve");
@@ -275,21 +250,13 @@ void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Fi
     }
     ctx.require_finite(chk.real() + chk.imag(), "checksum");
     sums.push_back(chk);
-    std::snprintf(line, sizeof line, " T = %5d     Checksum = %22.12e %22.12e\n", it, chk.real(), chk.imag());
-    ctx.always() << line;
+    ctx.always() << text_printf(" T = %5d     Checksum = %22.12e %22.12e\n", it, chk.real(), chk.imag());
     if (!progress.update(it)) break;
   }
   progress.finish();
   double elapsed = MPI_Wtime() - t0, worst = 0;
   MPI_Allreduce(&elapsed, &worst, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   const int done = int(sums.size());
-  nlohmann::json table = nlohmann::json::array();
-  for (const auto& c : sums) {
-    char buf[64];
-    std::snprintf(buf, sizeof buf, "%.12e %.12e", c.real(), c.imag());
-    table.push_back(buf);
-  }
-  ctx.report.results()["checksums"] = table;
   if (!ref.empty()) {
     double err = 0;
     for (int i = 0; i < done; ++i) err = std::max(err, std::abs((sums[i] - ref[i]) / ref[i]));
@@ -297,31 +264,24 @@ void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Fi
     ctx.report.check("NPB FT class " + cls + " checksums, all " + std::to_string(iterations) +
                          " iterations (max |chk - ref| / |ref|)",
                      complete && err <= 1e-12, err, 1e-12, complete ? "" : "interrupted before the last iteration");
-    ctx.out() << "  NAS FT class " << cls << ": " << (err <= 1e-12 && complete ? "checksums verified" : "FAILED")
-              << " (max rel. error " << err << ", NPB's epsilon 1e-12)\n";
-    ctx.report.results()["nas_class"] = cls;
-  } else {
-    ctx.out() << "  (no published NPB checksums for " << d.global[0] << "x" << d.global[1] << "x" << d.global[2]
-              << " with " << iterations << " iterations: classes S, W, A, B, C only)\n";
+    r.nas_class = cls;
+    r.checksums_verified = err <= 1e-12 && complete;
+    r.checksum_max_rel_error = err;
   }
-  const double flops = fft.flops() * (done + 1), mops = nas::npb_mops(double(d.points()), done, worst);
-  std::snprintf(line, sizeof line,
-                "  NPB: Time in seconds = %.2f, Mop/s total = %.2f (NPB FT operation count), %.3f GFLOP/s\n", worst,
-                mops, flops / worst * 1e-9);
-  ctx.out() << line;
-  ctx.report.results()["ft_seconds"] = worst;
-  ctx.report.results()["npb_mops_total"] = mops;
-  ctx.report.set_fom("NAS FT transform rate (5 N log2 N per FFT, iterations + 1 FFTs)", flops / worst * 1e-9,
-                     "GFLOP/s");
+  const double flops = fft.flops() * (done + 1);
+  r.ft_seconds = worst;
+  r.npb_mops_total = nas::npb_mops(double(d.points()), done, worst);
+  r.gflops = flops / worst * 1e-9;
+  publish_results(ctx, r);
+  ctx.report.set_fom("NAS FT transform rate (5 N log2 N per FFT, iterations + 1 FFTs)", r.gflops, "GFLOP/s");
 }
 
 void run(RunContext& ctx) {
   const auto& cfg = ctx.config;
   const DecompKind kind = cfg.choice<DecompKind>("fft3d.decomposition");
-  const Decomposition d =
-      Decomposition::make(kind, int(cfg.integer("fft3d.nx")), int(cfg.integer("fft3d.ny")),
-                          int(cfg.integer("fft3d.nz")), ctx.size, int(cfg.integer("fft3d.p_row")),
-                          int(cfg.integer("fft3d.p_col")));
+  const Decomposition d = Decomposition::make(kind, int(cfg.integer("fft3d.nx")), int(cfg.integer("fft3d.ny")),
+                                              int(cfg.integer("fft3d.nz")), ctx.size, int(cfg.integer("fft3d.p_row")),
+                                              int(cfg.integer("fft3d.p_col")));
   require_memory(ctx.comm, estimate_memory(d, cfg, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
   FFTOptions opt;
   opt.strategy = cfg.choice<TransposeStrategy>("fft3d.transpose");
@@ -329,9 +289,7 @@ void run(RunContext& ctx) {
   opt.mapping = cfg.choice<Mapping>("fft3d.mapping");
   opt.fuse_transpose = cfg.boolean("fft3d.fuse_transpose");
   opt.ranks_per_node = int(cfg.integer("fft3d.ranks_per_node"));
-  ctx.out() << "  grid " << d.global[0] << " x " << d.global[1] << " x " << d.global[2] << " (" << d.points()
-            << " points), " << d.describe() << ", transpose " << to_string(opt.strategy) << ", FFTW "
-            << to_string(opt.planning) << ", " << ctx.threads() << " thread(s) per rank\n";
+  publish_results(ctx, SetupSummary{d, to_string(opt.strategy), to_string(opt.planning), ctx.threads()});
 
   std::unique_ptr<DistributedFFT> fft;
   {
@@ -347,10 +305,6 @@ void run(RunContext& ctx) {
   verify_transform(ctx, *fft, u, spectrum, back);
   ctx.check_stop();
 
-  auto& res = ctx.report.results();
-  res["p_row"] = d.p_row;
-  res["p_col"] = d.p_col;
-  res["points"] = d.points();
   if (cfg.choice<RunMode>("fft3d.mode") == RunMode::fft)
     run_fft_mode(ctx, *fft, u, spectrum, back);
   else

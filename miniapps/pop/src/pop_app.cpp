@@ -6,12 +6,13 @@
 #include "pop_app.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "memory_estimate.hpp"
 #include "operator_output.hpp"
+#include "pop_results.hpp"
 #include "proxylab/model_counts.hpp"
 #include "proxylab/progress.hpp"
+#include "proxylab/run_results.hpp"
 #include "solver.hpp"
 #include "triad.hpp"
 #include "verify.hpp"
@@ -113,19 +114,15 @@ void run(RunContext& ctx) {
     exact_problem(op, *dom, opt.mapping, xstar, b);
     ctx.check_stop();
   }
-  const double ocean = ocean_fraction(*dom, op);
-  char line[512];
-  std::snprintf(
-      line, sizeof line,
-      "  grid %d x %d (lat %.1f..%.1f, dt %.0f s), land %.1f%%; %d x %d %s, blocks ~%d x %d, halo %d (%s), "
-      "all-land blocks %d (%s)\n  solver %s (crit %.1e, max %d, check every %d), sums %s, mapping %s, %s\n",
-      g.nx, g.ny, g.lat_south, g.lat_north, g.dt, 100.0 * (1.0 - ocean), dom->grid().px(), dom->grid().py(),
-      (dom->land_eliminated() ? "blocks on " + std::to_string(dom->grid().size()) + " ranks" : std::string("ranks"))
-          .c_str(),
-      dom->nx_local(), dom->ny_local(), width, to_string(halo), dom->all_land_blocks(),
-      dom->land_eliminated() ? "eliminated: no rank" : "idle ranks", to_string(opt.kind), opt.crit, opt.max_iters,
-      opt.check_freq, to_string(red), to_string(opt.mapping), opt.fused ? "fused updates" : "unfused updates");
-  ctx.out() << line;
+  SetupSummary setup;
+  setup.grid = g;
+  setup.ocean_fraction = ocean_fraction(*dom, op);
+  setup.px = dom->grid().px(), setup.py = dom->grid().py(), setup.ranks = dom->grid().size();
+  setup.land_blocks_eliminated = dom->land_eliminated();
+  setup.all_land_blocks = dom->all_land_blocks();
+  setup.nx_local = dom->nx_local(), setup.ny_local = dom->ny_local(), setup.halo_width = width;
+  setup.halo = halo, setup.reduce = red, setup.solver = opt;
+  publish_results(ctx, setup);
 
   GlobalSum gsum(red, dom->comm());
   Progress progress(ctx, opt.max_iters, "iteration");
@@ -151,15 +148,11 @@ void run(RunContext& ctx) {
   }
 
   if (operator_files.matrix.enabled()) {
-    const OperatorFiles& files = operator_files;
     const OperatorCounts n = write_operator(operator_files, *dom, op, b, x,
                                             {to_string(opt.kind), st.iterations, st.converged, opt.crit, tarea_norm});
-    ctx.out() << "  operator (Matrix Market): " << files.matrix.path() << " (" << n.rows << " ocean points, "
-              << n.entries << " entries), " << files.rhs.path() << ", " << files.solution.path() << ", "
-              << files.index.path() << "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py "
-              << files.matrix.path() << "\n";
-    ctx.report.results()["operator_file"] = {
-        {"matrix", files.matrix.path()}, {"rows", n.rows}, {"entries", n.entries}};
+    publish_results(
+        ctx, OperatorFileSummary{operator_files.matrix.path(), operator_files.rhs.path(),
+                                 operator_files.solution.path(), operator_files.index.path(), n.rows, n.entries});
   }
 
   // ---- record -------------------------------------------------------------------------------------
@@ -170,75 +163,42 @@ void run(RunContext& ctx) {
   };
   const double t_op = secs("operator"), t_vec = secs("vector"), t_halo = secs("halo"), t_red = secs("reduction");
   const double t_fused = secs("operator+reduction") + secs("vector+reduction") + secs("precond+reduction");
-  const double t_setup = secs("lanczos");  // pcsi's eigenvalue bounds (inside the solve time)
-  std::snprintf(
-      line, sizeof line,
-      "  %d iterations (%s), ||r||/||TAREA|| = %.3e, error vs x*: L2 %.3e, max %.3e\n"
-      "  per iteration: %.2f global sums (%.2f words), %.2f halo updates, %.3g bytes; set-up: %lld sums, "
-      "%lld halo updates, %.3e s\n  time per iteration %.3e s: operator %.2e, vector %.2e, fused kernel+sum %.2e, "
-      "halo %.2e, reduction %.2e\n",
-      st.iterations, st.converged ? "converged" : "not converged", std::sqrt(st.rr_final) / tarea_norm, err.rel_l2,
-      err.rel_max, double(st.reductions) / it, double(st.reduction_words) / it, double(st.halo_updates) / it,
-      bytes_all / it, st.setup_reductions, st.setup_halo_updates, t_setup, t_solve / it, t_op / it, t_vec / it,
-      t_fused / it, t_halo / it, t_red / it);
-  ctx.out() << line;
-  if (opt.kind == SolverKind::pcsi) {
-    std::snprintf(line, sizeof line, "  pcsi eigenvalue bounds of M^-1 A: nu %.4e, mu %.4e (condition ~%.1f)\n", st.nu,
-                  st.mu, st.mu / st.nu);
-    ctx.out() << line;
-  }
-  auto& res = ctx.report.results();
-  res["iterations"] = st.iterations;
-  res["converged"] = st.converged;
-  res["residual_rel_tarea"] = std::sqrt(st.rr_final) / tarea_norm;
-  res["residual_initial_rel_tarea"] = std::sqrt(st.rr_initial) / tarea_norm;
-  res["error_rel_l2"] = err.rel_l2;
-  res["error_rel_max"] = err.rel_max;
-  res["ocean_fraction"] = ocean;
-  res["all_land_blocks"] = dom->all_land_blocks();
-  res["land_blocks_eliminated"] = dom->land_eliminated();
-  res["process_grid"] = {dom->grid().px(), dom->grid().py()};
-  res["reductions_per_iteration"] = double(st.reductions) / it;
-  res["reduction_words_per_iteration"] = double(st.reduction_words) / it;
-  res["halo_updates_per_iteration"] = double(st.halo_updates) / it;
-  res["halo_bytes_per_update_per_rank_max"] = max_over_ranks(double(dom->halo().bytes_per_exchange()), ctx.comm);
-  res["bytes_per_iteration_all_ranks"] = bytes_all / it;
+  SolveResults r;
+  r.solver = opt.kind;
+  r.iterations = st.iterations;
+  r.converged = st.converged;
+  r.residual_rel_tarea = res_rel;
+  r.residual_initial_rel_tarea = std::sqrt(st.rr_initial) / tarea_norm;
+  r.error_rel_l2 = err.rel_l2;
+  r.error_rel_max = err.rel_max;
+  r.reductions_per_iteration = double(st.reductions) / it;
+  r.reduction_words_per_iteration = double(st.reduction_words) / it;
+  r.halo_updates_per_iteration = double(st.halo_updates) / it;
+  r.halo_bytes_per_update_per_rank_max = max_over_ranks(double(dom->halo().bytes_per_exchange()), ctx.comm);
+  r.bytes_per_iteration_all_ranks = bytes_all / it;
+  r.setup_reductions = st.setup_reductions;
+  r.setup_halo_updates = st.setup_halo_updates;
+  r.setup_seconds = secs("lanczos");
+  r.solve_seconds = t_solve;
+  r.seconds_per_iteration = t_solve / it;  // solve time (set-up included) / iterations
+  r.per_iteration = {t_op / it, t_vec / it, t_fused / it, t_halo / it, t_red / it};
+  for (const auto& [m, rr] : st.history) r.residual_history.emplace_back(m, std::sqrt(rr) / tarea_norm);
+  r.pcsi_nu = st.nu, r.pcsi_mu = st.mu;
   const double words_per_sum = st.reductions > 0 ? double(st.reduction_words) / double(st.reductions) : 0.0;
-  res["model_counts"] = model_counts_json(
+  r.model_counts = model_counts_json(
       "solver iteration", {{"operator and vectors", "memory", 0, bytes_all / it, 0, (t_op + t_vec + t_fused) / it}},
       {{"halo", double(st.halo_updates) / it, double(dom->halo().bytes_per_exchange()),
         double(dom->halo().messages_per_exchange()), dom->grid().size()},
        {"allreduce", double(st.reductions) / it, 8.0 * words_per_sum, 1, dom->grid().size()}},
       ctx.comm);
-  res["setup_reductions"] = st.setup_reductions;
-  res["setup_halo_updates"] = st.setup_halo_updates;
-  res["solve_seconds"] = t_solve;
-  res["seconds_per_iteration"] = t_solve / it;  // solve time (set-up included) / iterations
-  res["setup_seconds"] = t_setup;
-  res["seconds_per_iteration_split"] = {{"operator", t_op / it},
-                                        {"vector", t_vec / it},
-                                        {"fused_kernel_and_sum", t_fused / it},
-                                        {"halo", t_halo / it},
-                                        {"reduction", t_red / it}};
-  nlohmann::json hist = nlohmann::json::array();
-  for (const auto& [m, rr] : st.history) hist.push_back({m, std::sqrt(rr) / tarea_norm});
-  res["residual_history"] = hist;
-  if (opt.kind == SolverKind::pcsi) res["pcsi_bounds"] = {st.nu, st.mu};
-
   if (cfg.boolean("bench.stream")) {
     const double t_kernels = t_op + t_vec + t_fused;
-    const double bw = t_kernels > 0 ? bytes_all / t_kernels * 1e-9 : 0.0;
     const long long n = (long long)(dom->nx_local() + 2 * width) * (dom->ny_local() + 2 * width);
-    const double triad = sum_over_ranks(triad_bandwidth(n, 10, opt.mapping), ctx.comm);
-    std::snprintf(line, sizeof line,
-                  "  bandwidth of operator + vector kernels %.2f GB/s vs STREAM triad (same array size, same run) "
-                  "%.2f GB/s: %.0f%%\n",
-                  bw, triad, 100.0 * bw / triad);
-    ctx.out() << line;
-    res["kernel_bandwidth_gbs"] = bw;
-    res["triad_bandwidth_gbs"] = triad;
-    res["kernel_vs_triad"] = bw / triad;
+    r.stream_measured = true;
+    r.kernel_bandwidth_gbs = t_kernels > 0 ? bytes_all / t_kernels * 1e-9 : 0.0;
+    r.triad_bandwidth_gbs = sum_over_ranks(triad_bandwidth(n, 10, opt.mapping), ctx.comm);
   }
+  publish_results(ctx, r);
   ctx.report.set_fom("solver time per iteration", t_solve / it * 1e6, "us");
 }
 

@@ -6,13 +6,14 @@
 #include "pstswm_app.hpp"
 
 #include <cmath>
-#include <cstdio>
 
 #include "memory_estimate.hpp"
 #include "proxylab/blas.hpp"
 #include "proxylab/fft.hpp"
 #include "proxylab/model_counts.hpp"
 #include "proxylab/progress.hpp"
+#include "proxylab/run_results.hpp"
+#include "pstswm_results.hpp"
 #include "shallow_water.hpp"
 #include "williamson.hpp"
 
@@ -23,7 +24,8 @@ enum class TestCase { case2, case6 };  // ModelOptions::test_case 2 or 6
 PROXYLAB_CHOICE_NAMES(TestCase, "test case", "case2", "case6");
 
 void declare(Schema& s) {
-  s.integer("model.truncation", 42, 1, 4000, "triangular truncation N (TN); the seed's table: 5 10 21 42 85 170 340 680");
+  s.integer("model.truncation", 42, 1, 4000,
+            "triangular truncation N (TN); the seed's table: 5 10 21 42 85 170 340 680");
   s.integer("model.levels", 18, 1, 96, "independent vertical levels L (the vectorisable dimension)");
   s.choice("model.case", TestCase::case2,
            "Williamson test case: case2 steady zonal flow (exact), case6 Rossby-Haurwitz wave");
@@ -106,7 +108,6 @@ Setup read_setup(const Config& cfg) {
   return s;
 }
 
-
 // The ceiling of the FFT stage: one batched FFTW plan of the stage's shape (5 fields: every local row), r2c and
 // c2r, best of 3, GFLOP/s per rank.
 double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
@@ -133,15 +134,7 @@ void run(RunContext& ctx) {
   const Setup s = read_setup(ctx.config);
   const auto& t = s.tr;
   require_memory(ctx.comm, estimate_memory(t, ctx.comm), "model.truncation, model.levels (grid.nlat, grid.nlon)");
-  ctx.out() << "  T" << t.ntrunc << "L" << t.levels << ": " << t.nlat << " x " << t.nlon << " Gaussian grid, "
-            << (t.ntrunc + 1) * (t.ntrunc + 2) / 2 << " spectral coefficients per field and level\n"
-            << "  case " << s.model.test_case
-            << (s.model.test_case == 2 ? ", alpha " + std::to_string(s.model.alpha) : "") << ", dt " << s.model.dt
-            << " s, " << s.steps << " steps (" << s.steps * s.model.dt / 86400.0 << " days)\n"
-            << "  LT " << to_string(t.lt) << (t.fixed_levels ? " (compile-time levels)" : "") << ", algorithm "
-            << to_string(t.algorithm) << " ("
-            << (t.algorithm == Algorithm::transpose ? to_string(t.strategy) : to_string(t.combine)) << ")"
-            << ", " << ctx.size << " ranks\n";
+  publish_results(ctx, SetupSummary{t, s.model, s.steps, ctx.size});
 
   const double dgemm = ctx.config.boolean("perf.measure_dgemm") ? measure_dgemm_gflops(1024, 3) : 0.0;
   const double fft_alone = ctx.config.boolean("perf.measure_fft") ? measure_fft_gflops(t, ctx.comm) : 0.0;
@@ -179,29 +172,32 @@ void run(RunContext& ctx) {
   ctx.require_finite(d.mass + d.energy + d.l2, "diagnostics");
 
   // ---- verification -----------------------------------------------------------------------------
+  RunResults r;
+  r.test_case = s.model.test_case;
+  r.steps = model.steps();
+  r.l1 = d.l1, r.l2 = d.l2, r.linf = d.linf;
+  r.mass_rel_change = std::fabs(d.mass - d0.mass) / std::fabs(d0.mass);
+  r.energy_rel_change = std::fabs(d.energy - d0.energy) / std::fabs(d0.energy);
   const double days = model.time() / 86400.0;
-  char buf[256];
   if (s.model.test_case == 2) {
     const double tol = ctx.config.real("verify.case2_tolerance");
-    std::snprintf(buf, sizeof buf, "after %.3g days vs the exact steady solution", days);
-    ctx.report.check_le("case 2 normalized l1 height error", d.l1, tol, buf);
-    ctx.report.check_le("case 2 normalized l2 height error", d.l2, tol, buf);
-    ctx.report.check_le("case 2 normalized linf height error", d.linf, tol, buf);
+    const std::string after = text_printf("after %.3g days vs the exact steady solution", days);
+    ctx.report.check_le("case 2 normalized l1 height error", d.l1, tol, after);
+    ctx.report.check_le("case 2 normalized l2 height error", d.l2, tol, after);
+    ctx.report.check_le("case 2 normalized linf height error", d.linf, tol, after);
   }
-  const double dmass = std::fabs(d.mass - d0.mass) / std::fabs(d0.mass);
-  const double denergy = std::fabs(d.energy - d0.energy) / std::fabs(d0.energy);
-  ctx.report.check_le("mass conservation (relative change)", dmass, 1e-12,
+  ctx.report.check_le("mass conservation (relative change)", r.mass_rel_change, 1e-12,
                       "spectral: the global mean of Phi has no tendency; round-off only");
   if (s.model.test_case == 6) {
-    ctx.report.check_le("total energy conservation (relative change)", denergy,
+    ctx.report.check_le("total energy conservation (relative change)", r.energy_rel_change,
                         ctx.config.real("verify.energy_tolerance"), "time truncation and Asselin filter");
     const double nu = rossby_haurwitz_speed(), nu_num = -(phase - std::arg(c0)) / (4.0 * model.time());
     const double rel = std::fabs(nu_num / nu - 1.0);
-    std::snprintf(buf, sizeof buf, "measured %.5e rad/s vs analytic nu %.5e rad/s (non-divergent theory)", nu_num, nu);
     if (days >= 0.5)
-      ctx.report.check_le("Rossby-Haurwitz drift speed (relative difference)", rel,
-                          ctx.config.real("verify.drift_tolerance"), buf);
-    ctx.report.results()["drift_speed"] = {{"measured", nu_num}, {"analytic", nu}};
+      ctx.report.check_le(
+          "Rossby-Haurwitz drift speed (relative difference)", rel, ctx.config.real("verify.drift_tolerance"),
+          text_printf("measured %.5e rad/s vs analytic nu %.5e rad/s (non-divergent theory)", nu_num, nu));
+    r.drift_measured = true, r.drift_speed = nu_num, r.drift_speed_analytic = nu;
   }
 
   // ---- performance record -----------------------------------------------------------------------
@@ -220,54 +216,18 @@ void run(RunContext& ctx) {
   const double t_fft = secs("fft"), t_lt = secs("legendre"), t_comm = secs("comm");
   // One field transform: one field at one level, grid -> spectral or back (the unit of SHTns' timings).
   const double transforms = double(st.field_transforms - before.field_transforms);
-  const double per_transform = transforms > 0 ? (t_fft + t_lt + t_comm) / transforms : 0.0;
   double t_gp = ctx.timers.seconds("timestep/grid_point") + ctx.timers.seconds("timestep/spectral");
   MPI_Allreduce(MPI_IN_PLACE, &t_gp, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   const double n = double(model.steps() - 0);
-  const double fft_rate = t_fft > 0 ? total[0] / t_fft * 1e-9 / ctx.size : 0;
-  const double lt_rate = t_lt > 0 ? total[1] / t_lt * 1e-9 / ctx.size : 0;
-  const double rate = (total[0] + total[1] + total[2]) / wall * 1e-9;
-  std::snprintf(buf, sizeof buf,
-                "  per step [ms]: FFT+fold %.3f  LT %.3f  grid-point+spectral %.3f  comm %.3f  (total %.3f)\n",
-                1e3 * t_fft / n, 1e3 * t_lt / n, 1e3 * t_gp / n, 1e3 * t_comm / n, 1e3 * wall / n);
-  ctx.out() << buf;
-  std::snprintf(buf, sizeof buf, "  %.0f field transforms per step (one field, one level, either direction): %.4f ms each\n",
-                transforms / n, 1e3 * per_transform);
-  ctx.out() << buf;
-  if (fft_alone > 0) {
-    std::snprintf(buf, sizeof buf, "  FFT stage %.2f GFLOP/s = %.0f%% of the same batched FFTW plan alone (%.2f GFLOP/s)\n",
-                  fft_rate, 100.0 * fft_rate / fft_alone, fft_alone);
-    ctx.out() << buf;
-  }
-  std::snprintf(buf, sizeof buf, "  per rank: FFT %.2f GFLOP/s, LT %.2f GFLOP/s%s; comm %.3f MB per step (all ranks)\n",
-                fft_rate, lt_rate,
-                dgemm > 0 ? (", DGEMM " + std::to_string(dgemm) + " GFLOP/s (LT at " +
-                             std::to_string(int(100 * lt_rate / dgemm)) + "%)").c_str()
-                          : "",
-                total[3] / n * 1e-6);
-  ctx.out() << buf;
-  if (s.model.test_case == 2) {
-    std::snprintf(buf, sizeof buf, "  case 2 height errors: l1 %.3e  l2 %.3e  linf %.3e\n", d.l1, d.l2, d.linf);
-    ctx.out() << buf;
-  }
-  std::snprintf(buf, sizeof buf, "  mass change %.3e, energy change %.3e (relative)\n", dmass, denergy);
-  ctx.out() << buf;
-  auto& r = ctx.report.results();
-  r["grid"] = {{"truncation", t.ntrunc}, {"levels", t.levels}, {"nlat", t.nlat}, {"nlon", t.nlon}};
-  r["steps"] = model.steps();
-  r["dt_s"] = s.model.dt;
-  r["errors"] = {{"l1", d.l1}, {"l2", d.l2}, {"linf", d.linf}};
-  r["conservation"] = {{"mass_rel_change", dmass}, {"energy_rel_change", denergy}};
-  r["field_transforms_per_step"] = transforms / n;
-  r["seconds_per_field_transform"] = per_transform;  // FFT + fold + LT + transform communication
-  r["fft_alone_gflops"] = fft_alone;
-  r["per_step_s"] = {{"fft_fold", t_fft / n}, {"legendre", t_lt / n}, {"grid_point", t_gp / n},
-                     {"communication", t_comm / n}, {"total", wall / n}};
-  r["gflops_per_rank"] = {{"fft", fft_rate}, {"legendre", lt_rate}, {"dgemm", dgemm}};
-  r["lt_fraction_of_dgemm"] = dgemm > 0 ? lt_rate / dgemm : 0.0;
-  r["flops_per_step"] = {{"fft", total[0] / n}, {"legendre", total[1] / n}, {"grid_point", total[2] / n}};
-  r["bytes_per_step"] = {{"legendre", total[4] / n}};  // compulsory traffic of the LT (arithmetic intensity)
-  r["communication_bytes_per_step"] = total[3] / n;
+  r.field_transforms_per_step = transforms / n;
+  r.seconds_per_field_transform = transforms > 0 ? (t_fft + t_lt + t_comm) / transforms : 0.0;
+  r.per_step = {t_fft / n, t_lt / n, t_gp / n, t_comm / n, wall / n};
+  r.fft_gflops = t_fft > 0 ? total[0] / t_fft * 1e-9 / ctx.size : 0;
+  r.legendre_gflops = t_lt > 0 ? total[1] / t_lt * 1e-9 / ctx.size : 0;
+  r.dgemm_gflops = dgemm, r.fft_alone_gflops = fft_alone;
+  r.flops_per_step = {total[0] / n, total[1] / n, total[2] / n};
+  r.legendre_bytes_per_step = total[4] / n;
+  r.communication_bytes_per_step = total[3] / n;
   const double calls = double(st.comm_calls - before.comm_calls), sent = double(st.comm_bytes - before.comm_bytes);
   const bool transpose = ctx.config.choice("parallel.algorithm") == "transpose";
   std::vector<CommCount> comms;
@@ -275,18 +235,21 @@ void run(RunContext& ctx) {
     comms.push_back(
         {transpose ? alltoall_pattern(parse_transpose_strategy(ctx.config.choice("parallel.transpose"))) : "allreduce",
          calls / n, calls > 0 ? sent / calls : 0.0, transpose ? double(ctx.size - 1) : 1.0, ctx.size});
-  r["model_counts"] = model_counts_json("time step",
-                                        {{"fft", "fft", total[0] / n, 0, 0, t_fft / n},
-                                         {"legendre", "dgemm", total[1] / n, total[4] / n, 0, t_lt / n},
-                                         {"grid_point", "dgemm", total[2] / n, 0, 0, t_gp / n}},
-                                        comms, ctx.comm);
+  r.model_counts = model_counts_json("time step",
+                                     {{"fft", "fft", total[0] / n, 0, 0, t_fft / n},
+                                      {"legendre", "dgemm", total[1] / n, total[4] / n, 0, t_lt / n},
+                                      {"grid_point", "dgemm", total[2] / n, 0, 0, t_gp / n}},
+                                     comms, ctx.comm);
+  publish_results(ctx, r);
+  const double rate = (total[0] + total[1] + total[2]) / wall * 1e-9;
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
 }
 
 }  // namespace
 
 AppSpec app_spec() {
-  return {"pstswm", "spectral transform shallow water model (PSTSWM): FFT + Legendre transform, transpose vs distributed",
+  return {"pstswm",
+          "spectral transform shallow water model (PSTSWM): FFT + Legendre transform, transpose vs distributed",
           declare, run};
 }
 
