@@ -66,6 +66,20 @@ long long Timers::calls(const std::string& path) const {
   return it == entries_.end() ? 0 : it->second.calls;
 }
 
+std::vector<double> Timers::reduce(MPI_Comm comm, const std::vector<PathGroup>& groups, OverRanks how) const {
+  std::vector<double> mine(groups.size(), 0.0), all(groups.size(), 0.0);
+  for (size_t g = 0; g < groups.size(); ++g)
+    for (const auto& path : groups[g]) mine[g] += seconds(path);
+  MPI_Allreduce(mine.data(), all.data(), static_cast<int>(groups.size()), MPI_DOUBLE,
+                how == OverRanks::max ? MPI_MAX : MPI_SUM, comm);
+  if (how == OverRanks::mean) {
+    int size = 1;
+    MPI_Comm_size(comm, &size);
+    for (double& v : all) v /= size;
+  }
+  return all;
+}
+
 std::vector<RegionStats> Timers::reduce(MPI_Comm comm) const {
   int rank = 0, size = 1;
   MPI_Comm_rank(comm, &rank);

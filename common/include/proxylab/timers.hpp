@@ -60,6 +60,12 @@ class Timers {
 
   // Collective over comm: union of region paths over ranks, statistics of each.
   std::vector<RegionStats> reduce(MPI_Comm comm) const;
+  // Collective over comm, one reduction for all groups: each group's seconds on this rank (its paths summed in
+  // order), then the max or the mean over ranks. {{"forward/pack", "inverse/pack"}} with OverRanks::max: the
+  // slowest rank's pack time in both directions.
+  enum class OverRanks { max, mean };
+  using PathGroup = std::vector<std::string>;
+  std::vector<double> reduce(MPI_Comm comm, const std::vector<PathGroup>& groups, OverRanks how) const;
 
  private:
   struct ProbeTag {};

@@ -214,14 +214,11 @@ void run(RunContext& ctx) {
   PhaseTimes ph = domain->phase_times;
   MPI_Allreduce(ph.data(), r.phases_s.data(), nphases, MPI_DOUBLE, MPI_SUM, ctx.comm);
   for (double& seconds : r.phases_s) seconds /= ctx.size;
-  const double comm_mean = ctx.timers.seconds("hydro/communication");
-  double comm_sum = 0;
-  MPI_Allreduce(&comm_mean, &comm_sum, 1, MPI_DOUBLE, MPI_SUM, ctx.comm);
-  r.communication_mean_s = comm_sum / ctx.size;
+  r.communication_mean_s = ctx.timers.reduce(ctx.comm, {{"hydro/communication"}}, Timers::OverRanks::mean)[0];
   r.exchanges = domain->messages;
-  double comm[2] = {ctx.timers.seconds("hydro/communication"), ctx.timers.seconds("hydro/courant")}, comm_max[2];
-  MPI_Allreduce(comm, comm_max, 2, MPI_DOUBLE, MPI_MAX, ctx.comm);
-  r.communication_s = comm_max[0], r.courant_s = comm_max[1];
+  const std::vector<double> slowest =
+      ctx.timers.reduce(ctx.comm, {{"hydro/communication"}, {"hydro/courant"}}, Timers::OverRanks::max);
+  r.communication_s = slowest[0], r.courant_s = slowest[1];
   const double per_step = steps > 0 ? 1.0 / double(steps) : 0.0;
   CommCount exchange = domain->exchange_count();
   exchange.calls = double(domain->messages) * per_step;

@@ -54,17 +54,12 @@ void declare(Schema& s) {
          "bound on the relative round-trip, Parseval and serial-reference errors (round-off: ~1e-15 log2 N)");
 }
 
-struct Stages {
-  double local_fft = 0, pack = 0, transpose = 0, unpack = 0;
-};
-
-// This rank's seconds per region summed over forward and inverse, max over ranks.
-Stages stage_seconds(RunContext& ctx) {
-  double mine[4] = {0, 0, 0, 0}, worst[4];
-  const char* names[4] = {"local_fft", "pack", "transpose", "unpack"};
-  for (const char* dir : {"forward", "inverse"})
-    for (int k = 0; k < 4; ++k) mine[k] += ctx.timers.seconds(std::string(dir) + "/" + names[k]);
-  MPI_Allreduce(mine, worst, 4, MPI_DOUBLE, MPI_MAX, ctx.comm);
+// This rank's seconds per stage summed over forward and inverse, max over ranks.
+TransformResults::Stages stage_seconds(RunContext& ctx) {
+  std::vector<Timers::PathGroup> groups;
+  for (const char* stage : {"local_fft", "pack", "transpose", "unpack"})
+    groups.push_back({std::string("forward/") + stage, std::string("inverse/") + stage});
+  const std::vector<double> worst = ctx.timers.reduce(ctx.comm, groups, Timers::OverRanks::max);
   return {worst[0], worst[1], worst[2], worst[3]};
 }
 
@@ -173,7 +168,7 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
                       cfg.real("verify.tolerance"));
 
   const double t_fwd = median(tf_max), t_inv = median(ti_max), flops = fft.flops();
-  const Stages s = stage_seconds(ctx);
+  const TransformResults::Stages s = stage_seconds(ctx);
   const double per = 1.0 / (2.0 * done);
   long long bytes = fft.transpose_bytes_sent() - bytes0, bytes_all = 0;
   MPI_Allreduce(&bytes, &bytes_all, 1, MPI_LONG_LONG, MPI_SUM, ctx.comm);

@@ -207,17 +207,16 @@ void run(RunContext& ctx) {
                      st.lt_bytes - before.lt_bytes};
   double total[5];
   MPI_Allreduce(local, total, 5, MPI_DOUBLE, MPI_SUM, ctx.comm);
-  auto secs = [&](const char* leaf) {
-    double v = ctx.timers.seconds(std::string("timestep/inverse/") + leaf) +
-               ctx.timers.seconds(std::string("timestep/forward/") + leaf);
-    MPI_Allreduce(MPI_IN_PLACE, &v, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
-    return v;
+  // The slowest rank's seconds in each stage, the inverse and forward transforms together.
+  auto both = [](const std::string& leaf) {
+    return Timers::PathGroup{"timestep/inverse/" + leaf, "timestep/forward/" + leaf};
   };
-  const double t_fft = secs("fft"), t_lt = secs("legendre"), t_comm = secs("comm");
+  const std::vector<double> secs = ctx.timers.reduce(
+      ctx.comm, {both("fft"), both("legendre"), both("comm"), {"timestep/grid_point", "timestep/spectral"}},
+      Timers::OverRanks::max);
+  const double t_fft = secs[0], t_lt = secs[1], t_comm = secs[2], t_gp = secs[3];
   // One field transform: one field at one level, grid -> spectral or back (the unit of SHTns' timings).
   const double transforms = double(st.field_transforms - before.field_transforms);
-  double t_gp = ctx.timers.seconds("timestep/grid_point") + ctx.timers.seconds("timestep/spectral");
-  MPI_Allreduce(MPI_IN_PLACE, &t_gp, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   const double n = double(model.steps() - 0);
   r.field_transforms_per_step = transforms / n;
   r.seconds_per_field_transform = transforms > 0 ? (t_fft + t_lt + t_comm) / transforms : 0.0;
