@@ -15,6 +15,7 @@
 #include "proxylab/comm/transpose.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
+#include "run_options.hpp"
 #include "shock_tube.hpp"
 #include "time_loop.hpp"
 
@@ -22,7 +23,7 @@ namespace proxylab::evh1 {
 namespace {
 
 void declare(Schema& s) {
-  s.choice("problem.name", "sedov", {"sod", "sedov", "advection"}, "test problem (see README)");
+  s.choice("problem.name", ProblemKind::sedov, "test problem (see README)");
   s.integer("grid.nx", 128, 8, 1 << 16, "zones in x (the x extent is 1; zones are square)");
   s.integer("grid.ny", 128, 8, 1 << 16, "zones in y");
   s.real("time.t_end", 0, 0, 1e6, "end time; 0 = the problem's default (sod 0.25, sedov 0.1, advection 1)");
@@ -96,9 +97,9 @@ void declare(Schema& s) {
 }
 
 // Factor pair px * py = size with blocks of at least nghost zones and the least halo perimeter.
-void choose_halo_grid(const Config& cfg, int size, int nx, int ny, int& px, int& py) {
-  px = int(cfg.integer("decomp.px"));
-  py = int(cfg.integer("decomp.py"));
+void choose_halo_grid(const RunOptions& o, const Config& cfg, int size, int nx, int ny, int& px, int& py) {
+  px = o.px;
+  py = o.py;
   if (px > 0 && py == 0 && size % px == 0) py = size / px;
   if (py > 0 && px == 0 && size % py == 0) px = size / py;
   if (px == 0 && py == 0) {
@@ -123,76 +124,69 @@ void choose_halo_grid(const Config& cfg, int size, int nx, int ny, int& px, int&
                               ", algorithm=halo)");
 }
 
-std::unique_ptr<Domain> make_domain(RunContext& ctx, const GridSpec& g, const SweepOptions& opt) {
-  const auto& cfg = ctx.config;
+std::unique_ptr<Domain> make_domain(RunContext& ctx, const RunOptions& o, const GridSpec& g) {
+  const auto& cfg = ctx.config;  // names deck values in errors
   const std::string grid_keys = "grid.nx x grid.ny";
-  if (cfg.choice<DomainAlgorithm>("evh1.algorithm") == DomainAlgorithm::transpose) {
+  if (o.algorithm == DomainAlgorithm::transpose) {
     if (g.nx < ctx.size)
       cfg.reject("grid.nx",
                  "at least one column per rank for algorithm=transpose (nx >= " + std::to_string(ctx.size) + " ranks)");
     if (g.ny < ctx.size)
       cfg.reject("grid.ny",
                  "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
-    require_memory(ctx.comm, estimate_memory(cfg, g, opt, ctx.size, 0, 0), grid_keys);
-    return make_transpose_domain(ctx.comm, g, opt, ctx.timers, cfg.choice("evh1.transpose_strategy"));
+    require_memory(ctx.comm, estimate_memory(o, g, ctx.size, 0, 0), grid_keys);
+    return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, to_string(o.transpose));
   }
   int px = 0, py = 0;
-  choose_halo_grid(cfg, ctx.size, g.nx, g.ny, px, py);
-  require_memory(ctx.comm, estimate_memory(cfg, g, opt, ctx.size, px, py), grid_keys);
-  return make_halo_domain(ctx.comm, g, opt, ctx.timers, cfg.choice("evh1.halo_strategy"), px, py);
+  choose_halo_grid(o, cfg, ctx.size, g.nx, g.ny, px, py);
+  require_memory(ctx.comm, estimate_memory(o, g, ctx.size, px, py), grid_keys);
+  return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, to_string(o.halo), px, py);
 }
 
 // The reference variant: the same problem for the same number of steps on one rank (transpose
 // algorithm on MPI_COMM_SELF, mapping pencil), run on every rank; the fields must agree bit for bit
 // (verify.reference_tol = 0) whatever the algorithm, strategy, mapping and rank count of the run.
-void compare_with_reference(RunContext& ctx, const Problem& pb, SweepOptions opt, const std::vector<double>& global,
-                            double courant, long long steps) {
+void compare_with_reference(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& global,
+                            long long steps) {
   Timers quiet(nullptr, false);
+  SweepOptions opt = o.sweep;
   opt.mapping = SweepMapping::pencil;
   auto ref = make_transpose_domain(MPI_COMM_SELF, pb.grid, opt, quiet, "alltoallv");
   ref->initialize(pb.init);
-  run_to(*ref, MPI_COMM_SELF, pb.t_end, courant, steps);
+  run_to(*ref, MPI_COMM_SELF, pb.t_end, o.courant, steps);
   const std::vector<double> expect = ref->gather();
   double diff = 0;
   for (std::size_t k = 0; k < expect.size(); ++k) diff = std::max(diff, std::fabs(global[k] - expect[k]));
   double worst = 0;
   MPI_Allreduce(&diff, &worst, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   publish_results(ctx, ReferenceComparison{steps, worst});
-  ctx.report.check_le("fields vs serial pencil reference (max abs difference)", worst,
-                      ctx.config.real("verify.reference_tol"));
+  ctx.report.check_le("fields vs serial pencil reference (max abs difference)", worst, o.verify.reference_tol);
 }
 
 void run(RunContext& ctx) {
-  const auto& cfg = ctx.config;
-  Gas gas;
-  gas.gamma = cfg.real("hydro.gamma");
-  gas.riemann_iterations = int(cfg.integer("hydro.riemann_iterations"));
-  gas.riemann_tolerance = cfg.real("hydro.riemann_tolerance");
-  SweepOptions opt{gas, cfg.choice<SweepMapping>("evh1.mapping"), int(cfg.integer("evh1.lanes"))};
-  const auto& lanes = batched_lane_choices();
-  if (std::find(lanes.begin(), lanes.end(), opt.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");
-  const Problem pb = make_problem(cfg, gas);
+  const RunOptions o = read_options(ctx.config);
+  const SweepOptions& opt = o.sweep;
+  const Gas& gas = opt.gas;
+  const Problem pb = make_problem(o, ctx.config);
   const GridSpec& g = pb.grid;
-  DensityOutput density(ctx.comm, cfg.text("output.density_file"));  // checked before the run
-  auto domain = make_domain(ctx, g, opt);
+  DensityOutput density(ctx.comm, o.density_file);  // checked before the run
+  auto domain = make_domain(ctx, o, g);
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   domain->initialize(pb.init);
   ctx.check_stop();
   const Totals initial = totals(domain->gather(), g, gas);
-  publish_results(ctx, SetupSummary{pb.name, g.nx, g.ny, pb.t_end, domain->describe(), opt.mapping, opt.lanes});
+  publish_results(ctx,
+                  SetupSummary{to_string(pb.kind), g.nx, g.ny, pb.t_end, domain->describe(), opt.mapping, opt.lanes});
 
-  const double courant = cfg.real("time.courant");
-  const long long max_steps = cfg.integer("time.max_steps");
   Progress progress(ctx, 1000, "permille of t_end");
   MPI_Barrier(ctx.comm);
   const double t0 = MPI_Wtime();
   LoopResult done;
   {
     auto hydro = ctx.timers.scope("hydro");
-    const StepGuard guard{cfg.real("time.dt_min_ratio"), cfg.real("time.wall_limit")};
     done = run_to(
-        *domain, ctx.comm, pb.t_end, courant, max_steps,
-        [&](long long, double t) { return progress.update(static_cast<long long>(1000 * t / pb.t_end), t); }, guard);
+        *domain, ctx.comm, pb.t_end, o.courant, o.max_steps,
+        [&](long long, double t) { return progress.update(static_cast<long long>(1000 * t / pb.t_end), t); }, o.guard);
   }
   MPI_Barrier(ctx.comm);
   const double elapsed = MPI_Wtime() - t0;
@@ -204,8 +198,8 @@ void run(RunContext& ctx) {
   double local_max = 0;
   for (double x : global) local_max = std::max(local_max, std::fabs(x));
   ctx.require_finite(local_max, "final state");
-  verify_problem(ctx, pb, gas, global, t, initial);
-  if (cfg.boolean("verify.against_reference")) compare_with_reference(ctx, pb, opt, global, courant, steps);
+  verify_problem(ctx, o, pb, global, t, initial);
+  if (o.verify.against_reference) compare_with_reference(ctx, o, pb, global, steps);
 
   RunResults r;
   r.steps = steps, r.time = t, r.elapsed_s = elapsed;
@@ -232,7 +226,7 @@ void run(RunContext& ctx) {
   publish_results(ctx, r);
   ctx.report.set_fom("zone-cycles per second", r.zone_cycles / elapsed, "zone-cycles/s");
 
-  density.write(global, g, t, pb.name);
+  density.write(global, g, t, to_string(pb.kind));
 }
 
 }  // namespace

@@ -11,8 +11,8 @@
 
 namespace proxylab::evh1 {
 
-MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const SweepOptions& opt, int ranks, int px,
-                               int py) {
+MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int ranks, int px, int py) {
+  const SweepOptions& opt = o.sweep;
   const bool transpose = px == 0 && py == 0;
   const double nx = g.nx, ny = g.ny, zone = nvars * sizeof(double);
   const double global = nx * ny * zone;  // Domain::gather's result
@@ -21,7 +21,7 @@ MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const Sweep
   MemoryEstimate e;
   if (transpose) {  // TransposeDomain: rows (nx long) and columns (ny long) of this rank, as views and as buffers
     const double rows = (g.ny + ranks - 1) / ranks, cols = (g.nx + ranks - 1) / ranks;
-    const auto strategy = cfg.choice<TransposeStrategy>("evh1.transpose_strategy");
+    const TransposeStrategy strategy = o.transpose;
     e.view("evh1::xdata, ydata", 1, (rows * nx + cols * ny) * zone)
         .host("evh1 transpose send, recv", 1, (rows * nx + cols * ny) * zone)
         .host("alltoall padding / node_aware leader buffers",
@@ -33,8 +33,7 @@ MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const Sweep
     const int y_sides = py > 1 || g.y_lo == Boundary::periodic ? 2 : 0;
     e.view("evh1::fields", 1, (bx + 2 * nghost) * (by + 2 * nghost) * zone)
         .view("halo buffers", 1,
-              halo_buffer_bytes(cfg.choice<HaloStrategy>("evh1.halo_strategy") == HaloStrategy::rma, bx, by, nghost,
-                                nvars, x_sides, y_sides));
+              halo_buffer_bytes(o.halo == HaloStrategy::rma, bx, by, nghost, nvars, x_sides, y_sides));
   }
   // Per sweep: each thread's team scratch and the per-block phase timers.
   const int line = transpose ? std::max(g.nx, g.ny) : std::max((g.nx + px - 1) / px, (g.ny + py - 1) / py);
@@ -43,7 +42,7 @@ MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const Sweep
       .view("evh1::phase_times", std::ceil(pencils / lanes) * int(nphases), sizeof(double));
   // Verification gathers the global fields on every rank (Domain::gather: an Allgatherv buffer and the
   // reordered copy); verify.against_reference adds a one-rank reference domain and its gather beside them.
-  if (cfg.boolean("verify.against_reference"))
+  if (o.verify.against_reference)
     e.view("reference domain (xdata, ydata)", 2, global)
         .host("gathered fields, reference buffers and its gather", 5, global);
   else

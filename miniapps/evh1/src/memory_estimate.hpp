@@ -4,13 +4,12 @@
 // unit test compares it with what Kokkos allocates).
 #pragma once
 #include "domain.hpp"
-#include "proxylab/config.hpp"
 #include "proxylab/memory_budget.hpp"
+#include "run_options.hpp"
 
 namespace proxylab::evh1 {
 
 // px = py = 0: algorithm transpose over `ranks`; otherwise the halo algorithm's px x py blocks.
-MemoryEstimate estimate_memory(const Config& cfg, const GridSpec& g, const SweepOptions& opt, int ranks, int px,
-                               int py);
+MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int ranks, int px, int py);
 
 }  // namespace proxylab::evh1

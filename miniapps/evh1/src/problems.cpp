@@ -33,8 +33,8 @@ double blast_radius(const GridSpec& g, int i, int j) {
   return g.geometry == GridGeometry::spherical ? g.xc(i) : std::hypot(g.xc(i), g.yc(j));
 }
 
-Boundary pick(const Config& cfg, const std::string& key, Boundary natural) {
-  switch (cfg.choice<BoundaryChoice>(key)) {
+Boundary pick(BoundaryChoice choice, Boundary natural) {
+  switch (choice) {
     case BoundaryChoice::reflect:
       return Boundary::reflect;
     case BoundaryChoice::outflow:
@@ -47,10 +47,10 @@ Boundary pick(const Config& cfg, const std::string& key, Boundary natural) {
   return natural;
 }
 
-void verify_sedov(RunContext& ctx, const Problem& pb, const std::vector<double>& f, double t) {
-  const auto& cfg = ctx.config;
+void verify_sedov(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t) {
   const GridSpec& g = pb.grid;
-  const double rho0 = cfg.real("sedov.rho0"), energy = cfg.real("sedov.energy");
+  const double rho0 = o.sedov.rho0, energy = o.sedov.energy;
+  const VerifyLimits& limit = o.verify;
   const bool point = g.geometry != GridGeometry::cartesian;  // nu = 3
   const bool spherical = g.geometry == GridGeometry::spherical;
   const double r_exact = point ? sedov_xi0_nu3 * std::pow(energy * t * t / rho0, 0.2)
@@ -108,58 +108,57 @@ void verify_sedov(RunContext& ctx, const Problem& pb, const std::vector<double>&
             << " (strong-shock limit 6), asymmetry mirror " << mirror << " diagonal " << diagonal << "\n";
   if (spherical)
     ctx.out() << "  Sedov r-theta: density-maximum radius varies over theta by at most " << spread << " zones\n";
-  ctx.report.check_le("Sedov shock radius vs R(t) (rel. error)", err, cfg.real("verify.sedov_radius"));
-  ctx.report.check("Sedov peak density jump", peak / rho0 >= cfg.real("verify.sedov_jump") && peak / rho0 <= 6.5,
-                   peak / rho0, cfg.real("verify.sedov_jump"), ">= limit and <= 6.5");
-  ctx.report.check_le("Sedov mirror asymmetry (max |rho - rho_mirror| / peak)", mirror, cfg.real("verify.mirror"));
+  ctx.report.check_le("Sedov shock radius vs R(t) (rel. error)", err, limit.sedov_radius);
+  ctx.report.check("Sedov peak density jump", peak / rho0 >= limit.sedov_jump && peak / rho0 <= 6.5, peak / rho0,
+                   limit.sedov_jump, ">= limit and <= 6.5");
+  ctx.report.check_le("Sedov mirror asymmetry (max |rho - rho_mirror| / peak)", mirror, limit.mirror);
   if (g.nx == g.ny && !point)
-    ctx.report.check_le("Sedov diagonal asymmetry (x <-> y, splitting error)", diagonal, cfg.real("verify.diagonal"));
+    ctx.report.check_le("Sedov diagonal asymmetry (x <-> y, splitting error)", diagonal, limit.diagonal);
   if (spherical)
     ctx.report.check_le("Sedov shock radius independent of theta (max deviation, zones)", spread,
-                        cfg.real("verify.sedov_theta_spread"));
+                        limit.sedov_theta_spread);
 }
 
-double advection_density(const Config& cfg, double x, double y) {
-  return 1.0 + cfg.real("advection.amplitude") * std::sin(2 * pi * x) * std::sin(2 * pi * y);
+double advection_density(const AdvectionOptions& a, double x, double y) {
+  return 1.0 + a.amplitude * std::sin(2 * pi * x) * std::sin(2 * pi * y);
 }
 
-void verify_advection(RunContext& ctx, const Problem& pb, const std::vector<double>& f, double t) {
-  const auto& cfg = ctx.config;
+void verify_advection(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t) {
   const GridSpec& g = pb.grid;
-  const double ux = cfg.real("advection.ux"), uy = cfg.real("advection.uy");
+  const double ux = o.advection.ux, uy = o.advection.uy;
   double l1 = 0;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
       // the exact solution is the initial profile translated; cell averages of sin*sin are exact
       // point values times (sin(pi dx)/(pi dx))^2
       const double s = std::sin(pi * g.dx) / (pi * g.dx);
-      const double exact = 1.0 + (advection_density(cfg, g.xc(i) - ux * t, g.yc(j) - uy * t) - 1.0) * s * s;
+      const double exact = 1.0 + (advection_density(o.advection, g.xc(i) - ux * t, g.yc(j) - uy * t) - 1.0) * s * s;
       l1 += std::fabs(field(f, g, var_rho, i, j) - exact);
     }
   l1 /= double(g.nx) * g.ny;
   ctx.report.results()["advection"] = {{"time", t}, {"l1_density", l1}};
   ctx.out() << "  advection: L1 density error vs translated profile " << l1 << "\n";
-  ctx.report.check_le("advection L1 density error vs exact translation", l1, cfg.real("verify.advection_l1"));
+  ctx.report.check_le("advection L1 density error vs exact translation", l1, o.verify.advection_l1);
 }
 
 }  // namespace
 
-Problem make_problem(const Config& cfg, const Gas& gas) {
+Problem make_problem(const RunOptions& o, const Config& cfg) {
   Problem pb;
-  pb.name = cfg.choice("problem.name");
+  pb.kind = o.problem;
   GridSpec& g = pb.grid;
-  g.nx = int(cfg.integer("grid.nx"));
-  g.ny = int(cfg.integer("grid.ny"));
+  g.nx = o.nx;
+  g.ny = o.ny;
   g.dx = 1.0 / g.nx;   // the x extent is 1, square zones
   Boundaries natural;  // reflecting box unless the problem says otherwise
-  if (pb.name == "sod") {
-    make_shock_tube(cfg, pb, natural);
-  } else if (pb.name == "sedov") {
-    g.geometry = cfg.choice<GridGeometry>("sedov.geometry");
+  if (pb.kind == ProblemKind::sod) {
+    make_shock_tube(o, cfg, pb, natural);
+  } else if (pb.kind == ProblemKind::sedov) {
+    g.geometry = o.sedov.geometry;
     g.x0 = g.geometry == GridGeometry::cartesian ? -0.5 * g.nx * g.dx : 0.0;  // r in [0, 1], the blast at r = 0
     g.y0 = -0.5 * g.ny * g.dx;
     if (g.geometry == GridGeometry::spherical) {  // r in [rmin, 1], theta in [0, pi]
-      const double rmin = cfg.real("sedov.rmin");
+      const double rmin = o.sedov.rmin;
       if (rmin >= 0.5) cfg.reject("sedov.rmin", "an inner radius below 0.5 (r runs from rmin to 1)");
       g.x0 = rmin;
       g.dx = (1.0 - rmin) / g.nx;
@@ -167,9 +166,9 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
       g.dtheta = pi / g.ny;
     }
     pb.t_end = 0.1;
-    const double rho0 = cfg.real("sedov.rho0"), p0 = cfg.real("sedov.p0"), energy = cfg.real("sedov.energy");
+    const double rho0 = o.sedov.rho0, p0 = o.sedov.p0, energy = o.sedov.energy;
     // spherical: the zones within radius_zones of the inner boundary
-    const double rin = (g.geometry == GridGeometry::spherical ? g.x0 : 0.0) + cfg.real("sedov.radius_zones") * g.dx;
+    const double rin = (g.geometry == GridGeometry::spherical ? g.x0 : 0.0) + o.sedov.radius_zones * g.dx;
     double volume = 0;  // of the zones inside the injection radius, summed identically on every rank
     // Only zones whose centre coordinates lie within rin of 0 can be inside: loop over those (the sum and its
     // order are unchanged; scanning the whole grid took minutes at 65536^2, before the memory estimate ran).
@@ -185,7 +184,7 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
     for (int j = j0; j < j1; ++j)
       for (int i = i0; i < i1; ++i)
         if (blast_radius(g, i, j) < rin) volume += zone_volume(g, i, j);
-    const double pin = (gas.gamma - 1.0) * energy / volume;
+    const double pin = (o.sweep.gas.gamma - 1.0) * energy / volume;
     pb.init = [g, rho0, p0, rin, pin](int i, int j, double* w) {
       w[var_rho] = rho0, w[var_ux] = 0, w[var_uy] = 0;
       w[var_p] = blast_radius(g, i, j) < rin ? pin : p0;
@@ -193,8 +192,7 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
   } else {  // advection
     natural = {Boundary::periodic, Boundary::periodic, Boundary::periodic, Boundary::periodic};
     pb.t_end = 1.0;
-    const double ux = cfg.real("advection.ux"), uy = cfg.real("advection.uy"), p = cfg.real("advection.p");
-    const double amp = cfg.real("advection.amplitude");
+    const double ux = o.advection.ux, uy = o.advection.uy, p = o.advection.p, amp = o.advection.amplitude;
     pb.init = [g, ux, uy, p, amp](int i, int j, double* w) {
       // zone averages of 1 + amp sin(2 pi x) sin(2 pi y)
       const double s = std::sin(pi * g.dx) / (pi * g.dx);
@@ -202,17 +200,17 @@ Problem make_problem(const Config& cfg, const Gas& gas) {
       w[var_p] = p, w[var_ux] = ux, w[var_uy] = uy;
     };
   }
-  g.x_lo = pick(cfg, "bc.x", natural.x_lo), g.x_hi = pick(cfg, "bc.x", natural.x_hi);
-  g.y_lo = pick(cfg, "bc.y", natural.y_lo), g.y_hi = pick(cfg, "bc.y", natural.y_hi);
+  g.x_lo = pick(o.bc_x, natural.x_lo), g.x_hi = pick(o.bc_x, natural.x_hi);
+  g.y_lo = pick(o.bc_y, natural.y_lo), g.y_hi = pick(o.bc_y, natural.y_hi);
   if (g.geometry != GridGeometry::cartesian && g.x_lo == Boundary::periodic)
     cfg.reject("bc.x", std::string("reflect or outflow for a radial x (sedov.geometry=") + to_string(g.geometry) + ")");
   if (g.geometry == GridGeometry::spherical && g.y_lo != Boundary::reflect)
     cfg.reject("bc.y", "reflect (or auto) for sedov.geometry=spherical: theta = 0 and pi are the axis");
-  if (cfg.real("time.t_end") > 0) pb.t_end = cfg.real("time.t_end");
+  if (o.t_end > 0) pb.t_end = o.t_end;
   const bool closed = g.x_lo != Boundary::outflow && g.x_hi != Boundary::outflow && g.y_lo != Boundary::outflow &&
                       g.y_hi != Boundary::outflow;
   pb.conservation_checked = closed;  // a reflecting or periodic box: nothing enters or leaves
-  if (pb.name == "sod") check_shock_tube(cfg, gas, pb);
+  if (pb.kind == ProblemKind::sod) check_shock_tube(o, cfg, pb);
   return pb;
 }
 
@@ -231,9 +229,9 @@ Totals totals(const std::vector<double>& f, const GridSpec& g, const Gas& gas) {
   return s;
 }
 
-void verify_problem(RunContext& ctx, const Problem& pb, const Gas& gas, const std::vector<double>& f, double t,
+void verify_problem(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t,
                     const Totals& initial) {
-  const Totals now = totals(f, pb.grid, gas);
+  const Totals now = totals(f, pb.grid, o.sweep.gas);
   const Totals& inflow = pb.inflow_rate;
   const double dmass = std::fabs(now.mass - (initial.mass + inflow.mass * t)) / initial.mass;
   const double denergy = std::fabs(now.energy - (initial.energy + inflow.energy * t)) / initial.energy;
@@ -251,15 +249,23 @@ void verify_problem(RunContext& ctx, const Problem& pb, const Gas& gas, const st
               << inflow.energy * t;
   ctx.out() << ")\n";
   if (pb.conservation_checked) {  // the fluxes telescope: the sums are exact up to round-off
-    const double tol = ctx.config.real("verify.conservation");
+    const double tol = o.verify.conservation;
     ctx.report.check_le("total mass conserved (rel. drift)", dmass, tol);
     ctx.report.check_le("total energy conserved (rel. drift)", denergy, tol);
   } else {
     ctx.out() << "  (" << pb.unchecked_because << ": the drift is reported, not checked)\n";
   }
-  if (pb.name == "sod") verify_shock_tube(ctx, pb, gas, f, t);
-  if (pb.name == "sedov") verify_sedov(ctx, pb, f, t);
-  if (pb.name == "advection") verify_advection(ctx, pb, f, t);
+  switch (pb.kind) {
+    case ProblemKind::sod:
+      verify_shock_tube(ctx, o, pb, f, t);
+      break;
+    case ProblemKind::sedov:
+      verify_sedov(ctx, o, pb, f, t);
+      break;
+    case ProblemKind::advection:
+      verify_advection(ctx, o, pb, f, t);
+      break;
+  }
 }
 
 }  // namespace proxylab::evh1

@@ -13,12 +13,9 @@
 
 #include "domain.hpp"
 #include "proxylab/app.hpp"
+#include "run_options.hpp"
 
 namespace proxylab::evh1 {
-
-// bc.x, bc.y: a boundary kind for both ends, or auto (the problem's own).
-enum class BoundaryChoice { automatic, reflect, outflow, periodic };
-PROXYLAB_CHOICE_NAMES(BoundaryChoice, "boundary", "auto", "reflect", "outflow", "periodic");
 
 struct Totals {
   double mass = 0, energy = 0, momentum_x = 0, momentum_y = 0;
@@ -30,7 +27,7 @@ struct Boundaries {
 };
 
 struct Problem {
-  std::string name;
+  ProblemKind kind = ProblemKind::sedov;
   GridSpec grid;
   double t_end = 0;
   InitialState init;
@@ -42,8 +39,9 @@ struct Problem {
   std::string unchecked_because = "outflow boundaries";
 };
 
-// Reads problem.*, grid.*, bc.*, time.t_end and the problem's section (InputError on bad values).
-Problem make_problem(const Config& cfg, const Gas& gas);
+// The problem of o.problem on o's grid with o's boundaries and end time. InputError on values that cannot work
+// together (cfg only names the deck value in the message).
+Problem make_problem(const RunOptions& o, const Config& cfg);
 
 Totals totals(const std::vector<double>& global, const GridSpec& g, const Gas& gas);
 
@@ -52,8 +50,9 @@ inline double field(const std::vector<double>& f, const GridSpec& g, int v, int 
   return f[(std::size_t(v) * g.ny + j) * g.nx + i];
 }
 
-// Checks of the final state (global fields on every rank) at time t; adds results and checks to ctx.report.
-void verify_problem(RunContext& ctx, const Problem& pb, const Gas& gas, const std::vector<double>& global, double t,
-                    const Totals& initial);
+// Checks of the final state (global fields on every rank) at time t against o's limits; adds results and checks
+// to ctx.report.
+void verify_problem(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& global,
+                    double t, const Totals& initial);
 
 }  // namespace proxylab::evh1

@@ -42,27 +42,21 @@ struct Tube {
   }
 };
 
-TubeAxis tube_axis(const Config& cfg) { return cfg.choice<TubeAxis>("sod.direction"); }
-
-Primitive tube_state(const Config& c, const std::string& side) {
-  return {c.real("sod.rho_" + side), c.real("sod.u_" + side), c.real("sod.p_" + side)};
-}
-
 Interface solve(double position, const Primitive& l, const Primitive& r, double gamma) {
   Interface in{position, l, r, exact_star(l, r, gamma), {}};
   in.span = wave_span(l, r, gamma, in.star);
   return in;
 }
 
-Tube make_tube(const Config& cfg, double gamma) {
+Tube make_tube(const SodOptions& sod, double gamma) {
   Tube t;
-  t.axis = tube_axis(cfg);
-  const Primitive l = tube_state(cfg, "left"), r = tube_state(cfg, "right");
+  t.axis = sod.direction;
+  const Primitive &l = sod.left, &r = sod.right;
   if (t.axis == TubeAxis::oblique) {
     t.length = 1.0 / sqrt2;
     t.interfaces = {solve(0.25 * t.length, r, l, gamma), solve(0.75 * t.length, l, r, gamma)};
   } else {
-    t.interfaces = {solve(cfg.real("sod.x0"), l, r, gamma)};
+    t.interfaces = {solve(sod.x0, l, r, gamma)};
   }
   return t;
 }
@@ -102,9 +96,9 @@ std::string number(double v) {
 
 }  // namespace
 
-void make_shock_tube(const Config& cfg, Problem& pb, Boundaries& natural) {
+void make_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb, Boundaries& natural) {
   GridSpec& g = pb.grid;
-  const TubeAxis axis = tube_axis(cfg);
+  const TubeAxis axis = o.sod.direction;
   const bool oblique = axis == TubeAxis::oblique;
   g.dx = 1.0 / (axis == TubeAxis::y ? g.ny : g.nx);
   if (oblique && g.nx != g.ny)
@@ -112,7 +106,7 @@ void make_shock_tube(const Config& cfg, Problem& pb, Boundaries& natural) {
   // oblique: the two problems do not meet before t = 0.1 with Sod's states (the waves reach s = 0.63 .. 0.92 and
   // 0.08 .. 0.37 at t = 0.07)
   pb.t_end = oblique ? 0.07 : 0.25;
-  const Primitive l = tube_state(cfg, "left"), r = tube_state(cfg, "right");
+  const Primitive l = o.sod.left, r = o.sod.right;
   // A closed end keeps mass and energy exactly (no precursor of a smeared wave leaks out); where the gas moves
   // through an end, the end is open (outflow: zero-gradient ghosts).
   const Boundary end_l = l.u == 0 ? Boundary::reflect : Boundary::outflow;
@@ -120,7 +114,7 @@ void make_shock_tube(const Config& cfg, Problem& pb, Boundaries& natural) {
   if (oblique) natural = {Boundary::periodic, Boundary::periodic, Boundary::periodic, Boundary::periodic};
   if (axis == TubeAxis::x) natural.x_lo = end_l, natural.x_hi = end_r;
   if (axis == TubeAxis::y) natural.y_lo = end_l, natural.y_hi = end_r;
-  const double x0 = cfg.real("sod.x0");
+  const double x0 = o.sod.x0;
   pb.init = [g, l, r, x0, axis](int i, int j, double* w) {
     const double s = Tube::diagonal(g, i, j);
     const bool left =
@@ -132,11 +126,12 @@ void make_shock_tube(const Config& cfg, Problem& pb, Boundaries& natural) {
   };
 }
 
-void check_shock_tube(const Config& cfg, const Gas& gas, Problem& pb) {
+void check_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb) {
   const GridSpec& g = pb.grid;
-  const Tube tube = make_tube(cfg, gas.gamma);
+  const Gas& gas = o.sweep.gas;
+  const Tube tube = make_tube(o.sod, gas.gamma);
   const double t_end = pb.t_end;
-  const std::string t_note = cfg.real("time.t_end") > 0 ? "" : " (0 means the problem's " + number(t_end) + ")";
+  const std::string t_note = o.t_end > 0 ? "" : " (0 means the problem's " + number(t_end) + ")";
   if (tube.axis == TubeAxis::oblique) {
     if (g.x_lo != Boundary::periodic) cfg.reject("bc.x", "periodic (or auto) for sod.direction=oblique");
     if (g.y_lo != Boundary::periodic) cfg.reject("bc.y", "periodic (or auto) for sod.direction=oblique");
@@ -193,8 +188,10 @@ void check_shock_tube(const Config& cfg, const Gas& gas, Problem& pb) {
                            number(open_end_margin) + ", its smeared precursor changes the flux through the end)";
 }
 
-void verify_shock_tube(RunContext& ctx, const Problem& pb, const Gas& gas, const std::vector<double>& f, double t) {
-  const Tube tube = make_tube(ctx.config, gas.gamma);
+void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f,
+                       double t) {
+  const Gas& gas = o.sweep.gas;
+  const Tube tube = make_tube(o.sod, gas.gamma);
   const GridSpec& g = pb.grid;
   double l1 = 0;
   for (int j = 0; j < g.ny; ++j)
@@ -229,7 +226,7 @@ void verify_shock_tube(RunContext& ctx, const Problem& pb, const Gas& gas, const
                                  {"l1_density", l1},
                                  {"time", t}};
   ctx.out() << "  Sod: exact p* = " << main.star.p << ", u* = " << main.star.u << "; L1 density error " << l1 << "\n";
-  ctx.report.check_le("Sod L1 density error vs exact solution", l1, ctx.config.real("verify.sod_l1"));
+  ctx.report.check_le("Sod L1 density error vs exact solution", l1, o.verify.sod_l1);
 }
 
 }  // namespace proxylab::evh1

@@ -8,23 +8,19 @@
 #include <vector>
 
 #include "problems.hpp"
-#include "proxylab/named_choice.hpp"
 
 namespace proxylab::evh1 {
 
-enum class TubeAxis { x, y, oblique };  // sod.direction
-PROXYLAB_CHOICE_NAMES(TubeAxis, "shock tube direction", "x", "y", "oblique");
-
 // Grid spacing, end time, initial state and the natural boundaries (per end: reflect where the gas at the end
 // is at rest, outflow where it moves; periodic for oblique) of a shock tube.
-void make_shock_tube(const Config& cfg, Problem& pb, Boundaries& natural);
+void make_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb, Boundaries& natural);
 
 // After the boundaries are final: InputError when the exact solution cannot verify the run (a wave reaches a tube
 // end by t_end, gas flows into a reflecting wall, the two oblique problems meet, a periodic tube along x or y);
 // sets the boundary inflow rates of mass and energy.
-void check_shock_tube(const Config& cfg, const Gas& gas, Problem& pb);
+void check_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb);
 
 // L1 density error against the exact solution at time t (results, printout and check in ctx.report).
-void verify_shock_tube(RunContext& ctx, const Problem& pb, const Gas& gas, const std::vector<double>& f, double t);
+void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t);
 
 }  // namespace proxylab::evh1

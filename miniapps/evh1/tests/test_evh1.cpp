@@ -316,7 +316,7 @@ double sod_l1(int nx) {
   app_spec().declare(schema);
   const proxylab::Config cfg(schema, "", "test", {"problem.name=sod", "grid.nx=" + std::to_string(nx), "grid.ny=8"});
   const Gas gas;
-  const Problem pb = make_problem(cfg, gas);
+  const Problem pb = make_problem(read_options(cfg), cfg);
   proxylab::Timers timers(nullptr, false);
   auto d =
       make_transpose_domain(MPI_COMM_SELF, pb.grid, SweepOptions{gas, SweepMapping::batched, 8}, timers, "alltoallv");

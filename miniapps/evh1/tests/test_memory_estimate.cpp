@@ -20,13 +20,9 @@ TEST_CASE("evh1: the memory estimate matches the peak of Kokkos allocations", "[
                                 std::string("grid: {nx: 96, ny: 64}\ntime: {max_steps: 2}\nevh1: ") + variant + "\n");
     const Config& cfg = *deck.config;
     const double peak = testing::peak_kokkos_bytes_of_run(evh1::app_spec(), cfg, MPI_COMM_WORLD);
-    evh1::Gas gas;
-    gas.gamma = cfg.real("hydro.gamma");
-    const evh1::SweepOptions opt{gas, evh1::parse_sweep_mapping(cfg.choice("evh1.mapping")),
-                                 int(cfg.integer("evh1.lanes"))};
-    const bool halo = cfg.choice("evh1.algorithm") == "halo";
-    const double estimate =
-        evh1::estimate_memory(cfg, evh1::make_problem(cfg, gas).grid, opt, size, halo, halo).view_bytes();
+    const evh1::RunOptions o = evh1::read_options(cfg);
+    const bool halo = o.algorithm == evh1::DomainAlgorithm::halo;
+    const double estimate = evh1::estimate_memory(o, evh1::make_problem(o, cfg).grid, size, halo, halo).view_bytes();
     INFO(variant);
     testing::check_estimate_matches(estimate, peak);
   }

@@ -18,7 +18,7 @@
 #include "nas_ft.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
-#include "run_choices.hpp"
+#include "run_options.hpp"
 
 namespace proxylab::fft3d {
 namespace {
@@ -84,10 +84,10 @@ double median(std::vector<double> v) {
 }
 
 // Untimed forward (and inverse) of u with every per-run check; leaves the spectrum in `spectrum`.
-void verify_transform(RunContext& ctx, DistributedFFT& fft, const Field& u, const Field& spectrum, const Field& back) {
+void verify_transform(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, const Field& u, const Field& spectrum,
+                      const Field& back) {
   auto t = ctx.timers.scope("verify");
-  const auto& cfg = ctx.config;
-  const double tol = cfg.real("verify.tolerance");
+  const double tol = o.tolerance;
   const Decomposition& d = fft.decomposition();
   const double n = double(d.points());
   fft.forward(u, spectrum);
@@ -98,8 +98,7 @@ void verify_transform(RunContext& ctx, DistributedFFT& fft, const Field& u, cons
   fft.inverse(spectrum, back);
   ctx.report.check_le("round trip: max|inverse(forward(u))/N - u| / max|u|",
                       max_relative_difference(u, back, fft.x_stage().size(), n, ctx.comm), tol);
-  const long long max_points = cfg.integer("verify.serial_max_points");
-  if (d.points() <= max_points) {
+  if (d.points() <= o.serial_max_points) {
     const double err = serial_reference_error(fft, u, spectrum);
     ctx.report.check_le("forward vs serial FFTW 3-D of the gathered field (rel. L2)", err, tol);
     ctx.report.results()["serial_reference_rel_l2"] = err;
@@ -128,9 +127,9 @@ double serial_fftw_seconds(const Decomposition& d, const Field& u, int repeats, 
   return median(t);
 }
 
-void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Field& spectrum, const Field& back) {
-  const auto& cfg = ctx.config;
-  const int iterations = int(cfg.integer("fft3d.iterations")), warmup = int(cfg.integer("fft3d.warmup"));
+void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, const Field& u, const Field& spectrum,
+                  const Field& back) {
+  const int iterations = o.iterations, warmup = o.warmup;
   for (int i = 0; i < warmup; ++i) {
     fft.forward(u, spectrum);
     fft.inverse(spectrum, back);
@@ -164,8 +163,7 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   const double n = double(fft.decomposition().points());
   // The timed transforms must still be right: the last round trip reproduces u.
   ctx.report.check_le("timed round trips: max|inverse(forward(u))/N - u| / max|u|",
-                      max_relative_difference(u, back, fft.x_stage().size(), n, ctx.comm),
-                      cfg.real("verify.tolerance"));
+                      max_relative_difference(u, back, fft.x_stage().size(), n, ctx.comm), o.tolerance);
 
   const double t_fwd = median(tf_max), t_inv = median(ti_max), flops = fft.flops();
   const TransformResults::Stages s = stage_seconds(ctx);
@@ -188,11 +186,11 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
   r.model_counts =
       model_counts_json("transform (forward or inverse)", {{"local_fft", "fft", flops, 0, 0, s.local_fft * per}},
                         fft.transpose_counts(), ctx.comm);
-  if (cfg.boolean("fft3d.serial_baseline")) {
+  if (o.serial_baseline) {
     if (ctx.size == 1) {
       r.serial_baseline = TransformResults::SerialBaseline::measured;
-      r.serial_fftw3d_seconds = serial_fftw_seconds(fft.decomposition(), u, std::max(3, done),
-                                                    cfg.choice<FFTPlanning>("fft3d.planning") == FFTPlanning::measure);
+      r.serial_fftw3d_seconds =
+          serial_fftw_seconds(fft.decomposition(), u, std::max(3, done), o.fft.planning == FFTPlanning::measure);
     } else {
       r.serial_baseline = TransformResults::SerialBaseline::not_on_many_ranks;
     }
@@ -202,10 +200,10 @@ void run_fft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u, const Fi
                      2 * flops / (t_fwd + t_inv) * 1e-9, "GFLOP/s");
 }
 
-void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Field& spectrum, const Field& back) {
-  const auto& cfg = ctx.config;
+void run_ft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, const Field& u0, const Field& spectrum,
+                 const Field& back) {
   const Decomposition& d = fft.decomposition();
-  const int iterations = int(cfg.integer("fft3d.iterations"));
+  const int iterations = o.iterations;
   std::string cls;
   const auto ref = nas::reference_checksums(d.global[0], d.global[1], d.global[2], iterations, &cls);
   // The timed benchmark as NPB times it: index map, initial field, forward FFT, then the iterations.
@@ -214,7 +212,7 @@ void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Fi
   RealField tw;
   {
     auto t = ctx.timers.scope("twiddle");
-    tw = nas::twiddle(fft.z_stage(), d.global, cfg.real("ft.alpha"));
+    tw = nas::twiddle(fft.z_stage(), d.global, o.ft_alpha);
   }
   {
     auto t = ctx.timers.scope("initial_field");
@@ -272,24 +270,15 @@ void run_ft_mode(RunContext& ctx, DistributedFFT& fft, const Field& u0, const Fi
 }
 
 void run(RunContext& ctx) {
-  const auto& cfg = ctx.config;
-  const DecompKind kind = cfg.choice<DecompKind>("fft3d.decomposition");
-  const Decomposition d = Decomposition::make(kind, int(cfg.integer("fft3d.nx")), int(cfg.integer("fft3d.ny")),
-                                              int(cfg.integer("fft3d.nz")), ctx.size, int(cfg.integer("fft3d.p_row")),
-                                              int(cfg.integer("fft3d.p_col")));
-  require_memory(ctx.comm, estimate_memory(d, cfg, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
-  FFTOptions opt;
-  opt.strategy = cfg.choice<TransposeStrategy>("fft3d.transpose");
-  opt.planning = cfg.choice<FFTPlanning>("fft3d.planning");
-  opt.mapping = cfg.choice<Mapping>("fft3d.mapping");
-  opt.fuse_transpose = cfg.boolean("fft3d.fuse_transpose");
-  opt.ranks_per_node = int(cfg.integer("fft3d.ranks_per_node"));
-  publish_results(ctx, SetupSummary{d, to_string(opt.strategy), to_string(opt.planning), ctx.threads()});
+  const RunOptions o = read_options(ctx.config);
+  const Decomposition d = Decomposition::make(o.decomposition, o.nx, o.ny, o.nz, ctx.size, o.p_row, o.p_col);
+  require_memory(ctx.comm, estimate_memory(d, o, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
+  publish_results(ctx, SetupSummary{d, to_string(o.fft.strategy), to_string(o.fft.planning), ctx.threads()});
 
   std::unique_ptr<DistributedFFT> fft;
   {
     auto t = ctx.timers.scope("plan");
-    fft = std::make_unique<DistributedFFT>(d, ctx.comm, opt);
+    fft = std::make_unique<DistributedFFT>(d, ctx.comm, o.fft);
   }
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());
@@ -297,13 +286,13 @@ void run(RunContext& ctx) {
   Field back = make_field("fft3d::back", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), d.global, u);
   ctx.check_stop();
-  verify_transform(ctx, *fft, u, spectrum, back);
+  verify_transform(ctx, o, *fft, u, spectrum, back);
   ctx.check_stop();
 
-  if (cfg.choice<RunMode>("fft3d.mode") == RunMode::fft)
-    run_fft_mode(ctx, *fft, u, spectrum, back);
+  if (o.mode == RunMode::fft)
+    run_fft_mode(ctx, o, *fft, u, spectrum, back);
   else
-    run_ft_mode(ctx, *fft, u, spectrum, back);
+    run_ft_mode(ctx, o, *fft, u, spectrum, back);
 }
 
 }  // namespace

@@ -6,27 +6,27 @@
 #include "field.hpp"
 #include "fused_transpose_fft.hpp"
 #include "proxylab/report.hpp"
-#include "run_choices.hpp"
+#include "run_options.hpp"
 
 namespace proxylab::fft3d {
 
-MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int rank, int ranks) {
+MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int rank, int ranks) {
   const int r = rank % d.p_row, c = rank / d.p_row;  // ProcessGrid rank = c * p_row + r
   const double x = d.x_pencil(r, c).size(), y = d.y_pencil(r, c).size(), z = d.z_pencil(r, c).size();
   const bool pencil = d.kind == DecompKind::pencil;
   const double scratch = pencil ? std::max({x, y, z}) : std::max(x, z);
   const double points = double(d.points()), cplx = sizeof(Complex);
-  const bool ft = cfg.choice<RunMode>("fft3d.mode") == RunMode::ft;
+  const bool ft = o.mode == RunMode::ft;
   // Rank 0 gathers u and its spectrum and runs one serial FFTW 3-D plan (checks.cpp) on small grids.
-  const bool serial_check = rank == 0 && d.points() <= cfg.integer("verify.serial_max_points");
-  const bool serial_baseline = !ft && ranks == 1 && cfg.boolean("fft3d.serial_baseline");
+  const bool serial_check = rank == 0 && d.points() <= o.serial_max_points;
+  const bool serial_baseline = !ft && ranks == 1 && o.serial_baseline;
 
   // A transpose among q ranks sends and receives all of a stage but the part that stays on this rank (Reshape).
   const double q = std::max(d.p_row, d.p_col), moved = scratch * (q - 1) / q;
   // The in-run copy ceiling of pack + unpack (fft3d_app.cpp stream_copy_gbs): two arrays of the values the pack and
   // unpack kernels copy per transform. Per stage among q_s > 1 ranks: fused, the values that leave the rank (packed in
   // one direction, unpacked in the other); unfused, pack (with the own block) and unpack.
-  const bool fused = cfg.boolean("fft3d.fuse_transpose");
+  const bool fused = o.fft.fuse_transpose;
   double copied = 0;
   for (int qs : {d.p_row, d.p_col})
     if (qs > 1) copied += fused ? scratch * (qs - 1) / qs : scratch + scratch * (qs - 1) / qs;

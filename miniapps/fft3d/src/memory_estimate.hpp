@@ -3,8 +3,8 @@
 // unit test compares it with what Kokkos allocates).
 #pragma once
 #include "decomposition.hpp"
-#include "proxylab/config.hpp"
 #include "proxylab/memory_budget.hpp"
+#include "run_options.hpp"
 
 namespace proxylab::fft3d {
 
@@ -12,6 +12,6 @@ namespace proxylab::fft3d {
 // values (128 MiB: far beyond the caches, so the rate is the memory's; a bigger copy would cost memory only).
 constexpr long long copy_ceiling_max_values = 1LL << 23;
 
-MemoryEstimate estimate_memory(const Decomposition& d, const Config& cfg, int rank, int ranks);
+MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int rank, int ranks);
 
 }  // namespace proxylab::fft3d

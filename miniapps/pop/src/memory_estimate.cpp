@@ -7,25 +7,24 @@
 
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/halo.hpp"
-#include "solver.hpp"
 
 namespace proxylab::pop {
 
-MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
+MemoryEstimate estimate_memory(const RunOptions& o, int ranks) {
   // The largest block of the process grid the Domain will build (ProcessGrid::make_2d; with land
   // elimination decomp.px x decomp.py is the block grid).
-  int px = int(cfg.integer("decomp.px")), py = int(cfg.integer("decomp.py"));
-  if (!cfg.boolean("decomp.eliminate_land")) {
+  int px = o.px, py = o.py;
+  if (!o.eliminate_land) {
     const std::array<int, 2> dims = ProcessGrid::dims_2d(ranks, px, py, "decomp.px/py");  // as Domain's
     px = dims[0], py = dims[1];
   }
   px = std::max(px, 1), py = std::max(py, 1);
-  const double w = double(cfg.integer("comm.halo_width"));
-  const double nx = double((cfg.integer("grid.nx") + px - 1) / px), ny = double((cfg.integer("grid.ny") + py - 1) / py);
+  const double w = double(o.halo_width);
+  const double nx = double((o.grid.nx + px - 1) / px), ny = double((o.grid.ny + py - 1) / py);
   const double field = (nx + 2 * w) * (ny + 2 * w) * sizeof(double);  // Domain::field
 
   // Solver work arrays beside the initial residual pop::r0 (solver.cpp and one file per solver).
-  const SolverKind solver = cfg.choice<SolverKind>("solver.name");
+  const SolverKind solver = o.solver.kind;
   const double work = solver == SolverKind::pcg         ? 4
                       : solver == SolverKind::chrongear ? 5
                       : solver == SolverKind::pipecg    ? 9
@@ -36,9 +35,7 @@ MemoryEstimate estimate_memory(const Config& cfg, int ranks) {
       // build_operator's depth temporaries HT and HU are freed before the solver allocates
       .view("pop solver work arrays", std::max(1 + work, 2.0), field)
       // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
-      .view("halo buffers", 1,
-            halo_buffer_bytes(cfg.choice<HaloStrategy>("comm.halo") == HaloStrategy::rma, nx, ny, w, 1, 2,
-                              py > 1 ? 2 : 0));
+      .view("halo buffers", 1, halo_buffer_bytes(o.halo == HaloStrategy::rma, nx, ny, w, 1, 2, py > 1 ? 2 : 0));
   return e;
 }
 

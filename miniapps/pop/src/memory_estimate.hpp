@@ -2,11 +2,11 @@
 // once, counted from the code that allocates them (memory_budget.hpp; the unit test compares it with what
 // Kokkos allocates).
 #pragma once
-#include "proxylab/config.hpp"
 #include "proxylab/memory_budget.hpp"
+#include "run_options.hpp"
 
 namespace proxylab::pop {
 
-MemoryEstimate estimate_memory(const Config& cfg, int ranks);
+MemoryEstimate estimate_memory(const RunOptions& o, int ranks);
 
 }  // namespace proxylab::pop

@@ -13,6 +13,7 @@
 #include "proxylab/model_counts.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
+#include "run_options.hpp"
 #include "solver.hpp"
 #include "triad.hpp"
 #include "verify.hpp"
@@ -53,32 +54,6 @@ void declare(Schema& s) {
          "STEM.rhs.mtx, STEM.solution.mtx, STEM.index.mtx) for outside solvers: verify/pop_direct_solve.py PATH");
 }
 
-SolverOptions solver_options(const Config& cfg) {
-  SolverOptions o;
-  o.kind = cfg.choice<SolverKind>("solver.name");
-  o.crit = cfg.real("solver.crit");
-  o.max_iters = int(cfg.integer("solver.max_iters"));
-  o.check_freq = int(cfg.integer("solver.check_freq"));
-  o.mapping = cfg.choice<Mapping>("solver.mapping");
-  o.fused = cfg.boolean("solver.fused");
-  o.replace = cfg.boolean("solver.replace");
-  o.lanczos_steps = int(cfg.integer("pcsi.lanczos_steps"));
-  o.mu_safety = cfg.real("pcsi.mu_safety");
-  o.nu_safety = cfg.real("pcsi.nu_safety");
-  return o;
-}
-
-GridSpec grid_spec(const Config& cfg) {
-  GridSpec g;
-  g.nx = int(cfg.integer("grid.nx"));
-  g.ny = int(cfg.integer("grid.ny"));
-  g.lat_south = cfg.real("grid.lat_south");
-  g.lat_north = cfg.real("grid.lat_north");
-  g.dt = cfg.real("grid.dt");
-  if (g.lat_north <= g.lat_south) cfg.reject("grid.lat_north", "a latitude north of grid.lat_south");
-  return g;
-}
-
 double max_over_ranks(double v, MPI_Comm comm) {
   double g = v;
   MPI_Allreduce(&v, &g, 1, MPI_DOUBLE, MPI_MAX, comm);
@@ -91,22 +66,21 @@ double sum_over_ranks(double v, MPI_Comm comm) {
 }
 
 void run(RunContext& ctx) {
-  const auto& cfg = ctx.config;
-  const GridSpec g = grid_spec(cfg);
-  const SolverOptions opt = solver_options(cfg);
-  const HaloStrategy halo = cfg.choice<HaloStrategy>("comm.halo");
-  const ReduceStrategy red = cfg.choice<ReduceStrategy>("comm.reduce");
-  const int width = int(cfg.integer("comm.halo_width"));
-  require_memory(ctx.comm, estimate_memory(cfg, ctx.size), "grid.nx x grid.ny");
+  const RunOptions o = read_options(ctx.config);
+  const GridSpec& g = o.grid;
+  const SolverOptions& opt = o.solver;
+  const HaloStrategy halo = o.halo;
+  const ReduceStrategy red = o.reduce;
+  const int width = o.halo_width;
+  require_memory(ctx.comm, estimate_memory(o, ctx.size), "grid.nx x grid.ny");
 
-  OperatorFiles operator_files(ctx.comm, cfg.text("output.operator_file"));  // checked before the run
+  OperatorFiles operator_files(ctx.comm, o.operator_file);  // checked before the run
   std::unique_ptr<Domain> dom;
   Operator op;
   View2D<double> x, xstar, b;
   {
     auto t = ctx.timers.scope("setup");
-    dom = std::make_unique<Domain>(ctx.comm, g, int(cfg.integer("decomp.px")), int(cfg.integer("decomp.py")), width,
-                                   halo, cfg.boolean("decomp.eliminate_land"));
+    dom = std::make_unique<Domain>(ctx.comm, g, o.px, o.py, width, halo, o.eliminate_land);
     ctx.check_stop();  // Ctrl-C is seen between the set-up phases (and inside build_operator's bathymetry)
     op = build_operator(*dom, opt.mapping);
     ctx.check_stop();
@@ -141,7 +115,7 @@ void run(RunContext& ctx) {
   if (opt.crit > 0) {
     ctx.report.check_le("true residual ||r|| / ||TAREA|| below solver.crit", res_rel, opt.crit,
                         "after " + std::to_string(st.iterations) + " iterations");
-    ctx.report.check_le("area-weighted relative L2 error against x*", err.rel_l2, cfg.real("verify.error_tol"));
+    ctx.report.check_le("area-weighted relative L2 error against x*", err.rel_l2, o.error_tol);
   } else {
     ctx.report.check_le("benchmark mode: true residual reduced, ||r|| / ||r0||", std::sqrt(st.rr_final / st.rr_initial),
                         1.0, "after exactly " + std::to_string(st.iterations) + " iterations");
@@ -198,7 +172,7 @@ void run(RunContext& ctx) {
         double(dom->halo().messages_per_exchange()), dom->grid().size()},
        {"allreduce", double(st.reductions) / it, 8.0 * words_per_sum, 1, dom->grid().size()}},
       ctx.comm);
-  if (cfg.boolean("bench.stream")) {
+  if (o.bench_stream) {
     const double t_kernels = t_op + t_vec + t_fused;
     const long long n = (long long)(dom->nx_local() + 2 * width) * (dom->ny_local() + 2 * width);
     r.stream_measured = true;

@@ -14,7 +14,7 @@ TEST_CASE("pop: the memory estimate matches the peak of Kokkos allocations", "[p
     const testing::AppDeck deck(pop::app_spec(), std::string("grid: {nx: 240, ny: 200}\nsolver: {name: ") + solver +
                                                      ", crit: 0, max_iters: 20}\npcsi: {lanczos_steps: 5}\n");
     const double peak = testing::peak_kokkos_bytes_of_run(pop::app_spec(), *deck.config, MPI_COMM_WORLD);
-    const double estimate = pop::estimate_memory(*deck.config, size).view_bytes();
+    const double estimate = pop::estimate_memory(pop::read_options(*deck.config), size).view_bytes();
     INFO(solver);
     testing::check_estimate_matches(estimate, peak);
   }

@@ -63,20 +63,24 @@ void declare(Schema& s) {
             "stage's fraction of it");
 }
 
-struct Setup {
+// The deck, read once into typed values.
+struct RunOptions {
   TransformOptions tr;
   ModelOptions model;
   long long steps = 0;
+  double case2_tolerance = 0, energy_tolerance = 0, drift_tolerance = 0;  // verify.*
+  bool measure_dgemm = false, measure_fft = false;                        // perf.*
 };
 
-Setup read_setup(const Config& cfg) {
-  Setup s;
+RunOptions read_options(const Config& cfg) {
+  RunOptions s;
   auto& t = s.tr;
   t.ntrunc = int(cfg.integer("model.truncation"));
   t.levels = int(cfg.integer("model.levels"));
   const GridSize g = default_grid(t.ntrunc);
-  t.nlat = cfg.integer("grid.nlat") ? int(cfg.integer("grid.nlat")) : g.nlat;
-  t.nlon = cfg.integer("grid.nlon") ? int(cfg.integer("grid.nlon")) : g.nlon;
+  const long long nlat = cfg.integer("grid.nlat"), nlon = cfg.integer("grid.nlon");  // 0 = the table's
+  t.nlat = nlat ? int(nlat) : g.nlat;
+  t.nlon = nlon ? int(nlon) : g.nlon;
   if (t.nlon < 3 * t.ntrunc + 1)
     cfg.reject("grid.nlon", "at least 3N+1 = " + std::to_string(3 * t.ntrunc + 1) + " (alias-free quadratic terms)");
   if (t.nlat % 2 != 0 || 2 * t.nlat < 3 * t.ntrunc + 1)
@@ -105,6 +109,11 @@ Setup read_setup(const Config& cfg) {
   s.steps = cfg.integer("time.steps");
   if (s.steps == 0) s.steps = (long long)std::llround(cfg.real("time.days") * 86400.0 / m.dt);
   if (s.steps < 1) cfg.reject("time.days", "a run of at least one time step (time.days * 86400 >= time.dt)");
+  s.case2_tolerance = cfg.real("verify.case2_tolerance");
+  s.energy_tolerance = cfg.real("verify.energy_tolerance");
+  s.drift_tolerance = cfg.real("verify.drift_tolerance");
+  s.measure_dgemm = cfg.boolean("perf.measure_dgemm");
+  s.measure_fft = cfg.boolean("perf.measure_fft");
   return s;
 }
 
@@ -131,13 +140,13 @@ double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
 }
 
 void run(RunContext& ctx) {
-  const Setup s = read_setup(ctx.config);
+  const RunOptions s = read_options(ctx.config);
   const auto& t = s.tr;
   require_memory(ctx.comm, estimate_memory(t, ctx.comm), "model.truncation, model.levels (grid.nlat, grid.nlon)");
   publish_results(ctx, SetupSummary{t, s.model, s.steps, ctx.size});
 
-  const double dgemm = ctx.config.boolean("perf.measure_dgemm") ? measure_dgemm_gflops(1024, 3) : 0.0;
-  const double fft_alone = ctx.config.boolean("perf.measure_fft") ? measure_fft_gflops(t, ctx.comm) : 0.0;
+  const double dgemm = s.measure_dgemm ? measure_dgemm_gflops(1024, 3) : 0.0;
+  const double fft_alone = s.measure_fft ? measure_fft_gflops(t, ctx.comm) : 0.0;
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   SphericalTransform tr(t, ctx.comm, ctx.timers);
   ctx.check_stop();
@@ -180,7 +189,7 @@ void run(RunContext& ctx) {
   r.energy_rel_change = std::fabs(d.energy - d0.energy) / std::fabs(d0.energy);
   const double days = model.time() / 86400.0;
   if (s.model.test_case == 2) {
-    const double tol = ctx.config.real("verify.case2_tolerance");
+    const double tol = s.case2_tolerance;
     const std::string after = text_printf("after %.3g days vs the exact steady solution", days);
     ctx.report.check_le("case 2 normalized l1 height error", d.l1, tol, after);
     ctx.report.check_le("case 2 normalized l2 height error", d.l2, tol, after);
@@ -189,13 +198,13 @@ void run(RunContext& ctx) {
   ctx.report.check_le("mass conservation (relative change)", r.mass_rel_change, 1e-12,
                       "spectral: the global mean of Phi has no tendency; round-off only");
   if (s.model.test_case == 6) {
-    ctx.report.check_le("total energy conservation (relative change)", r.energy_rel_change,
-                        ctx.config.real("verify.energy_tolerance"), "time truncation and Asselin filter");
+    ctx.report.check_le("total energy conservation (relative change)", r.energy_rel_change, s.energy_tolerance,
+                        "time truncation and Asselin filter");
     const double nu = rossby_haurwitz_speed(), nu_num = -(phase - std::arg(c0)) / (4.0 * model.time());
     const double rel = std::fabs(nu_num / nu - 1.0);
     if (days >= 0.5)
       ctx.report.check_le(
-          "Rossby-Haurwitz drift speed (relative difference)", rel, ctx.config.real("verify.drift_tolerance"),
+          "Rossby-Haurwitz drift speed (relative difference)", rel, s.drift_tolerance,
           text_printf("measured %.5e rad/s vs analytic nu %.5e rad/s (non-divergent theory)", nu_num, nu));
     r.drift_measured = true, r.drift_speed = nu_num, r.drift_speed_analytic = nu;
   }
@@ -228,12 +237,11 @@ void run(RunContext& ctx) {
   r.legendre_bytes_per_step = total[4] / n;
   r.communication_bytes_per_step = total[3] / n;
   const double calls = double(st.comm_calls - before.comm_calls), sent = double(st.comm_bytes - before.comm_bytes);
-  const bool transpose = ctx.config.choice("parallel.algorithm") == "transpose";
+  const bool transpose = t.algorithm == Algorithm::transpose;
   std::vector<CommCount> comms;
   if (ctx.size > 1)
-    comms.push_back(
-        {transpose ? alltoall_pattern(parse_transpose_strategy(ctx.config.choice("parallel.transpose"))) : "allreduce",
-         calls / n, calls > 0 ? sent / calls : 0.0, transpose ? double(ctx.size - 1) : 1.0, ctx.size});
+    comms.push_back({transpose ? alltoall_pattern(t.strategy) : "allreduce", calls / n, calls > 0 ? sent / calls : 0.0,
+                     transpose ? double(ctx.size - 1) : 1.0, ctx.size});
   r.model_counts = model_counts_json("time step",
                                      {{"fft", "fft", total[0] / n, 0, 0, t_fft / n},
                                       {"legendre", "dgemm", total[1] / n, total[4] / n, 0, t_lt / n},
