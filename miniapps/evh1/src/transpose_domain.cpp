@@ -119,53 +119,47 @@ class TransposeDomain : public Domain {
     for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];
   }
 
-  // EVH1: the MPI_ALLTOALL after sweepx. Block for rank s ordered (var, i, j) as its ydata; the own block is
-  // transposed straight into ydata.
-  void to_y() {
+  // One side of the transpose: the state stored (var, line, z) with lines split over ranks by `split`.
+  struct Layout {
+    View3D<double> data;
+    int line;                              // points along a line (nx in the x layout, ny in the y layout)
+    const std::vector<BlockRange>& split;  // the lines of each rank
+    const char *pack_kernel, *unpack_kernel;
+  };
+  Layout x_layout() const { return {xdata_, grid.nx, rows_, "evh1::pack_x", "evh1::unpack_x"}; }
+  Layout y_layout() const { return {ydata_, grid.ny, cols_, "evh1::pack_y", "evh1::unpack_y"}; }
+
+  // EVH1's MPI_ALLTOALL between the sweeps, from one layout to the other (x -> y after sweepx, y -> x before the
+  // next): the block for rank s holds, per var, the points of this rank's lines that lie in s's lines of `to`,
+  // ordered as s's `to` data; the own block is transposed straight into `to`. The message buffers and their
+  // counts and displacements are those of the direction (send_ / recv_ swap roles for y -> x).
+  void transpose(const Layout& from, const Layout& to, double* sbuf, const std::vector<int>& sc,
+                 const std::vector<int>& sd, double* rbuf, const std::vector<int>& rc, const std::vector<int>& rd) {
     auto c = timers.scope("communication", Category::communication);
-    const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size(), nx = grid.nx, ny = grid.ny;
-    const auto x = xdata_, y = ydata_;
-    double* sbuf = send_.data();
-    const double* rbuf = recv_.data();
-    const int me = rank_, row0 = rows_[rank_].begin;
-    const auto &cols = cols_, &rows = rows_;
-    const auto &sd = xy_sdisp_, &rd = xy_rdisp_;
-    parallel_blocks("evh1::pack_x", [&](int s, int v) {  // (il, jl) <- x(v, jl, col0 + il)
-      const int w = cols[s].size();
-      double* dst = s == me ? &y(v, 0, row0) : sbuf + sd[s] + std::ptrdiff_t(v) * w * nyl;
-      copy_tiled(&x(v, 0, cols[s].begin), 1, nx, dst, s == me ? ny : nyl, w, nyl);
+    const int me = rank_, from_lines = from.split[me].size(), to_lines = to.split[me].size();
+    const int from_line = from.line, to_line = to.line;
+    const View3D<double> src = from.data, dst = to.data;
+    const auto &from_split = from.split, &to_split = to.split;
+    parallel_blocks(from.pack_kernel, [&](int s, int v) {  // (to-line, from-line) <- src(v, from-line, to-line)
+      const int w = to_split[s].size();
+      double* out = s == me ? &dst(v, 0, from_split[me].begin) : sbuf + sd[s] + std::ptrdiff_t(v) * w * from_lines;
+      copy_tiled(&src(v, 0, to_split[s].begin), 1, from_line, out, s == me ? to_line : from_lines, w, from_lines);
     });
-    exchange(sbuf, xy_send_, xy_sdisp_, recv_.data(), xy_recv_, xy_rdisp_);
-    parallel_blocks("evh1::unpack_y", [&](int r, int v) {  // rows of r's block are contiguous on both sides
-      const int h = rows[r].size();
-      if (r != me) copy_tiled(rbuf + rd[r] + std::ptrdiff_t(v) * nxl * h, h, 1, &y(v, 0, rows[r].begin), ny, nxl, h);
+    exchange(sbuf, sc, sd, rbuf, rc, rd);
+    parallel_blocks(to.unpack_kernel, [&](int r, int v) {  // r's lines are contiguous on both sides
+      const int h = from_split[r].size();
+      if (r != me)
+        copy_tiled(rbuf + rd[r] + std::ptrdiff_t(v) * to_lines * h, h, 1, &dst(v, 0, from_split[r].begin), to_line,
+                   to_lines, h);
     });
-    in_x_ = false;
+    in_x_ = !in_x_;
     ++messages;
   }
-
-  // The reverse all-to-all before the next x sweep (block for rank s ordered (var, j, i) as its xdata).
+  void to_y() {
+    transpose(x_layout(), y_layout(), send_.data(), xy_send_, xy_sdisp_, recv_.data(), xy_recv_, xy_rdisp_);
+  }
   void to_x() {
-    auto c = timers.scope("communication", Category::communication);
-    const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size(), nx = grid.nx, ny = grid.ny;
-    const auto x = xdata_, y = ydata_;
-    double* sbuf = recv_.data();  // y layout is the send side now: buffers swap roles
-    const double* rbuf = send_.data();
-    const int me = rank_, col0 = cols_[rank_].begin;
-    const auto &cols = cols_, &rows = rows_;
-    const auto &sd = xy_rdisp_, &rd = xy_sdisp_;
-    parallel_blocks("evh1::pack_y", [&](int s, int v) {  // (jl, il) <- y(v, il, row0 + jl)
-      const int h = rows[s].size();
-      double* dst = s == me ? &x(v, 0, col0) : sbuf + sd[s] + std::ptrdiff_t(v) * h * nxl;
-      copy_tiled(&y(v, 0, rows[s].begin), 1, ny, dst, s == me ? nx : nxl, h, nxl);
-    });
-    exchange(sbuf, xy_recv_, xy_rdisp_, send_.data(), xy_send_, xy_sdisp_);
-    parallel_blocks("evh1::unpack_x", [&](int r, int v) {
-      const int w = cols[r].size();
-      if (r != me) copy_tiled(rbuf + rd[r] + std::ptrdiff_t(v) * nyl * w, w, 1, &x(v, 0, cols[r].begin), nx, nyl, w);
-    });
-    in_x_ = true;
-    ++messages;
+    transpose(y_layout(), x_layout(), recv_.data(), xy_recv_, xy_rdisp_, send_.data(), xy_send_, xy_sdisp_);
   }
 
   // body(rank, var) for every (rank, var) pair, in parallel.

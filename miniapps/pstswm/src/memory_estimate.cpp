@@ -41,7 +41,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .view("pstswm::row_m, row_n, row_first, row_last", 4.0 * state.rows, sizeof(int))
       .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))
       .view("pstswm::initial_grid, initial_spectral", 3 * lats * grid_row + 3 * state.rows * spec_row, sizeof(double))
-      // transpose send and receive buffers (exchange_to_wavenumbers/latitudes), the gathered state (verification)
+      // transpose send and receive buffers (SphericalTransform::exchange), the gathered state (verification)
       .host("pstswm transpose buffers", transpose ? 2 * (N + 1) * kloc * maxcol + 2 * own_lt : 0, sizeof(double))
       .host("pstswm gathered spectral state", double(SpectralLayout::all(N).rows) * 3 * spec_row, sizeof(double));
   return e;

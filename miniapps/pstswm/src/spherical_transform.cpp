@@ -200,66 +200,58 @@ void SphericalTransform::for_each_pair_field(int nf, size_t doubles, const Body&
   Kokkos::fence();
 }
 
-// Latitude -> wavenumber decomposition: rank r receives, from every rank s, the even and odd parts
-// of its own wavenumbers at the pairs of s.
-void SphericalTransform::exchange_to_wavenumbers(int ncol) {
+// The transposes between the latitude decomposition ([concat m][local pair][col] in e_loc_, o_loc_) and the
+// wavenumber decomposition ([owned m][global pair][col] in e_lt_, o_lt_), one routine for both directions: rank r's
+// message holds the even then the odd part of r's wavenumbers at this rank's pairs (latitude side) or of this
+// rank's wavenumbers at r's pairs (wavenumber side). toward = wavenumbers sends the latitude side and receives the
+// wavenumber side; toward = latitudes the reverse.
+void SphericalTransform::exchange(int ncol, Toward toward) {
   const auto& d = decomp_;
   const int P = d.ranks, kloc = d.my_pairs().size(), nown = int(d.my_ms().size());
+  const bool to_wavenumbers = toward == Toward::wavenumbers;
+  // doubles of rank r's message on each side
+  auto latitude_side = [&](int r) { return 2 * (d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol; };
+  auto wavenumber_side = [&](int r) { return 2 * nown * int(d.pairs[r].size()) * ncol; };
   std::vector<int> sc(P), sd(P), rc(P), rd(P);
   int so = 0, ro = 0;
   for (int r = 0; r < P; ++r) {
-    sc[r] = 2 * (d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol, sd[r] = so, so += sc[r];
-    rc[r] = 2 * nown * d.pairs[r].size() * ncol, rd[r] = ro, ro += rc[r];
+    sc[r] = to_wavenumbers ? latitude_side(r) : wavenumber_side(r), sd[r] = so, so += sc[r];
+    rc[r] = to_wavenumbers ? wavenumber_side(r) : latitude_side(r), rd[r] = ro, ro += rc[r];
   }
   send_.resize(so), recv_.resize(ro);
   Kokkos::fence();
-  for (int r = 0; r < P; ++r) {
-    const size_t block = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol;
-    const size_t at = size_t(d.concat_begin[r]) * kloc * ncol;
-    std::memcpy(send_.data() + sd[r], e_loc_.data() + at, block * sizeof(double));
-    std::memcpy(send_.data() + sd[r] + block, o_loc_.data() + at, block * sizeof(double));
-  }
-  transpose_->exchange(send_.data(), sc, sd, recv_.data(), rc, rd);
-  for (int s = 0; s < P; ++s) {
-    const int ks = d.pairs[s].size();
-    const size_t block = size_t(nown) * ks * ncol;
-    for (int mi = 0; mi < nown; ++mi) {
-      const size_t to = (size_t(mi) * d.npairs + d.pairs[s].begin) * ncol, from = size_t(mi) * ks * ncol;
-      std::memcpy(e_lt_.data() + to, recv_.data() + rd[s] + from, size_t(ks) * ncol * sizeof(double));
-      std::memcpy(o_lt_.data() + to, recv_.data() + rd[s] + block + from, size_t(ks) * ncol * sizeof(double));
+  // Copies n doubles between a message and a field, in the direction of `pack`.
+  auto copy = [](double* message, double* field, size_t n, bool pack) {
+    std::memcpy(pack ? message : field, pack ? field : message, n * sizeof(double));
+  };
+  auto latitude_blocks = [&](double* buffer, const std::vector<int>& displ, bool pack) {
+    for (int r = 0; r < P; ++r) {
+      const size_t block = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol;
+      const size_t at = size_t(d.concat_begin[r]) * kloc * ncol;
+      copy(buffer + displ[r], e_loc_.data() + at, block, pack);
+      copy(buffer + displ[r] + block, o_loc_.data() + at, block, pack);
     }
-  }
-  stats_.comm_bytes += (long long)(so - sc[d.rank]) * 8, stats_.comm_calls += 1;
-}
-
-// Wavenumber -> latitude decomposition (the reverse of exchange_to_wavenumbers).
-void SphericalTransform::exchange_to_latitudes(int ncol) {
-  const auto& d = decomp_;
-  const int P = d.ranks, kloc = d.my_pairs().size(), nown = int(d.my_ms().size());
-  std::vector<int> sc(P), sd(P), rc(P), rd(P);
-  int so = 0, ro = 0;
-  for (int r = 0; r < P; ++r) {
-    sc[r] = 2 * nown * d.pairs[r].size() * ncol, sd[r] = so, so += sc[r];
-    rc[r] = 2 * (d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol, rd[r] = ro, ro += rc[r];
-  }
-  send_.resize(so), recv_.resize(ro);
-  Kokkos::fence();
-  for (int s = 0; s < P; ++s) {
-    const int ks = d.pairs[s].size();
-    const size_t block = size_t(nown) * ks * ncol;
-    for (int mi = 0; mi < nown; ++mi) {
-      const size_t from = (size_t(mi) * d.npairs + d.pairs[s].begin) * ncol, to = size_t(mi) * ks * ncol;
-      std::memcpy(send_.data() + sd[s] + to, e_lt_.data() + from, size_t(ks) * ncol * sizeof(double));
-      std::memcpy(send_.data() + sd[s] + block + to, o_lt_.data() + from, size_t(ks) * ncol * sizeof(double));
+  };
+  auto wavenumber_blocks = [&](double* buffer, const std::vector<int>& displ, bool pack) {
+    for (int s = 0; s < P; ++s) {
+      const int ks = d.pairs[s].size();
+      const size_t block = size_t(nown) * ks * ncol;
+      for (int mi = 0; mi < nown; ++mi) {
+        const size_t field = (size_t(mi) * d.npairs + d.pairs[s].begin) * ncol, message = size_t(mi) * ks * ncol;
+        copy(buffer + displ[s] + message, e_lt_.data() + field, size_t(ks) * ncol, pack);
+        copy(buffer + displ[s] + block + message, o_lt_.data() + field, size_t(ks) * ncol, pack);
+      }
     }
-  }
+  };
+  if (to_wavenumbers)
+    latitude_blocks(send_.data(), sd, true);
+  else
+    wavenumber_blocks(send_.data(), sd, true);
   transpose_->exchange(send_.data(), sc, sd, recv_.data(), rc, rd);
-  for (int r = 0; r < P; ++r) {
-    const size_t block = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol;
-    const size_t at = size_t(d.concat_begin[r]) * kloc * ncol;
-    std::memcpy(e_loc_.data() + at, recv_.data() + rd[r], block * sizeof(double));
-    std::memcpy(o_loc_.data() + at, recv_.data() + rd[r] + block, block * sizeof(double));
-  }
+  if (to_wavenumbers)
+    wavenumber_blocks(recv_.data(), rd, false);
+  else
+    latitude_blocks(recv_.data(), rd, false);
   stats_.comm_bytes += (long long)(so - sc[d.rank]) * 8, stats_.comm_calls += 1;
 }
 
@@ -275,7 +267,7 @@ void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::
   if (opt_.algorithm == Algorithm::transpose) {
     if (decomp_.ranks > 1) {
       auto t = timers_.scope("comm", Category::communication);
-      exchange_to_wavenumbers(ncol);
+      exchange(ncol, Toward::wavenumbers);
     } else {
       std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);  // one rank: the layouts coincide
     }
@@ -367,7 +359,7 @@ void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1
       std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);
     } else {
       auto t = timers_.scope("comm", Category::communication);
-      exchange_to_latitudes(ncol);
+      exchange(ncol, Toward::latitudes);
     }
   } else {
     View1D<double> source = spec;
@@ -380,8 +372,8 @@ void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1
         const std::vector<int> counts = block_counts(ncol);
         std::vector<int> displs(decomp_.ranks, 0);
         for (int r = 1; r < decomp_.ranks; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-        MPI_Allgatherv(spec.data(), counts[decomp_.rank], MPI_DOUBLE, spec_full_.data(), counts.data(),
-                       displs.data(), MPI_DOUBLE, comm_);
+        MPI_Allgatherv(spec.data(), counts[decomp_.rank], MPI_DOUBLE, spec_full_.data(), counts.data(), displs.data(),
+                       MPI_DOUBLE, comm_);
         stats_.comm_bytes += (long long)counts[decomp_.rank] * (decomp_.ranks - 1) * 8;
       }
       stats_.comm_calls += 1;

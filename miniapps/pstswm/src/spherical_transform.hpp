@@ -77,8 +77,8 @@ class SphericalTransform {
   FoldKernel fold_kernel(int nfields, const std::vector<bool>* scaled) const;
   template <class Body>
   void for_each_pair_field(int nfields, size_t doubles, const Body& body) const;
-  void exchange_to_wavenumbers(int ncol);
-  void exchange_to_latitudes(int ncol);
+  enum class Toward { wavenumbers, latitudes };  // the decomposition a transpose exchange goes to
+  void exchange(int ncol, Toward toward);
   std::vector<int> block_counts(int ncol) const;  // doubles of each rank's wavenumbers
   void ring_reduce_scatter(int ncol, const View1D<double>& spec);
   void ring_allgather(int ncol, const View1D<double>& spec);
