@@ -8,9 +8,9 @@ pop's tenth-degree benchmark (PCG, fused kernels, team mapping) and fft3d on 128
 Each point is an arithmetic intensity I (flop per byte of compulsory memory traffic) and the GFLOP/s achieved:
 
 - STREAM triad a = b + s c: 2 flops per 24 bytes (STREAM's counting); GFLOP/s = I x triad GB/s.
-- pop PCG: per grid point and iteration the fused kernels do 31 flops (9-point operator 17, search direction 3,
-  operator dot 3, updates and their dot 8) on 19 streamed arrays of doubles (the record's bytes per iteration
-  count the same 19 passes): I = 31 / 152; GFLOP/s = I x the record's kernel GB/s.
+- pop: the record's flops and bytes per iteration of the operator and vector kernels (counted by the solver as
+  it runs them: per point, each kernel's operations and the arrays it streams; the fused PCG does 29 flops on 16
+  arrays per plain iteration): I = flops / bytes; GFLOP/s = I x the record's kernel GB/s (bench.stream).
 - pstswm Legendre transform: the record's flops per step over its compulsory bytes per step (the table, the
   Fourier and the spectral arrays each touched once); GFLOP/s from the record.
 - fft3d: 5 N log2 N flops per transform on three local FFT passes, each reading and writing N complex
@@ -29,7 +29,7 @@ from pathlib import Path
 from . import launch, output_files, runner, stats
 
 TOOL = "roofline"
-POP_FLOPS_PER_POINT, POP_ARRAYS_PER_POINT = 31.0, 19.0
+POP_SOLVER_NAMES = {"pcg": "PCG", "chrongear": "ChronGear", "pcsi": "P-CSI", "pipecg": "pipelined CG"}
 
 
 def triad_gbs(record: dict) -> float:
@@ -43,12 +43,15 @@ def stream_point(record: dict) -> dict:
 
 
 def pop_point(record: dict) -> dict:
-    cfg = record["config"]["solver"]
-    if cfg["name"] != "pcg" or not cfg["fused"]:
-        raise ValueError("the pop flop count is that of the fused PCG (solver.name=pcg, solver.fused=true)")
-    intensity = POP_FLOPS_PER_POINT / (8.0 * POP_ARRAYS_PER_POINT)
-    return {"kernel": f"pop PCG ({cfg['mapping']})", "intensity": intensity,
-            "gflops": intensity * record["results"]["kernel_bandwidth_gbs"]}
+    cfg, r = record["config"]["solver"], record["results"]
+    for key in ("flops_per_iteration_all_ranks", "bytes_per_iteration_all_ranks", "kernel_bandwidth_gbs"):
+        if key not in r:
+            raise ValueError(f"the pop record has no results.{key} (a record of this version, run with "
+                             "bench.stream=true, has it)")
+    intensity = r["flops_per_iteration_all_ranks"] / r["bytes_per_iteration_all_ranks"]
+    unfused = "" if cfg["fused"] else ", unfused"
+    return {"kernel": f"pop {POP_SOLVER_NAMES[cfg['name']]} ({cfg['mapping']}{unfused})", "intensity": intensity,
+            "gflops": intensity * r["kernel_bandwidth_gbs"]}
 
 
 def pstswm_point(record: dict) -> dict:

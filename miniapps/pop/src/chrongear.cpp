@@ -15,7 +15,7 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
   residual(w.op, w.dom, w.opt.mapping, b, x, r);
   auto precondition = [&]() {
     w.vector(
-        "pop::cg_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
+        "pop::cg_precond", 3, 1, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
   };
   if (fused) precondition();
   double rho_old = 1.0, sigma = 0.0;
@@ -27,7 +27,7 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
     std::array<double, 2> d;
     if (fused) {
       d = w.sum<2>(
-          "operator+reduction", "pop::cg_operator_dots", 7, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "operator+reduction", "pop::cg_operator_dots", 7, 21, KOKKOS_LAMBDA(int j, int i, double* c) {
             const double v = A.apply(z, j, i);
             az(j, i) = v;
             c[0] = r(j, i) * z(j, i);
@@ -36,7 +36,7 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
     } else {
       w.apply(z, az);
       d = w.sum<2>(
-          "reduction", "pop::cg_dots", 3, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "reduction", "pop::cg_dots", 3, 4, KOKKOS_LAMBDA(int j, int i, double* c) {
             c[0] = r(j, i) * z(j, i);
             c[1] = az(j, i) * z(j, i);
           });
@@ -48,7 +48,7 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
     rho_old = rho;
     if (fused) {
       w.vector(
-          "pop::cg_update", 12, KOKKOS_LAMBDA(int j, int i) {
+          "pop::cg_update", 12, 9, KOKKOS_LAMBDA(int j, int i) {
             const double sn = z(j, i) + beta * s(j, i), qn = az(j, i) + beta * q(j, i);
             s(j, i) = sn, q(j, i) = qn;
             x(j, i) += alpha * sn;

@@ -30,10 +30,10 @@ EigenBounds lanczos_bounds(Workspace& w, int steps) {
   const int gi0 = w.dom.i0() - w.dom.width(), gj0 = w.dom.j0() - w.dom.width();
   // start vector r (ocean points), and beta_0 = sqrt(<r, (-M)^-1 r>)
   w.vector(
-      "pop::lanczos_start", 2, KOKKOS_LAMBDA(int j, int i) { rv(j, i) = mask(j, i) * hash_unit(gi0 + i, gj0 + j); });
+      "pop::lanczos_start", 2, 1, KOKKOS_LAMBDA(int j, int i) { rv(j, i) = mask(j, i) * hash_unit(gi0 + i, gj0 + j); });
   auto norm_p = [&]() {
     return std::sqrt(w.sum<1>(
-        "reduction", "pop::lanczos_norm", 3,
+        "reduction", "pop::lanczos_norm", 3, 4,
         KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = -mask(j, i) * rv(j, i) * rv(j, i) * rA0(j, i); })[0]);
   };
   double beta = norm_p();
@@ -43,7 +43,7 @@ EigenBounds lanczos_bounds(Workspace& w, int steps) {
     const double rb = 1.0 / beta;
     // v_k = r / beta, q_k = (-M)^-1 v_k; keep v_{k-1}
     w.vector(
-        "pop::lanczos_vectors", 6, KOKKOS_LAMBDA(int j, int i) {
+        "pop::lanczos_vectors", 6, 3, KOKKOS_LAMBDA(int j, int i) {
           vold(j, i) = v(j, i);
           v(j, i) = rv(j, i) * rb;
           q(j, i) = -rv(j, i) * rb * rA0(j, i);
@@ -51,11 +51,11 @@ EigenBounds lanczos_bounds(Workspace& w, int steps) {
     w.halo(q);
     w.apply(q, aq);  // aq = A q; (-A) q = -aq
     const double alpha = w.sum<1>(
-        "reduction", "pop::lanczos_alpha", 3,
+        "reduction", "pop::lanczos_alpha", 3, 3,
         KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = -mask(j, i) * q(j, i) * aq(j, i); })[0];
     const double beta_prev = beta;
     w.vector(
-        "pop::lanczos_residual", 4,
+        "pop::lanczos_residual", 4, 4,
         KOKKOS_LAMBDA(int j, int i) { rv(j, i) = -aq(j, i) - alpha * v(j, i) - beta_prev * vold(j, i); });
     alphas.push_back(alpha);
     e.steps = k + 1;

@@ -17,7 +17,7 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   residual(w.op, w.dom, w.opt.mapping, b, x, r);
   auto precond_dot = [&]() {  // eta1 = <r, M^-1 r>
     return w.sum<1>(
-        "reduction", "pop::pcg_precond_dot", 2,
+        "reduction", "pop::pcg_precond_dot", 2, 3,
         KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = r(j, i) * r(j, i) * rA0(j, i); })[0];
   };
   double eta0 = 1.0, eta1 = fused ? precond_dot() : 0.0;
@@ -28,30 +28,30 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   for (; m <= w.opt.max_iters; ++m) {
     if (!fused) {
       w.vector(
-          "pop::pcg_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
+          "pop::pcg_precond", 3, 1, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
       eta1 = w.sum<1>(
-          "reduction", "pop::pcg_dot_rz", 2,
+          "reduction", "pop::pcg_dot_rz", 2, 2,
           KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = r(j, i) * z(j, i); })[0];
     }
     const double beta = eta1 / eta0;
     if (fused && x_pending) {
       const double a = alpha_pending;
       w.vector(
-          "pop::pcg_direction_update_x", 6, KOKKOS_LAMBDA(int j, int i) {
+          "pop::pcg_direction_update_x", 6, 5, KOKKOS_LAMBDA(int j, int i) {
             x(j, i) += a * s(j, i);
             s(j, i) = r(j, i) * rA0(j, i) + beta * s(j, i);
           });
       x_pending = false;
     } else if (fused)
       w.vector(
-          "pop::pcg_direction", 4, KOKKOS_LAMBDA(int j, int i) { s(j, i) = r(j, i) * rA0(j, i) + beta * s(j, i); });
+          "pop::pcg_direction", 4, 3, KOKKOS_LAMBDA(int j, int i) { s(j, i) = r(j, i) * rA0(j, i) + beta * s(j, i); });
     else
       w.xpby("pop::pcg_direction", s, z, beta);
     w.halo(s);
     double sq;
     if (fused) {
       sq = w.sum<1>(
-          "operator+reduction", "pop::pcg_operator_dot", 6, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "operator+reduction", "pop::pcg_operator_dot", 6, 19, KOKKOS_LAMBDA(int j, int i, double* c) {
             const double v = A.apply(s, j, i);
             q(j, i) = v;
             c[0] = s(j, i) * v;
@@ -59,14 +59,14 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
     } else {
       w.apply(s, q);
       sq = w.sum<1>(
-          "reduction", "pop::pcg_dot_sq", 2,
+          "reduction", "pop::pcg_dot_sq", 2, 2,
           KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = s(j, i) * q(j, i); })[0];
     }
     const double alpha = eta1 / sq;
     eta0 = eta1;
     if (fused && !w.is_check(m)) {  // X += alpha S waits for the next search direction
       eta1 = w.sum<1>(
-          "vector+reduction", "pop::pcg_update_r_dot", 4, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "vector+reduction", "pop::pcg_update_r_dot", 4, 5, KOKKOS_LAMBDA(int j, int i, double* c) {
             const double rn = r(j, i) - alpha * q(j, i);
             r(j, i) = rn;
             c[0] = rn * rn * rA0(j, i);
@@ -74,7 +74,7 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
       x_pending = true, alpha_pending = alpha;
     } else if (fused) {
       eta1 = w.sum<1>(
-          "vector+reduction", "pop::pcg_update_dot", 7, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "vector+reduction", "pop::pcg_update_dot", 7, 7, KOKKOS_LAMBDA(int j, int i, double* c) {
             x(j, i) += alpha * s(j, i);
             const double rn = r(j, i) - alpha * q(j, i);
             r(j, i) = rn;

@@ -27,24 +27,24 @@ void solve_pcsi(Workspace& w, const View2D<double>& b, const View2D<double>& x) 
     const double c2 = m == 1 ? 0.0 : gamma * omega - 1.0;
     if (fused) {
       w.vector(
-          "pop::pcsi_update", 6, KOKKOS_LAMBDA(int j, int i) {
+          "pop::pcsi_update", 6, 5, KOKKOS_LAMBDA(int j, int i) {
             const double d = c1 * r(j, i) * rA0(j, i) + c2 * dx(j, i);
             dx(j, i) = d;
             x(j, i) += d;
           });
     } else {
       w.vector(
-          "pop::pcsi_precond", 3, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
+          "pop::pcsi_precond", 3, 1, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
       w.vector(
-          "pop::pcsi_update_dx", 3, KOKKOS_LAMBDA(int j, int i) { dx(j, i) = c1 * z(j, i) + c2 * dx(j, i); });
+          "pop::pcsi_update_dx", 3, 3, KOKKOS_LAMBDA(int j, int i) { dx(j, i) = c1 * z(j, i) + c2 * dx(j, i); });
       w.vector(
-          "pop::pcsi_update_x", 3, KOKKOS_LAMBDA(int j, int i) { x(j, i) += dx(j, i); });
+          "pop::pcsi_update_x", 3, 1, KOKKOS_LAMBDA(int j, int i) { x(j, i) += dx(j, i); });
     }
     w.halo(x);
     {
       auto t = w.timers.scope("operator");
       residual(w.op, w.dom, w.opt.mapping, b, x, r);
-      w.count_bytes(7);
+      w.count(7, 18);  // r = b - A x
     }
     if (w.is_check(m) && w.check(m, b, x, r, false)) break;
   }

@@ -15,7 +15,7 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
   const bool fused = w.opt.fused;
   auto precondition = [&](const View2D<double>& out, const View2D<double>& in) {
     w.vector(
-        "pop::pipecg_precond", 3, KOKKOS_LAMBDA(int j, int i) { out(j, i) = in(j, i) * rA0(j, i); });
+        "pop::pipecg_precond", 3, 1, KOKKOS_LAMBDA(int j, int i) { out(j, i) = in(j, i) * rA0(j, i); });
   };
   // (re)start: r = b - A x, u = M^-1 r, w = A u; with replacement also s = A p, q = M^-1 s, z = A q
   auto recompute = [&](bool with_directions) {
@@ -38,14 +38,14 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
   for (; m <= w.opt.max_iters; ++m) {
     if (fused) {
       w.start<2>(
-          "precond+reduction", "pop::pipecg_precond_dots", 5, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "precond+reduction", "pop::pipecg_precond_dots", 5, 5, KOKKOS_LAMBDA(int j, int i, double* c) {
             mv(j, i) = wv(j, i) * rA0(j, i);
             c[0] = r(j, i) * u(j, i);
             c[1] = wv(j, i) * u(j, i);
           });
     } else {
       w.start<2>(
-          "reduction", "pop::pipecg_dots", 3, KOKKOS_LAMBDA(int j, int i, double* c) {
+          "reduction", "pop::pipecg_dots", 3, 4, KOKKOS_LAMBDA(int j, int i, double* c) {
             c[0] = r(j, i) * u(j, i);
             c[1] = wv(j, i) * u(j, i);
           });
@@ -60,7 +60,7 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
     gamma_old = gamma, alpha_old = alpha;
     if (fused) {
       w.vector(
-          "pop::pipecg_update", 17, KOKKOS_LAMBDA(int j, int i) {
+          "pop::pipecg_update", 17, 16, KOKKOS_LAMBDA(int j, int i) {
             const double zn = n(j, i) + beta * z(j, i), qn = mv(j, i) + beta * q(j, i);
             const double sn = wv(j, i) + beta * s(j, i), pn = u(j, i) + beta * p(j, i);
             z(j, i) = zn, q(j, i) = qn, s(j, i) = sn, p(j, i) = pn;

@@ -131,7 +131,7 @@ void run(RunContext& ctx) {
 
   // ---- record -------------------------------------------------------------------------------------
   const int it = st.iterations > 0 ? st.iterations : 1;
-  const double bytes_all = sum_over_ranks(st.bytes, ctx.comm);
+  const double bytes_all = sum_over_ranks(st.bytes, ctx.comm), flops_all = sum_over_ranks(st.flops, ctx.comm);
   // The slowest rank's seconds in each region of the solve.
   const std::vector<double> t = ctx.timers.reduce(ctx.comm,
                                                   {{"solve/operator"},
@@ -157,6 +157,7 @@ void run(RunContext& ctx) {
   r.halo_updates_per_iteration = double(st.halo_updates) / it;
   r.halo_bytes_per_update_per_rank_max = max_over_ranks(double(dom->halo().bytes_per_exchange()), ctx.comm);
   r.bytes_per_iteration_all_ranks = bytes_all / it;
+  r.flops_per_iteration_all_ranks = flops_all / it;
   r.setup_reductions = st.setup_reductions;
   r.setup_halo_updates = st.setup_halo_updates;
   r.setup_seconds = t[7];  // pcsi's eigenvalue bounds (inside the solve time)
@@ -167,7 +168,8 @@ void run(RunContext& ctx) {
   r.pcsi_nu = st.nu, r.pcsi_mu = st.mu;
   const double words_per_sum = st.reductions > 0 ? double(st.reduction_words) / double(st.reductions) : 0.0;
   r.model_counts = model_counts_json(
-      "solver iteration", {{"operator and vectors", "memory", 0, bytes_all / it, 0, (t_op + t_vec + t_fused) / it}},
+      "solver iteration",
+      {{"operator and vectors", "memory", flops_all / it, bytes_all / it, 0, (t_op + t_vec + t_fused) / it}},
       {{"halo", double(st.halo_updates) / it, double(dom->halo().bytes_per_exchange()),
         double(dom->halo().messages_per_exchange()), dom->grid().size()},
        {"allreduce", double(st.reductions) / it, 8.0 * words_per_sum, 1, dom->grid().size()}},

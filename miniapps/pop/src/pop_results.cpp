@@ -70,6 +70,7 @@ nlohmann::json SolveResults::to_json() const {
                       {"halo_updates_per_iteration", halo_updates_per_iteration},
                       {"halo_bytes_per_update_per_rank_max", halo_bytes_per_update_per_rank_max},
                       {"bytes_per_iteration_all_ranks", bytes_per_iteration_all_ranks},
+                      {"flops_per_iteration_all_ranks", flops_per_iteration_all_ranks},
                       {"model_counts", model_counts},
                       {"setup_reductions", setup_reductions},
                       {"setup_halo_updates", setup_halo_updates},

@@ -42,6 +42,7 @@ struct SolveResults {
   double residual_rel_tarea = 0, residual_initial_rel_tarea = 0, error_rel_l2 = 0, error_rel_max = 0;
   double reductions_per_iteration = 0, reduction_words_per_iteration = 0, halo_updates_per_iteration = 0;
   double halo_bytes_per_update_per_rank_max = 0, bytes_per_iteration_all_ranks = 0;
+  double flops_per_iteration_all_ranks = 0;  // of the operator and vector kernels (Workspace::count)
   long long setup_reductions = 0, setup_halo_updates = 0;
   double solve_seconds = 0, seconds_per_iteration = 0;
   double setup_seconds = 0;  // pcsi's eigenvalue bounds (inside the solve time)

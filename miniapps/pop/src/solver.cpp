@@ -19,7 +19,7 @@ void Workspace::halo(const View2D<double>& f) {
 void Workspace::apply(const View2D<double>& x, const View2D<double>& q) {
   auto t = timers.scope("operator");
   apply_operator(op, dom, opt.mapping, x, q);
-  count_bytes(6);
+  count(6, 17);  // 9 products, 8 sums
 }
 
 bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, const View2D<double>& r,
@@ -28,11 +28,11 @@ bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, c
     halo(x);
     auto t = timers.scope("operator");
     residual(op, dom, opt.mapping, b, x, r);
-    count_bytes(7);
+    count(7, 18);  // r = b - A x
   }
   auto mask = op.mask;
   const double rr = sum<1>(
-      "reduction", "pop::residual_norm", 2,
+      "reduction", "pop::residual_norm", 2, 3,
       KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = mask(j, i) * r(j, i) * r(j, i); })[0];
   stats.history.emplace_back(m, rr);
   stats.rr_final = rr;
@@ -47,7 +47,7 @@ bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, c
 void Workspace::begin_iterations() {
   stats.setup_halo_updates = halo_count_;
   stats.setup_reductions = gsum.reductions() - red0_;
-  halo0_ = halo_count_, red0_ = gsum.reductions(), words0_ = gsum.words(), bytes0_ = bytes_;
+  halo0_ = halo_count_, red0_ = gsum.reductions(), words0_ = gsum.words(), bytes0_ = bytes_, flops0_ = flops_;
 }
 
 void Workspace::end_iterations(int iterations) {
@@ -56,6 +56,7 @@ void Workspace::end_iterations(int iterations) {
   stats.reductions = gsum.reductions() - red0_;
   stats.reduction_words = gsum.words() - words0_;
   stats.bytes = bytes_ - bytes0_;
+  stats.flops = flops_ - flops0_;
 }
 
 SolveStats solve(const Domain& d, const Operator& op, GlobalSum& gsum, Timers& timers, const SolverOptions& o,

@@ -39,6 +39,7 @@ struct SolveStats {
   long long halo_updates = 0, reductions = 0, reduction_words = 0;  // in the iterations (not setup)
   long long setup_halo_updates = 0, setup_reductions = 0;
   double bytes = 0;       // bytes moved by this rank's operator and vector kernels in the iterations
+  double flops = 0;       // their floating-point operations (+ - * /, one add per word a sum reduces)
   double nu = 0, mu = 0;  // pcsi eigenvalue bounds
 };
 
@@ -61,40 +62,47 @@ class Workspace {
 
   void halo(const View2D<double>& f);
   void apply(const View2D<double>& x, const View2D<double>& q);  // q = A x (x's ghosts must be current)
-  // A timed vector kernel over the own points moving `arrays` arrays.
+  // A timed vector kernel over the own points moving `arrays` arrays with `flops` operations per point.
   template <class F>
-  void vector(const char* name, int arrays, const F& f) {
+  void vector(const char* name, int arrays, int flops, const F& f) {
     auto t = timers.scope("vector");
     for_each_2d(name, opt.mapping, dom.jb(), dom.je(), dom.ib(), dom.ie(), f);
-    count_bytes(arrays);
+    count(arrays, flops);
   }
   // The unfused CG updates, one array statement each (3 arrays moved): y = x + beta y, and y += alpha x.
   void xpby(const char* name, const View2D<double>& y, const View2D<double>& x, double beta) {
-    vector(name, 3, KOKKOS_LAMBDA(int j, int i) { y(j, i) = x(j, i) + beta * y(j, i); });
+    vector(
+        name, 3, 2, KOKKOS_LAMBDA(int j, int i) { y(j, i) = x(j, i) + beta * y(j, i); });
   }
   void axpy(const char* name, const View2D<double>& y, double alpha, const View2D<double>& x) {
-    vector(name, 3, KOKKOS_LAMBDA(int j, int i) { y(j, i) += alpha * x(j, i); });
+    vector(
+        name, 3, 2, KOKKOS_LAMBDA(int j, int i) { y(j, i) += alpha * x(j, i); });
   }
   // A timed global sum of N words over the own points moving `arrays` arrays. Land points must add exactly 0:
   // the CG inner products get that without reading the mask, since each has a preconditioned factor
-  // (z = M^-1 r with rA0 = 0 on land, and the rows of A are 0 there), so they are bit-identical to masked sums. `region`: "reduction", or e.g. "operator+reduction" when a kernel is fused into it.
+  // (z = M^-1 r with rA0 = 0 on land, and the rows of A are 0 there), so they are bit-identical to masked sums.
+  // `region`: "reduction", or e.g. "operator+reduction" when a kernel is fused into it.
   template <int N, class F>
-  std::array<double, N> sum(const char* region, const char* name, int arrays, const F& f) {
-    start<N>(region, name, arrays, f);
+  std::array<double, N> sum(const char* region, const char* name, int arrays, int flops, const F& f) {
+    start<N>(region, name, arrays, flops, f);
     return wait<N>();
   }
   template <int N, class F>
-  void start(const char* region, const char* name, int arrays, const F& f) {
+  void start(const char* region, const char* name, int arrays, int flops, const F& f) {
     auto t = timers.scope(region, Category::communication);
     gsum.start_2d<N>(name, opt.mapping, dom.jb(), dom.je(), dom.ib(), dom.ie(), f);
-    count_bytes(arrays);
+    count(arrays, flops);
   }
   template <int N>
   std::array<double, N> wait() {
     auto t = timers.scope("reduction", Category::communication);
     return gsum.wait<N>();
   }
-  void count_bytes(int arrays) { bytes_ += 8.0 * arrays * points(); }
+  // The counts of one kernel over the own points: arrays of doubles moved, floating-point operations per point.
+  void count(int arrays, int flops) {
+    bytes_ += 8.0 * arrays * points();
+    flops_ += double(flops) * points();
+  }
 
   // POP2's convergence check at iteration m: halo x, r = b - A x (unless r is already the true
   // residual: recompute = false), sum r^2. Returns true when done (converged, or stopped by
@@ -105,9 +113,9 @@ class Workspace {
   void end_iterations(int iterations);
 
  private:
-  double bytes_ = 0;
+  double bytes_ = 0, flops_ = 0;
   long long halo_count_ = 0, red0_ = 0, words0_ = 0, halo0_ = 0;
-  double bytes0_ = 0;
+  double bytes0_ = 0, flops0_ = 0;
 };
 
 // Solves A x = b (x holds the initial guess, ghosts included) with the chosen solver.
