@@ -28,23 +28,34 @@ ProcessGrid ProcessGrid::make_1d(MPI_Comm comm, bool periodic) {
   return make_2d(comm, size, 1, periodic, false);
 }
 
+std::array<int, 2> ProcessGrid::factor_pair(int size, const std::function<double(int, int)>& cost,
+                                            const std::function<bool(int, int)>& fits) {
+  std::array<int, 2> best = {0, 0};
+  double best_cost = 0;
+  for (int a = 1; a <= size; ++a) {
+    if (size % a != 0 || !fits(a, size / a)) continue;
+    const double c = cost(a, size / a);
+    if (best[0] == 0 || c < best_cost) best = {a, size / a}, best_cost = c;
+  }
+  return best;
+}
+
 std::array<int, 2> ProcessGrid::dims_2d(int size, int px, int py, const std::string& key) {
   if (px < 0 || py < 0)
     throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) +
                      "; allowed: positive process counts, or 0 for automatic");
   if (px == 0 && py == 0) {
-    int dims[2] = {0, 0};
-    MPI_Dims_create(size, 2, dims);
-    px = dims[0], py = dims[1];
+    const std::array<int, 2> pair = factor_pair(size, squareness_cost, [](int, int) { return true; });
+    px = pair[1], py = pair[0];  // px >= py
   } else if (px == 0) {
     if (size % py != 0)
-      throw InputError("key '" + key + "': py = " + std::to_string(py) + " does not divide the " + std::to_string(size) +
-                       " ranks; allowed: a divisor of the rank count");
+      throw InputError("key '" + key + "': py = " + std::to_string(py) + " does not divide the " +
+                       std::to_string(size) + " ranks; allowed: a divisor of the rank count");
     px = size / py;
   } else if (py == 0) {
     if (size % px != 0)
-      throw InputError("key '" + key + "': px = " + std::to_string(px) + " does not divide the " + std::to_string(size) +
-                       " ranks; allowed: a divisor of the rank count");
+      throw InputError("key '" + key + "': px = " + std::to_string(px) + " does not divide the " +
+                       std::to_string(size) + " ranks; allowed: a divisor of the rank count");
     py = size / px;
   }
   if (px * py != size)

@@ -1,6 +1,5 @@
 // Process grids at 1, 2 and 4 ranks: block splits, neighbours, sub-communicators, bad shapes.
 #include "proxylab/comm/grid.hpp"
-
 #include "proxylab/errors.hpp"
 #include "proxylab/testing.hpp"
 
@@ -50,7 +49,8 @@ TEST_CASE("grid: a shape that does not match the rank count is an input error", 
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   CHECK_THROWS_AS(proxylab::ProcessGrid::make_2d(MPI_COMM_WORLD, size + 1, 1, false, false), proxylab::InputError);
   CHECK_THROWS_AS(proxylab::ProcessGrid::make_2d(MPI_COMM_WORLD, -1, 1, false, false), proxylab::InputError);
-  if (size > 1) CHECK_THROWS_AS(proxylab::ProcessGrid::make_2d(MPI_COMM_WORLD, 0, size + 1, false, false), proxylab::InputError);
+  if (size > 1)
+    CHECK_THROWS_AS(proxylab::ProcessGrid::make_2d(MPI_COMM_WORLD, 0, size + 1, false, false), proxylab::InputError);
   auto g1 = proxylab::ProcessGrid::make_1d(MPI_COMM_WORLD);
   CHECK(g1.px() == size);
   CHECK(g1.py() == 1);
@@ -68,4 +68,25 @@ TEST_CASE("grid: dims_2d is the one factorisation (MPI_Dims_create, or the given
                     Catch::Matchers::Contains("decomp.px/py") && Catch::Matchers::Contains("px = 3 does not divide"));
   CHECK_THROWS_AS(ProcessGrid::dims_2d(4, 3, 2), proxylab::InputError);
   CHECK_THROWS_AS(ProcessGrid::dims_2d(4, -1, 0), proxylab::InputError);
+}
+
+TEST_CASE("grid: factor_pair is MPI_Dims_create's choice when nothing is excluded, and skips pairs that do not fit",
+          "[grid]") {
+  using proxylab::ProcessGrid;
+  using Dims = std::array<int, 2>;
+  int differ = 0;
+  for (int n = 1; n <= 5000; ++n) {  // dims_2d's automatic grid is the most square pair, as MPI_Dims_create's
+    int dims[2] = {0, 0};
+    MPI_Dims_create(n, 2, dims);
+    differ += ProcessGrid::dims_2d(n, 0, 0) != Dims{dims[0], dims[1]};
+  }
+  CHECK(differ == 0);
+  auto all = [](int, int) { return true; };
+  CHECK(ProcessGrid::factor_pair(12, ProcessGrid::squareness_cost, all) == Dims{3, 4});  // smallest a among equals
+  CHECK(ProcessGrid::factor_pair(12, ProcessGrid::squareness_cost, [](int a, int) { return a >= 4; }) == Dims{4, 3});
+  CHECK(ProcessGrid::factor_pair(12, ProcessGrid::squareness_cost, [](int a, int b) { return a == 5 || b > 12; }) ==
+        Dims{0, 0});  // nothing fits
+  // another cost: the least block perimeter of a 100 x 10 grid on 4 ranks is 4 x 1 (25 + 10), not 2 x 2 (50 + 5)
+  CHECK(ProcessGrid::factor_pair(
+            4, [](int a, int b) { return 100.0 / a + 10.0 / b; }, all) == Dims{4, 1});
 }

@@ -11,6 +11,7 @@
 #include "evh1_results.hpp"
 #include "memory_estimate.hpp"
 #include "problems.hpp"
+#include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "proxylab/progress.hpp"
@@ -103,12 +104,10 @@ void choose_halo_grid(const RunOptions& o, const Config& cfg, int size, int nx, 
   if (px > 0 && py == 0 && size % px == 0) py = size / px;
   if (py > 0 && px == 0 && size % py == 0) px = size / py;
   if (px == 0 && py == 0) {
-    double best = 1e300;
-    for (int a = 1; a <= size; ++a) {
-      if (size % a != 0 || nx / a < nghost || ny / (size / a) < nghost) continue;
-      const double perimeter = double(nx) / a + double(ny) / (size / a);
-      if (perimeter < best) best = perimeter, px = a, py = size / a;
-    }
+    const std::array<int, 2> best = ProcessGrid::factor_pair(
+        size, [&](int a, int b) { return double(nx) / a + double(ny) / b; },
+        [&](int a, int b) { return nx / a >= nghost && ny / b >= nghost; });
+    px = best[0], py = best[1];
     if (px == 0)
       cfg.reject("grid.nx", "a grid that " + std::to_string(size) + " ranks can split into blocks of at least " +
                                 std::to_string(nghost) + " x " + std::to_string(nghost) + " zones (algorithm=halo)");

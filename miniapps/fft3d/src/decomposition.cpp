@@ -1,7 +1,7 @@
 #include "decomposition.hpp"
 
 #include <algorithm>
-#include <cstdlib>
+#include <array>
 
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/errors.hpp"
@@ -52,19 +52,14 @@ Decomposition Decomposition::make(DecompKind kind, int nx, int ny, int nz, int r
   if (p_row < 0 || p_col < 0) throw InputError("keys 'fft3d.p_row' / 'fft3d.p_col' must be >= 0");
   if (p_row == 0 && p_col == 0) {
     // Most square valid grid, p_row <= p_col preferred (the X->Y transpose then spans fewer ranks).
-    int best = 0;
-    for (int pr = 1; pr <= ranks; ++pr)
-      if (ranks % pr == 0 && pencil_violation(d.global, pr, ranks / pr).empty()) {
-        const int pc = ranks / pr;
-        if (best == 0 || std::abs(pr - pc) < std::abs(best - ranks / best) ||
-            (std::abs(pr - pc) == std::abs(best - ranks / best) && pr < best))
-          best = pr;
-      }
-    if (best == 0)
+    const std::array<int, 2> best = ProcessGrid::factor_pair(ranks, ProcessGrid::squareness_cost, [&](int pr, int pc) {
+      return pencil_violation(d.global, pr, pc).empty();
+    });
+    if (best[0] == 0)
       throw InputError("key 'fft3d.decomposition' has value 'pencil', but no p_row x p_col = " + str(ranks) +
                        " grid fits the " + str(nx) + " x " + str(ny) + " x " + str(nz) +
                        " grid; allowed: p_row <= min(nx, ny) and p_col <= min(ny, nz)");
-    p_row = best, p_col = ranks / best;
+    p_row = best[0], p_col = best[1];
   } else if (p_row == 0 || p_col == 0) {
     const int given = p_row ? p_row : p_col;
     if (ranks % given != 0)

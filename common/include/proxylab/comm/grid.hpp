@@ -7,6 +7,7 @@
 #include <mpi.h>
 
 #include <array>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,8 +30,15 @@ class ProcessGrid {
  public:
   // 1-D grid over all ranks of `comm` (px = size, py = 1).
   static ProcessGrid make_1d(MPI_Comm comm, bool periodic = false);
-  // The px x py of a 2-D grid of `size` ranks: px = py = 0: MPI_Dims_create chooses; one of them 0: derived
-  // from the other. A product that does not equal the rank count is an InputError naming `key` (e.g. "decomp.px").
+  // The one process-grid factorisation: of the factor pairs a x b = size that `fits` accepts, the one of least
+  // `cost`, the smallest a among equals; {0, 0} when none fits. Most square: cost |a - b| (dims_2d, fft3d's
+  // pencils, which must also fit the grid); evh1's halo blocks: the least block perimeter.
+  static std::array<int, 2> factor_pair(int size, const std::function<double(int a, int b)>& cost,
+                                        const std::function<bool(int a, int b)>& fits);
+  static double squareness_cost(int a, int b) { return a > b ? a - b : b - a; }
+  // The px x py of a 2-D grid of `size` ranks: px = py = 0: the most square pair, px >= py (what MPI_Dims_create
+  // gives; the unit test compares the two); one of them 0: derived from the other. A product that does not equal
+  // the rank count is an InputError naming `key` (e.g. "decomp.px").
   static std::array<int, 2> dims_2d(int size, int px, int py, const std::string& key = "decomp.px/py");
   // 2-D grid px x py chosen by dims_2d.
   static ProcessGrid make_2d(MPI_Comm comm, int px, int py, bool periodic_x, bool periodic_y,
