@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "proxylab/comm/halo.hpp"
+#include "proxylab/comm/transpose.hpp"
 #include "proxylab/model_counts.hpp"
 #include "proxylab/timers.hpp"
 #include "sweep.hpp"
@@ -92,12 +94,12 @@ class Domain {
   Timers& timers;
 };
 
-// algorithm = transpose; strategy: a TransposeStrategy name.
+// algorithm = transpose.
 std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                              const std::string& strategy);
-// algorithm = halo; px x py ranks (validated by the caller); strategy: a HaloStrategy name.
+                                              TransposeStrategy strategy);
+// algorithm = halo; px x py ranks (validated by the caller).
 std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                         const std::string& strategy, int px, int py);
+                                         HaloStrategy strategy, int px, int py);
 
 // Local Courant rate over a block of fields(var, a, b) with indices [a0, a1) x [b0, b1): the max of
 // (|u| + c) / width over both directions. Global column i of index (a, b) is a - i_shift (i_axis = 1) or

@@ -12,15 +12,14 @@ namespace {
 
 class HaloDomain : public Domain {
  public:
-  HaloDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, const std::string& strategy, int px,
-             int py)
+  HaloDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, HaloStrategy strategy, int px, int py)
       : Domain(g, o, t),
         pgrid_(ProcessGrid::make_2d(comm, px, py, periodic(g.x_lo) && px > 1, periodic(g.y_lo) && py > 1,
                                     "decomp.px/py")) {
     xr_ = split_range(g.nx, pgrid_.px(), pgrid_.cx());
     yr_ = split_range(g.ny, pgrid_.py(), pgrid_.cy());
     fields_ = View3D<double>("evh1::fields", nvars, yr_.size() + 2 * nghost, xr_.size() + 2 * nghost);
-    halo_ = HaloExchange::create(parse_halo_strategy(strategy), pgrid_, xr_.size(), yr_.size(), nghost, nvars);
+    halo_ = HaloExchange::create(strategy, pgrid_, xr_.size(), yr_.size(), nghost, nvars);
   }
 
   void initialize(const InitialState& init) override {
@@ -134,7 +133,7 @@ class HaloDomain : public Domain {
 }  // namespace
 
 std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                         const std::string& strategy, int px, int py) {
+                                         HaloStrategy strategy, int px, int py) {
   return std::make_unique<HaloDomain>(comm, g, o, t, strategy, px, py);
 }
 

@@ -26,7 +26,7 @@ void copy_tiled(const double* src, std::ptrdiff_t s_row, std::ptrdiff_t s_col, d
 
 class TransposeDomain : public Domain {
  public:
-  TransposeDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, const std::string& strategy)
+  TransposeDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, TransposeStrategy strategy)
       : Domain(g, o, t), comm_(comm) {
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
@@ -47,7 +47,7 @@ class TransposeDomain : public Domain {
     }
     displacements(xy_send_, xy_sdisp_);
     displacements(xy_recv_, xy_rdisp_);
-    transpose_ = Transpose::create(parse_transpose_strategy(strategy), comm);
+    transpose_ = Transpose::create(strategy, comm);
   }
 
   void initialize(const InitialState& init) override {
@@ -187,7 +187,7 @@ class TransposeDomain : public Domain {
 }  // namespace
 
 std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                              const std::string& strategy) {
+                                              TransposeStrategy strategy) {
   return std::make_unique<TransposeDomain>(comm, g, o, t, strategy);
 }
 

@@ -318,8 +318,8 @@ double sod_l1(int nx) {
   const Gas gas;
   const Problem pb = make_problem(read_options(cfg), cfg);
   proxylab::Timers timers(nullptr, false);
-  auto d =
-      make_transpose_domain(MPI_COMM_SELF, pb.grid, SweepOptions{gas, SweepMapping::batched, 8}, timers, "alltoallv");
+  auto d = make_transpose_domain(MPI_COMM_SELF, pb.grid, SweepOptions{gas, SweepMapping::batched, 8}, timers,
+                                 proxylab::TransposeStrategy::alltoallv);
   d->initialize(pb.init);
   const LoopResult r = run_to(*d, MPI_COMM_SELF, pb.t_end, 0.5, 0);
   REQUIRE(r.time == pb.t_end);
@@ -380,7 +380,8 @@ std::vector<double> run_spherical(int nr, int nt, long long steps,
   g.x0 = 0.2, g.dx = 0.8 / nr, g.y0 = 0.0, g.dtheta = 3.14159265358979323846 / nt;
   const Gas gas;
   proxylab::Timers timers(nullptr, false);
-  auto d = make_transpose_domain(MPI_COMM_SELF, g, SweepOptions{gas, SweepMapping::batched, 4}, timers, "alltoallv");
+  auto d = make_transpose_domain(MPI_COMM_SELF, g, SweepOptions{gas, SweepMapping::batched, 4}, timers,
+                                 proxylab::TransposeStrategy::alltoallv);
   const GridSpec grid = g;
   d->initialize([&](int i, int j, double* w) { f(grid.xc(i), grid.yc(j), w); });
   run_to(*d, MPI_COMM_SELF, 1.0, 0.5, steps);
