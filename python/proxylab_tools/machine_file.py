@@ -19,8 +19,10 @@ Schema (docs/model.md has the full text):
     sources:                                # key -> where the value came from (seed and table, or the probe)
       memory_bandwidth_per_core_gbs: "..."
 
-Values are plain numbers; every key above is required and positive (alltoall_message_us may be 0), and every
-value needs a `sources` entry. load() checks all of it and names the key, the value and what is allowed.
+    kernel_launch_us: 1.0                   # optional: fixed cost of one kernel launch [us]
+
+Values are plain numbers; every key above but the optional kernel_launch_us is required and positive
+(alltoall_message_us may be 0), and every value needs a `sources` entry. load() checks all of it and names the key, the value and what is allowed.
 """
 from __future__ import annotations
 
@@ -46,6 +48,11 @@ KEYS = {
     "allreduce_stage_us": ("us", "time of one stage of a 1-word allreduce (t = ceil(log2 P) stages)"),
     "alltoall_message_us": ("us", "software cost per message of an all-to-all, beyond the latency"),
 }
+# Optional keys: absent, the model derives the value (docs/model.md).
+OPTIONAL_KEYS = {
+    "kernel_launch_us": ("us", "fixed cost of one kernel launch (an empty kernel and a fence, one thread per rank); "
+                               "absent: the calibration machine's, scaled by core speed"),
+}
 MAY_BE_ZERO = {"alltoall_message_us"}
 
 
@@ -69,7 +76,7 @@ def validate(data, where: str) -> dict:
     """The checked description (a dict); MachineError naming the problem otherwise."""
     if not isinstance(data, dict):
         raise MachineError(f"{where}: expected a mapping of keys to values, got {type(data).__name__}")
-    allowed = set(KEYS) | {"name", "description", "sources"}
+    allowed = set(KEYS) | set(OPTIONAL_KEYS) | {"name", "description", "sources"}
     for key in data:
         if key not in allowed:
             raise MachineError(f"{where}: unknown key '{key}'; allowed: {', '.join(sorted(allowed))}")
@@ -79,8 +86,10 @@ def validate(data, where: str) -> dict:
     sources = data.get("sources")
     if not isinstance(sources, dict):
         raise MachineError(f"{where}: 'sources' must map each value's key to where it came from")
-    for key, (unit, meaning) in KEYS.items():
+    for key, (unit, meaning) in {**KEYS, **OPTIONAL_KEYS}.items():
         if key not in data:
+            if key in OPTIONAL_KEYS:
+                continue
             raise MachineError(f"{where}: missing key '{key}' ({meaning}, {unit})")
         v = data[key]
         if isinstance(v, bool) or not isinstance(v, (int, float)) or not math.isfinite(v) or v < 0 or \
@@ -92,7 +101,7 @@ def validate(data, where: str) -> dict:
         if not isinstance(sources.get(key), str) or not sources[key].strip():
             raise MachineError(f"{where}: 'sources' has no entry for '{key}' (say where the value came from)")
     for key in sources:
-        if key not in KEYS:
+        if key not in KEYS and not (key in OPTIONAL_KEYS and key in data):
             raise MachineError(f"{where}: 'sources' names unknown key '{key}'")
     out = dict(data)
     out["cores_per_node"] = int(data["cores_per_node"])
@@ -127,10 +136,12 @@ def _scalar(v) -> str:
 def dumps(m: dict) -> str:
     """The description as YAML (keys in schema order, units as comments); load(dumps(m)) == m."""
     lines = [f"name: {_scalar(m['name'])}", f"description: {_scalar(m['description'])}"]
-    for key, (unit, meaning) in KEYS.items():
+    keys = [k for k in {**KEYS, **OPTIONAL_KEYS} if k in m]
+    for key in keys:
+        unit, meaning = {**KEYS, **OPTIONAL_KEYS}[key]
         lines.append(f"{key}: {_scalar(m[key])}  # {unit}: {meaning}")
     lines.append("sources:")
-    for key in KEYS:
+    for key in keys:
         lines.append(f"  {key}: {_scalar(m['sources'][key])}")
     return "\n".join(lines) + "\n"
 

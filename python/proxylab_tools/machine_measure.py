@@ -2,9 +2,10 @@
 
     ./proxylab machine --out machines/$(hostname).yaml
 
-STREAM (1 rank, then one rank per core), the communication probe at 2 ranks (ping-pong, allreduce, all-to-all),
-the DGEMM ceiling pstswm measures (perf.measure_dgemm) and the local FFT rate of fft3d at 1 rank. One node only:
-the between-node values are the inside-node ones, and the file says so in `sources`. Median of --repeat runs.
+STREAM (1 rank, then one rank per core; the 1-rank runs also time an empty kernel launch), the communication probe
+at 2 ranks (ping-pong, allreduce, all-to-all), the DGEMM ceiling pstswm measures (perf.measure_dgemm) and the local
+FFT rate of fft3d at 1 rank. One node only: the between-node values are the inside-node ones, and the file says so
+in `sources`. Median of --repeat runs.
 """
 from __future__ import annotations
 
@@ -53,7 +54,9 @@ def measure(repeat: int, log) -> dict:
                                            for _ in range(repeat)]
     log(f"STREAM at 1 rank and at {cores} ranks")
     stream = ["stream.n=8388608", "stream.iterations=20"]  # 64 MiB per array per rank: beyond the caches
-    bw_core = med([triad_gbs(r) for r in runs("stream", 1, "default", stream)])
+    stream_one = runs("stream", 1, "default", stream)
+    bw_core = med([triad_gbs(r) for r in stream_one])
+    launch = med([r["results"]["launch_us"] for r in stream_one])
     bw_node = med([triad_gbs(r) for r in runs("stream", cores, "default", stream)]) if cores > 1 else bw_core
     comm_ranks = 2 if cores >= 2 else 1
     log(f"communication probe at {comm_ranks} ranks: ping-pong, allreduce, all-to-all")
@@ -82,13 +85,14 @@ def measure(repeat: int, log) -> dict:
            "intra_node_bandwidth_gbs": probe + ": comm pingpong 4 MiB",
            "inter_node_latency_us": one_node, "inter_node_bandwidth_gbs": one_node,
            "allreduce_stage_us": probe + f": comm allreduce 1 word, {comm_ranks} ranks / ceil(log2 P)",
-           "alltoall_message_us": probe + ": comm alltoall 8 B per pair, minus the ping-pong latency"}
+           "alltoall_message_us": probe + ": comm alltoall 8 B per pair, minus the ping-pong latency",
+           "kernel_launch_us": probe + ": stream, 1 rank, empty kernel + fence (results.launch_us)"}
     m = {"name": machine_file.safe_name(host["host"]),
          "description": f"{host['host']}: {host['cpu']}, {cores} cores ({host['system']})",
          "cores_per_node": cores, "memory_bandwidth_per_core_gbs": bw_core, "memory_bandwidth_per_node_gbs": bw_node,
          "dgemm_gflops_per_core": dgemm, "fft_gflops_per_core": fft, "intra_node_latency_us": lat,
          "intra_node_bandwidth_gbs": bw, "inter_node_latency_us": lat, "inter_node_bandwidth_gbs": bw,
-         "allreduce_stage_us": stage, "alltoall_message_us": a2a, "sources": src}
+         "allreduce_stage_us": stage, "alltoall_message_us": a2a, "kernel_launch_us": launch, "sources": src}
     return machine_file.validate(m, "measured description")
 
 

@@ -16,7 +16,8 @@ every proxy (docs/model.md, "Scaling rules"):
     allreduce             bytes as recorded; ceil(log2 g) stages
 
 Costs (per rank, seconds): a kernel takes max(flops / rate, bytes / bandwidth) with the rate its record names
-(fft or dgemm per core) and the bandwidth a rank gets when the node's ranks share it; a "calibrated" kernel
+(fft or dgemm per core) and the bandwidth a rank gets when the node's ranks share it; every kernel launch the record
+counts costs the machine's kernel_launch_us; a "calibrated" kernel
 (work units without flops or bytes: EVH1's PPM sweeps) costs what its unit cost on the calibration machine was,
 scaled by the DGEMM (core speed) ratio of the two machines. Messages cost latency + bytes / bandwidth, inside a node
 or between nodes (ranks fill nodes in order; the node's ranks share one NIC); a transpose's packing and unpacking
@@ -114,7 +115,8 @@ def counts_at(lo: dict, hi: dict, p: int) -> dict:
         kernels.append({"kernel": b["kernel"], "rate": b["rate"], **per_rank})
     moved = [] if p == 1 else [scale_comm(c, p_hi, p) for c in hi["communication"] if int(c["group"]) > 1]
     comms = [c for c in moved if c["group"] > 1]  # a communicator of one rank (a 1 x P grid's rows) sends nothing
-    return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms}
+    launches = float((lo if p == 1 else hi).get("launches", 0.0))  # per rank; halo packing appears from 2 ranks
+    return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms, "launches": launches}
 
 
 def seconds_per_step(app: str, record: dict) -> float:
@@ -202,8 +204,20 @@ def comm_seconds(c: dict, machine: dict, p: int) -> float:
             + b * (1 - f_out) / L["bw_in"] + b * f_out / L["bw_out"])
 
 
-def predict(counts: dict, machine: dict, unit_costs: dict | None = None) -> dict:
-    """Seconds per step at counts['ranks'] ranks: each part, the total, and every kernel and pattern."""
+def launch_cost(calibration_machine: dict, target: dict) -> float:
+    """Seconds per kernel launch on the target: its own kernel_launch_us, else the calibration machine's scaled by
+    the ratio of their DGEMM rates (core speed: the scaling SMPI applies to the same code); 0 when neither has one."""
+    if "kernel_launch_us" in target:
+        return 1e-6 * target["kernel_launch_us"]
+    if "kernel_launch_us" in calibration_machine:
+        speed = calibration_machine["dgemm_gflops_per_core"] / target["dgemm_gflops_per_core"]
+        return 1e-6 * calibration_machine["kernel_launch_us"] * speed
+    return 0.0
+
+
+def predict(counts: dict, machine: dict, unit_costs: dict | None = None, launch_s: float = 0.0) -> dict:
+    """Seconds per step at counts['ranks'] ranks: each part, the total, and every kernel and pattern. launch_s: the
+    cost of one kernel launch (launch_cost), charged to compute for each of the step's launches."""
     p = counts["ranks"]
     parts = dict.fromkeys(PARTS, 0.0)
     detail = {}
@@ -211,6 +225,10 @@ def predict(counts: dict, machine: dict, unit_costs: dict | None = None) -> dict
         t = kernel_seconds(k, machine, p, (unit_costs or {}).get(k["kernel"]))
         parts["compute"] += t
         detail[k["kernel"]] = t
+    launches = counts.get("launches", 0.0) * launch_s
+    if launches > 0:
+        parts["compute"] += launches
+        detail["launches"] = launches
     for c in counts["communication"]:
         t = c["calls"] * comm_seconds(c, machine, p)
         parts[PATTERN_PART[c["pattern"]]] += t

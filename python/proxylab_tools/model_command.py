@@ -71,7 +71,8 @@ def model_curves(lo_record: dict, lo: dict, hi: dict, machine: dict, calibration
     """Predicted points (dicts of model.predict plus speedup and efficiency vs the first rank count)."""
     has_calibrated = any(k["rate"] == "calibrated" for k in lo["kernels"])
     costs = mdl.unit_costs(lo_record, calibration, machine) if has_calibrated else {}
-    pts = [mdl.predict(mdl.counts_at(lo, hi, p), machine, costs) for p in ranks]
+    launch = mdl.launch_cost(calibration, machine)
+    pts = [mdl.predict(mdl.counts_at(lo, hi, p), machine, costs, launch) for p in ranks]
     t0, p0 = pts[0]["total"], pts[0]["ranks"]
     for q in pts:
         q["speedup"] = stats.speedup(t0, q["total"])

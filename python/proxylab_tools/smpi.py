@@ -146,7 +146,7 @@ def main(args) -> int:
         pt = {"ranks": p, "nodes": nodes_for(m, p), "simulated": simulated,
               "verified": record["verification"]["passed"]}
         if counts:
-            pt["model"] = mdl.predict(mdl.counts_at(counts[0], counts[1], p), m, counts[2])
+            pt["model"] = mdl.predict(mdl.counts_at(counts[0], counts[1], p), m, counts[2], mdl.launch_cost(here, m))
         doc["points"].append(pt)
         model_t = pt["model"]["total"] if counts else None
         rows.append([str(p), str(pt["nodes"]), stats.fmt(simulated), stats.fmt(model_t),

@@ -160,6 +160,24 @@ except ImportError:
 
 
 @unittest.skipUnless(HAVE_YAML, "PyYAML missing: machine files cannot be read (apt-get install python3-yaml)")
+class Launches(unittest.TestCase):
+    def test_each_launch_costs_the_machines_launch_time(self):
+        lo = dict(counts(1, [kernel("k", "memory", bytes_=1e9)], []), launches=10.0)
+        hi = dict(counts(4, [kernel("k", "memory", bytes_=1e9)], [comm("halo", 1, 800.0, 4, 4)]), launches=14.0)
+        m = machine()
+        one, two = mdl.counts_at(lo, hi, 1), mdl.counts_at(lo, hi, 2)
+        self.assertEqual((one["launches"], two["launches"]), (10.0, 14.0))  # packing kernels from 2 ranks on
+        plain, charged = mdl.predict(one, m), mdl.predict(one, m, None, 2e-6)
+        self.assertAlmostEqual(charged["compute"] - plain["compute"], 10 * 2e-6)
+        self.assertAlmostEqual(charged["detail"]["launches"], 2e-5)
+
+    def test_launch_cost_is_the_targets_or_the_calibration_machines_scaled_by_core_speed(self):
+        here = machine(kernel_launch_us=1.0, dgemm_gflops_per_core=20.0)
+        self.assertAlmostEqual(mdl.launch_cost(here, machine(dgemm_gflops_per_core=5.0)), 4e-6)
+        self.assertAlmostEqual(mdl.launch_cost(here, machine(kernel_launch_us=0.5)), 0.5e-6)
+        self.assertEqual(mdl.launch_cost(machine(), machine()), 0.0)
+
+
 class MachineFiles(unittest.TestCase):
     def test_committed_machines_load_and_cite_every_value(self):
         names = machine_file.available()
@@ -167,11 +185,18 @@ class MachineFiles(unittest.TestCase):
             self.assertIn(name, names)
         for name in names:
             m = machine_file.load(name)
-            self.assertEqual(set(m["sources"]), set(machine_file.KEYS), name)
+            optional = {k for k in machine_file.OPTIONAL_KEYS if k in m}
+            self.assertEqual(set(m["sources"]), set(machine_file.KEYS) | optional, name)
 
     def test_round_trip(self):
         m = machine()
         self.assertEqual(machine_file.validate(yaml.safe_load(machine_file.dumps(m)), "x"), m)
+        m = machine(kernel_launch_us=0.9)
+        m["sources"]["kernel_launch_us"] = "test"
+        self.assertEqual(machine_file.validate(yaml.safe_load(machine_file.dumps(m)), "x"), m)
+        del m["sources"]["kernel_launch_us"]
+        with self.assertRaisesRegex(machine_file.MachineError, "kernel_launch_us"):
+            machine_file.validate(m, "m.yaml")
 
     def test_bad_values_name_the_key(self):
         for change, word in [({"cores_per_node": 2.5}, "cores_per_node"), ({"dgemm_gflops_per_core": 0}, "dgemm"),

@@ -57,7 +57,7 @@ def main() -> int:
         lo = mdl.counts_of(cal)
         costs = mdl.unit_costs(cal, m, m) if any(k["rate"] == "calibrated" for k in lo["kernels"]) else {}
         for p in (1, 2):
-            pred = mdl.predict(mdl.counts_at(lo, hi, p), m, costs)
+            pred = mdl.predict(mdl.counts_at(lo, hi, p), m, costs, mdl.launch_cost(m, m))
             t = stats.median(measured[p])
             rows.append([label, str(p), stats.fmt(t), f"{stats.fmt(min(measured[p]))}..{stats.fmt(max(measured[p]))}",
                          stats.fmt(pred["total"]), f"{100 * (pred['total'] - t) / t:+.0f}",

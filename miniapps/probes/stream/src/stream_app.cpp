@@ -190,8 +190,14 @@ void run(RunContext& ctx) {
                      {"gbs_per_rank_max", rank_max}, {"bytes_per_rank", bytes_rank}});
     if (k == 3) triad_best = best;
   }
-  ctx.out() << "\n";
+  // The fixed cost of a kernel: an empty one (one index per thread) and a fence, best of 10 batches of 200.
+  double launch_us = 1e6 * launch_seconds(10, 200), launch_max_us = 0;
+  MPI_Allreduce(&launch_us, &launch_max_us, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  std::snprintf(line, sizeof line, "%-8s %.3f us per empty kernel + fence (slowest rank, best of 10 x 200)\n",
+                "launch", launch_max_us);
+  ctx.out() << line << "\n";
   ctx.report.results()["kernels"] = table;
+  ctx.report.results()["launch_us"] = launch_max_us;
   ctx.report.results()["elements_per_rank"] = n;
   ctx.report.results()["iterations_done"] = done;
   ctx.report.results()["last_level_cache_bytes"] = llc;

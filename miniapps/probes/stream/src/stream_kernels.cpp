@@ -1,6 +1,9 @@
 // BabelStream kernels (see stream_kernels.hpp).
 #include "stream_kernels.hpp"
 
+#include <algorithm>
+#include <chrono>
+
 namespace proxylab::stream {
 
 void init(Arrays& x, Mapping m) {
@@ -34,6 +37,20 @@ double dot(Arrays& x, Mapping m) {
   auto a = x.a, b = x.b;
   return reduce_1d<Kokkos::Sum<double>>("stream::dot", m, 0, x.size(),
                                          KOKKOS_LAMBDA(int i, double& acc) { acc += a(i) * b(i); });
+}
+
+double launch_seconds(int batches, int launches) {
+  const int threads = HostExec().concurrency();
+  double best = 1e300;
+  for (int b = 0; b < batches; ++b) {
+    const auto t0 = std::chrono::steady_clock::now();
+    for (int l = 0; l < launches; ++l) {
+      Kokkos::parallel_for("stream::empty_launch", Kokkos::RangePolicy<HostExec>(0, threads), KOKKOS_LAMBDA(int){});
+      Kokkos::fence();
+    }
+    best = std::min(best, std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count() / launches);
+  }
+  return best;
 }
 
 }  // namespace proxylab::stream

@@ -24,6 +24,9 @@ void mul(Arrays& x, Mapping m, double scalar);
 void add(Arrays& x, Mapping m);
 void triad(Arrays& x, Mapping m, double scalar);
 double dot(Arrays& x, Mapping m);
+// Seconds per launch of an empty kernel (one index per thread) followed by a fence, the best of `batches` batches
+// of `launches`: the fixed cost every kernel pays (the performance model's kernel_launch_us, docs/model.md).
+double launch_seconds(int batches, int launches);
 
 // Bytes moved per element, counted as STREAM does (8-byte words read + written).
 constexpr double bytes_copy = 16, bytes_mul = 16, bytes_add = 24, bytes_triad = stream_triad_bytes, bytes_dot = 16;

@@ -1,0 +1,58 @@
+// Kernel launches of this rank, counted through the Kokkos Tools begin callbacks of parallel_for, parallel_reduce
+// and parallel_scan (core API since Kokkos 3.3) while a counter is alive. The performance model charges each launch
+// a fixed cost (machines/*.yaml kernel_launch_us; docs/model.md): at a few hundred points per rank a step's
+// launches, not its flops or bytes, set its time. A Kokkos Tools library loaded by the user (KOKKOS_TOOLS_LIBS)
+// keeps working: its callbacks are called after the count and put back when the counter ends. One counter at a
+// time; Kokkos launches from the host thread.
+#pragma once
+#include <Kokkos_Core.hpp>
+#include <cstdint>
+
+namespace proxylab {
+
+class LaunchCounter {
+ public:
+  LaunchCounter() {
+    namespace kt = Kokkos::Tools::Experimental;
+    State& s = state();
+    s = State{};
+    const auto before = kt::get_callbacks();
+    s.tool_for = before.begin_parallel_for;
+    s.tool_reduce = before.begin_parallel_reduce;
+    s.tool_scan = before.begin_parallel_scan;
+    kt::set_begin_parallel_for_callback(on_for);
+    kt::set_begin_parallel_reduce_callback(on_reduce);
+    kt::set_begin_parallel_scan_callback(on_scan);
+  }
+  ~LaunchCounter() {
+    namespace kt = Kokkos::Tools::Experimental;
+    const State& s = state();
+    kt::set_begin_parallel_for_callback(s.tool_for);
+    kt::set_begin_parallel_reduce_callback(s.tool_reduce);
+    kt::set_begin_parallel_scan_callback(s.tool_scan);
+  }
+  LaunchCounter(const LaunchCounter&) = delete;
+  LaunchCounter& operator=(const LaunchCounter&) = delete;
+
+  std::uint64_t launches() const { return state().launches; }
+
+ private:
+  using Begin = Kokkos::Tools::beginFunction;
+  struct State {
+    std::uint64_t launches = 0;
+    Begin tool_for = nullptr, tool_reduce = nullptr, tool_scan = nullptr;
+  };
+  static State& state() {
+    static State s;
+    return s;
+  }
+  static void count(Begin tool, const char* name, std::uint32_t device, std::uint64_t* id) {
+    ++state().launches;
+    if (tool) tool(name, device, id);
+  }
+  static void on_for(const char* n, std::uint32_t d, std::uint64_t* id) { count(state().tool_for, n, d, id); }
+  static void on_reduce(const char* n, std::uint32_t d, std::uint64_t* id) { count(state().tool_reduce, n, d, id); }
+  static void on_scan(const char* n, std::uint32_t d, std::uint64_t* id) { count(state().tool_scan, n, d, id); }
+};
+
+}  // namespace proxylab

@@ -1,0 +1,29 @@
+// LaunchCounter: every parallel dispatch while it lives, none after; a tool's callback still runs.
+#include "proxylab/launch_counter.hpp"
+#include "proxylab/testing.hpp"
+
+namespace {
+int tool_calls = 0;
+void tool_begin_for(const char*, std::uint32_t, std::uint64_t*) { ++tool_calls; }
+}  // namespace
+
+TEST_CASE("launch counter: counts parallel_for, reduce and scan while alive, and chains a tool", "[launch]") {
+  using Policy = Kokkos::RangePolicy<Kokkos::DefaultHostExecutionSpace>;
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(tool_begin_for);
+  tool_calls = 0;
+  {
+    proxylab::LaunchCounter counter;
+    for (int i = 0; i < 3; ++i) Kokkos::parallel_for("count::for", Policy(0, 10), [](int) {});
+    double sum = 0;
+    Kokkos::parallel_reduce("count::reduce", Policy(0, 10), [](int i, double& s) { s += i; }, sum);
+    Kokkos::parallel_scan("count::scan", Policy(0, 10), [](int, int& u, bool) { u += 1; });
+    CHECK(counter.launches() == 5);
+    CHECK(sum == 45);
+    CHECK(tool_calls == 3);  // the tool saw its parallel_fors
+  }
+  Kokkos::parallel_for("count::after", Policy(0, 10), [](int) {});
+  CHECK(tool_calls == 4);  // the tool's callback is back in place
+  Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
+  proxylab::LaunchCounter fresh;
+  CHECK(fresh.launches() == 0);
+}
