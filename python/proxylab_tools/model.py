@@ -204,12 +204,13 @@ def comm_seconds(c: dict, machine: dict, p: int) -> float:
             + b * (1 - f_out) / L["bw_in"] + b * f_out / L["bw_out"])
 
 
-def launch_cost(calibration_machine: dict, target: dict) -> float:
+def launch_cost(calibration_machine: dict | None, target: dict) -> float:
     """Seconds per kernel launch on the target: its own kernel_launch_us, else the calibration machine's scaled by
-    the ratio of their DGEMM rates (core speed: the scaling SMPI applies to the same code); 0 when neither has one."""
+    the ratio of their DGEMM rates (core speed: the scaling SMPI applies to the same code); 0 when neither has one
+    (or there is no calibration machine)."""
     if "kernel_launch_us" in target:
         return 1e-6 * target["kernel_launch_us"]
-    if "kernel_launch_us" in calibration_machine:
+    if calibration_machine and "kernel_launch_us" in calibration_machine:
         speed = calibration_machine["dgemm_gflops_per_core"] / target["dgemm_gflops_per_core"]
         return 1e-6 * calibration_machine["kernel_launch_us"] * speed
     return 0.0

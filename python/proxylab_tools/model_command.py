@@ -18,6 +18,7 @@ import argparse
 import json
 import os
 import subprocess
+from pathlib import Path
 
 from . import harness_common as hc
 from . import machine_file, output_files, runner, stats
@@ -155,7 +156,9 @@ def main(args) -> int:
                 counting = " and ".join(map(str, args.count_ranks or DEFAULT_COUNT_RANKS))
                 hc.log(TOOL, f"{label}: counting at {counting} ranks")
             lo_record, lo, hi = measure_counts(args, sets)
-            if calibration is None and any(k["rate"] == "calibrated" for k in lo["kernels"]):
+            # needed for calibrated kernels; otherwise used where it exists (the launch cost, model.launch_cost)
+            if calibration is None and (any(k["rate"] == "calibrated" for k in lo["kernels"]) or args.calibrated_on
+                                        or Path(default_calibration()).exists()):
                 calibration = machine_file.load(args.calibrated_on or default_calibration())
             curves[label] = model_curves(lo_record, lo, hi, machine, calibration, args.ranks)
             counts[label] = {"low": lo, "high": hi}

@@ -176,6 +176,7 @@ class Launches(unittest.TestCase):
         self.assertAlmostEqual(mdl.launch_cost(here, machine(dgemm_gflops_per_core=5.0)), 4e-6)
         self.assertAlmostEqual(mdl.launch_cost(here, machine(kernel_launch_us=0.5)), 0.5e-6)
         self.assertEqual(mdl.launch_cost(machine(), machine()), 0.0)
+        self.assertEqual(mdl.launch_cost(None, machine()), 0.0)  # no calibration machine (lesson 13 on a new host)
 
 
 class MachineFiles(unittest.TestCase):
