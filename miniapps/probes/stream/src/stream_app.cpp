@@ -13,6 +13,7 @@
 
 #include "proxylab/memory_budget.hpp"
 #include "proxylab/progress.hpp"
+#include "proxylab/run_results.hpp"
 #include "stream_kernels.hpp"
 
 namespace proxylab::stream {
@@ -193,9 +194,8 @@ void run(RunContext& ctx) {
   // The fixed cost of a kernel: an empty one (one index per thread) and a fence, best of 10 batches of 200.
   double launch_us = 1e6 * launch_seconds(10, 200), launch_max_us = 0;
   MPI_Allreduce(&launch_us, &launch_max_us, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
-  std::snprintf(line, sizeof line, "%-8s %.3f us per empty kernel + fence (slowest rank, best of 10 x 200)\n",
-                "launch", launch_max_us);
-  ctx.out() << line << "\n";
+  ctx.out() << text_printf("%-8s %.3f us per empty kernel + fence (slowest rank, best of 10 x 200)\n\n", "launch",
+                           launch_max_us);
   ctx.report.results()["kernels"] = table;
   ctx.report.results()["launch_us"] = launch_max_us;
   ctx.report.results()["elements_per_rank"] = n;
