@@ -155,7 +155,7 @@ void run(RunContext& ctx) {
   const Diagnostics d0 = model.diagnose();
   const auto c0 = model.vorticity_coefficient(4, 5);
   const TransformStats before = tr.stats();
-  const double gp_before = model.grid_point_flops();
+  const PhaseCounts gp_before = model.grid_point_counts(), sp_before = model.spectral_counts();
 
   // Time loop; the case 6 phase of ζ(m=4, n=5) is sampled every simulated hour (unwrapped).
   const long long sample = std::max<long long>(1, (long long)std::llround(3600.0 / s.model.dt));
@@ -211,17 +211,21 @@ void run(RunContext& ctx) {
 
   // ---- performance record -----------------------------------------------------------------------
   const auto& st = tr.stats();
-  double local[5] = {st.fft_flops - before.fft_flops, st.lt_flops - before.lt_flops,
-                     model.grid_point_flops() - gp_before, double(st.comm_bytes - before.comm_bytes),
-                     st.lt_bytes - before.lt_bytes};
-  double total[5];
-  MPI_Allreduce(local, total, 5, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  const PhaseCounts &gp = model.grid_point_counts(), &sp = model.spectral_counts();
+  double local[7] = {st.fft_flops - before.fft_flops,     st.lt_flops - before.lt_flops,
+                     gp.flops - gp_before.flops,           double(st.comm_bytes - before.comm_bytes),
+                     st.lt_bytes - before.lt_bytes,        gp.bytes - gp_before.bytes,
+                     sp.bytes - sp_before.bytes};
+  double total[7];
+  MPI_Allreduce(local, total, 7, MPI_DOUBLE, MPI_SUM, ctx.comm);
   // The slowest rank's seconds in each stage, the inverse and forward transforms together.
   auto both = [](const std::string& leaf) {
     return Timers::PathGroup{"timestep/inverse/" + leaf, "timestep/forward/" + leaf};
   };
   const std::vector<double> secs = ctx.timers.reduce(
-      ctx.comm, {both("fft"), both("legendre"), both("comm"), {"timestep/grid_point", "timestep/spectral"}},
+      ctx.comm,
+      {both("fft"), both("legendre"), both("comm"), {"timestep/grid_point", "timestep/spectral"},
+       {"timestep/grid_point"}, {"timestep/spectral"}},
       Timers::OverRanks::max);
   const double t_fft = secs[0], t_lt = secs[1], t_comm = secs[2], t_gp = secs[3];
   // One field transform: one field at one level, grid -> spectral or back (the unit of SHTns' timings).
@@ -245,7 +249,8 @@ void run(RunContext& ctx) {
   r.model_counts = model_counts_json("time step",
                                      {{"fft", "fft", total[0] / n, 0, 0, t_fft / n},
                                       {"legendre", "dgemm", total[1] / n, total[4] / n, 0, t_lt / n},
-                                      {"grid_point", "dgemm", total[2] / n, 0, 0, t_gp / n}},
+                                      {"grid_point", "memory", total[2] / n, total[5] / n, 0, secs[4] / n},
+                                      {"spectral", "memory", 0, total[6] / n, 0, secs[5] / n}},
                                      comms, ctx.comm);
   publish_results(ctx, r);
   const double rate = (total[0] + total[1] + total[2]) / wall * 1e-9;

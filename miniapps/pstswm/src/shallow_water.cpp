@@ -31,11 +31,18 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
   row_n_ = View1D<int>("pstswm::row_n", lay.rows);
   row_first_ = View1D<int>("pstswm::row_first", lay.rows);
   row_last_ = View1D<int>("pstswm::row_last", lay.rows);
+  row_eps_ = View1D<double>("pstswm::row_eps", lay.rows);
+  row_eps_next_ = View1D<double>("pstswm::row_eps_next", lay.rows);
+  row_inv_lap_ = View1D<double>("pstswm::row_inv_lap", lay.rows);
   for (size_t i = 0; i < lay.ms.size(); ++i)
     for (int r = 0; r < lay.rows_of(int(i)); ++r) {
-      const int row = lay.offset[i] + r;
-      row_m_(row) = lay.ms[i], row_n_(row) = lay.ms[i] + r;
+      const int row = lay.offset[i] + r, m = lay.ms[i], n = m + r;
+      row_m_(row) = m, row_n_(row) = n;
       row_first_(row) = lay.offset[i], row_last_(row) = lay.offset[i] + lay.rows_of(int(i)) - 1;
+      // The recurrence coefficients and -a²/(n(n+1)) once per row, not per level and point: the square roots and
+      // divisions made the spectral phase cost more than the grid-point phase.
+      row_eps_(row) = eps(n, m), row_eps_next_(row) = eps(n + 1, m);
+      row_inv_lap_(row) = (n == 0 || n > N_) ? 0.0 : -a * a / (double(n) * (n + 1));
     }
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon;
   coriolis_ = View1D<double>("pstswm::coriolis", size_t(nlat) * nlon);
@@ -64,8 +71,10 @@ void ShallowWater::initial_state() {
   tr_.forward(grid, 3, {true, true, false}, X);
   auto S = cur_;
   auto rm = row_m_, rn = row_n_, rf = row_first_;
+  auto re = row_eps_, re1 = row_eps_next_;
   const int N = N_;
-  for_each_2d("pstswm::initial_vorticity_divergence", Mapping::flat, 0, int(rm.extent(0)), 0, L,
+  // team mapping: the contiguous (last) loop vectorised, as in every kernel here (docs/perf/pop/results.md, table 4)
+  for_each_2d("pstswm::initial_vorticity_divergence", Mapping::team, 0, int(rm.extent(0)), 0, L,
               KOKKOS_LAMBDA(int row, int l) {
                 const int m = rm(row), n = rn(row);
                 auto x = [&](int r, int f, int ri) { return X(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
@@ -74,7 +83,7 @@ void ShallowWater::initial_state() {
                   for (int f = 0; f < 3; ++f) s(f, 0) = 0.0, s(f, 1) = 0.0;
                   return;
                 }
-                const double cu = -n * eps(n + 1, m), cl = (n + 1) * eps(n, m);
+                const double cu = -n * re1(row), cl = (n + 1) * re(row);
                 for (int ri = 0; ri < 2; ++ri) {
                   const double sgn = ri == 0 ? -1.0 : 1.0;  // i m (x_re + i x_im) = -m x_im + i m x_re
                   const double hu = cu * x(row + 1, 0, ri) + (row > rf(row) ? cl * x(row - 1, 0, ri) : 0.0);
@@ -92,16 +101,14 @@ void ShallowWater::initial_state() {
 void ShallowWater::prepare_inverse() {
   auto S = cur_, Y = inv_spec_;
   auto rm = row_m_, rn = row_n_, rf = row_first_, rl = row_last_;
+  auto re = row_eps_, re1 = row_eps_next_, ril = row_inv_lap_;
   const int N = N_, L = L_;
-  for_each_2d("pstswm::spectral_to_uv", Mapping::flat, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
+  for_each_2d("pstswm::spectral_to_uv", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
     const int m = rm(row), n = rn(row);
     auto s = [&](int r, int f, int ri) { return S(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
-    auto inv_lap = [&](int r, int f, int ri) {  // -a²/(n(n+1)) x for 1 <= n <= N, else 0
-      const int nn = rn(r);
-      return (nn == 0 || nn > N) ? 0.0 : -a * a / (double(nn) * (nn + 1)) * s(r, f, ri);
-    };
+    auto inv_lap = [&](int r, int f, int ri) { return ril(r) * s(r, f, ri); };  // -a²/(n(n+1)) x, 0 if n = 0, n > N
     auto y = [&](int f, int ri) -> double& { return Y(((size_t(row) * 4 + f) * L + l) * 2 + ri); };
-    const double cl = (n - 1) * eps(n, m), cu = (n + 2) * eps(n + 1, m);
+    const double cl = (n - 1) * re(row), cu = (n + 2) * re1(row);
     const bool lo = row > rf(row), hi = row < rl(row);
     for (int ri = 0; ri < 2; ++ri) {
       const double sgn = ri == 0 ? -1.0 : 1.0;
@@ -114,6 +121,7 @@ void ShallowWater::prepare_inverse() {
       y(3, ri) = (im_psi - cl * chi_l + cu * chi_u) / a;
     }
   });
+  spectral_.bytes += 16.0 * (3 + 4) * double(rm.extent(0)) * L;  // ζ, δ, Φ in; ζ, Φ, U, V out (complex)
 }
 
 // STSWM: comp1 (grid-point products): η = ζ + f, A = ηU, B = ηV, C = ΦU, D = ΦV, Q = Φ + (U²+V²)/(2(1-μ²)).
@@ -121,14 +129,15 @@ void ShallowWater::grid_products() {
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
   const size_t fs = size_t(nlat) * L * nlon;
   auto G = inv_grid_, F = fwd_grid_, cor = coriolis_, mu = mu_;
-  for_each_3d("pstswm::grid_products", Mapping::flat, 0, nlat, 0, L, 0, nlon, KOKKOS_LAMBDA(int j, int l, int i) {
+  for_each_3d("pstswm::grid_products", Mapping::team, 0, nlat, 0, L, 0, nlon, KOKKOS_LAMBDA(int j, int l, int i) {
     const size_t at = (size_t(j) * L + l) * nlon + i;
     const double zeta = G(at), phi = G(fs + at), U = G(2 * fs + at), V = G(3 * fs + at);
     const double eta = zeta + cor(size_t(j) * nlon + i);
     F(at) = eta * U, F(fs + at) = eta * V, F(2 * fs + at) = phi * U, F(3 * fs + at) = phi * V;
     F(4 * fs + at) = phi + (U * U + V * V) / (2.0 * (1.0 - mu(j) * mu(j)));
   });
-  gp_flops_ += 14.0 * fs;
+  grid_point_.flops += 14.0 * fs;
+  grid_point_.bytes += 8.0 * (9.0 * fs + double(nlat) * nlon + nlat);  // 4 fields in, 5 out; f(λ, μ); μ
 }
 
 // STSWM: comp2 / the leapfrog update. With X' the forward transforms (vector ones pre-divided by
@@ -138,10 +147,11 @@ void ShallowWater::grid_products() {
 void ShallowWater::update() {
   auto T = fwd_spec_, Sold = old_, Scur = cur_, Snew = new_;
   auto rm = row_m_, rn = row_n_, rf = row_first_;
+  auto re = row_eps_, re1 = row_eps_next_;
   const int N = N_, L = L_;
   const bool first = steps_ == 0;
   const double dt = opt_.dt, eps_ra = opt_.asselin;
-  for_each_2d("pstswm::leapfrog", Mapping::flat, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
+  for_each_2d("pstswm::leapfrog", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
     const int m = rm(row), n = rn(row);
     auto t = [&](int r, int f, int ri) { return T(((size_t(r) * 5 + f) * L + l) * 2 + ri); };
     auto idx = [&](int f, int ri) { return ((size_t(row) * 3 + f) * L + l) * 2 + ri; };
@@ -150,7 +160,7 @@ void ShallowWater::update() {
         for (int ri = 0; ri < 2; ++ri) Snew(idx(f, ri)) = 0.0, Sold(idx(f, ri)) = 0.0;
       return;
     }
-    const double cu = -n * eps(n + 1, m), cl = (n + 1) * eps(n, m), lap = double(n) * (n + 1) / (a * a);
+    const double cu = -n * re1(row), cl = (n + 1) * re(row), lap = double(n) * (n + 1) / (a * a);
     const bool lo = row > rf(row);
     for (int ri = 0; ri < 2; ++ri) {
       const double sgn = ri == 0 ? -1.0 : 1.0;
@@ -167,6 +177,8 @@ void ShallowWater::update() {
       }
     }
   });
+  // 5 tendency fields and the current and old state in; the new and the filtered old state out (complex)
+  spectral_.bytes += 16.0 * (5 + 3 + 3 + 3 + 3) * double(rm.extent(0)) * L;
 }
 
 void ShallowWater::step() {

@@ -18,6 +18,12 @@ struct ModelOptions {
   double asselin = 0.01; // Robert–Asselin filter coefficient
 };
 
+// What the model counts of a phase outside the transforms (docs/model.md): flops and compulsory memory bytes
+// (each array read or written once), summed over the phase's calls on this rank.
+struct PhaseCounts {
+  double flops = 0, bytes = 0;
+};
+
 struct Diagnostics {
   double l1 = 0, l2 = 0, linf = 0;  // case 2: normalized height errors (all levels)
   double mass = 0, energy = 0;      // global integrals (all levels)
@@ -35,7 +41,8 @@ class ShallowWater {
   std::complex<double> vorticity_coefficient(int m, int n);
   // Collective: the whole current state (ζ, δ, Φ) in canonical order (m ascending) on every rank.
   std::vector<double> gather_state();
-  double grid_point_flops() const { return gp_flops_; }
+  const PhaseCounts& grid_point_counts() const { return grid_point_; }  // grid_products
+  const PhaseCounts& spectral_counts() const { return spectral_; }      // prepare_inverse + update
 
   // The phases of a step. Public only because they hold KOKKOS_LAMBDAs, which nvcc rejects in private or
   // protected member functions; step() is the interface.
@@ -50,11 +57,13 @@ class ShallowWater {
   Timers& timers_;
   int L_, N_;
   long long steps_ = 0;
-  double gp_flops_ = 0;
+  PhaseCounts grid_point_, spectral_;
   View1D<double> old_, cur_, new_;  // state (3 fields)
   View1D<double> inv_spec_, fwd_spec_;  // 4 and 5 fields
   View1D<double> inv_grid_, fwd_grid_;
   View1D<int> row_m_, row_n_, row_first_, row_last_;  // per state row: m, n, first/last row of its m
+  View1D<double> row_eps_, row_eps_next_;             // per state row: ε(n, m), ε(n+1, m)
+  View1D<double> row_inv_lap_;                        // per state row: -a²/(n(n+1)), 0 for n = 0 and n > N
   View1D<double> coriolis_;  // [jloc][lon]
   View1D<double> mu_;        // [jloc]
 };
