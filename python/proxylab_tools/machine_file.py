@@ -20,9 +20,11 @@ Schema (docs/model.md has the full text):
       memory_bandwidth_per_core_gbs: "..."
 
     kernel_launch_us: 1.0                   # optional: fixed cost of one kernel launch [us]
+    cache_per_core_mb: 2.0                  # optional, with the next: last-level cache / the cores sharing it [MB]
+    cache_bandwidth_per_core_gbs: 40.0      #   STREAM triad of one rank whose arrays fit in its cache share [GB/s]
 
-Values are plain numbers; every key above but the optional kernel_launch_us is required and positive
-(alltoall_message_us may be 0), and every value needs a `sources` entry. load() checks all of it and names the key, the value and what is allowed.
+Values are plain numbers; every key above but the optional ones is required and positive (alltoall_message_us
+may be 0), the two cache keys come together, and every value needs a `sources` entry. load() checks all of it and names the key, the value and what is allowed.
 """
 from __future__ import annotations
 
@@ -52,7 +54,11 @@ KEYS = {
 OPTIONAL_KEYS = {
     "kernel_launch_us": ("us", "fixed cost of one kernel launch (an empty kernel and a fence, one thread per rank); "
                                "absent: the calibration machine's, scaled by core speed"),
+    "cache_per_core_mb": ("MB", "last-level cache per core (its size / the cores sharing it); absent: no cache term"),
+    "cache_bandwidth_per_core_gbs": ("GB/s", "STREAM triad of one rank with its arrays in a quarter of its cache "
+                                             "share"),
 }
+TOGETHER = ("cache_per_core_mb", "cache_bandwidth_per_core_gbs")
 MAY_BE_ZERO = {"alltoall_message_us"}
 
 
@@ -100,6 +106,9 @@ def validate(data, where: str) -> dict:
             raise MachineError(f"{where}: 'cores_per_node' = {v!r}: expected a whole number of cores")
         if not isinstance(sources.get(key), str) or not sources[key].strip():
             raise MachineError(f"{where}: 'sources' has no entry for '{key}' (say where the value came from)")
+    if sum(key in data for key in TOGETHER) == 1:
+        raise MachineError(f"{where}: {' and '.join(TOGETHER)} come together (the cache term needs both); "
+                           f"only {next(k for k in TOGETHER if k in data)} is given")
     for key in sources:
         if key not in KEYS and not (key in OPTIONAL_KEYS and key in data):
             raise MachineError(f"{where}: 'sources' names unknown key '{key}'")

@@ -2,7 +2,8 @@
 
     ./proxylab machine --out machines/$(hostname).yaml
 
-STREAM (1 rank, then one rank per core; the 1-rank runs also time an empty kernel launch), the communication probe
+STREAM (1 rank, then one rank per core; the 1-rank runs also time an empty kernel launch and name the last-level
+cache; then 1 rank with its arrays in a quarter of its cache share), the communication probe
 at 2 ranks (ping-pong, allreduce, all-to-all), the DGEMM ceiling pstswm measures (perf.measure_dgemm) and the local
 FFT rate of fft3d at 1 rank. One node only: the between-node values are the inside-node ones, and the file says so
 in `sources`. Median of --repeat runs.
@@ -58,6 +59,12 @@ def measure(repeat: int, log) -> dict:
     bw_core = med([triad_gbs(r) for r in stream_one])
     launch = med([r["results"]["launch_us"] for r in stream_one])
     bw_node = med([triad_gbs(r) for r in runs("stream", cores, "default", stream)]) if cores > 1 else bw_core
+    llc = stream_one[0]["results"].get("last_level_cache_bytes", 0)
+    cache_mb = llc / stream_one[0]["results"].get("last_level_cache_cpus", 1) / 1e6
+    if cache_mb > 0:
+        log(f"STREAM in the cache: 1 rank, arrays in a quarter of its {cache_mb:.3g} MB share of the last-level cache")
+        in_cache = [f"stream.n={max(1024, int(cache_mb * 1e6 / 4 / 24))}", "stream.iterations=50"]
+        bw_cache = med([triad_gbs(r) for r in runs("stream", 1, "default", in_cache)])
     comm_ranks = 2 if cores >= 2 else 1
     log(f"communication probe at {comm_ranks} ranks: ping-pong, allreduce, all-to-all")
     comm = runs("comm", comm_ranks, None, ["probe.tests=pingpong,alltoall,allreduce", "probe.min_bytes=8",
@@ -86,13 +93,20 @@ def measure(repeat: int, log) -> dict:
            "inter_node_latency_us": one_node, "inter_node_bandwidth_gbs": one_node,
            "allreduce_stage_us": probe + f": comm allreduce 1 word, {comm_ranks} ranks / ceil(log2 P)",
            "alltoall_message_us": probe + ": comm alltoall 8 B per pair, minus the ping-pong latency",
-           "kernel_launch_us": probe + ": stream, 1 rank, empty kernel + fence (results.launch_us)"}
+           "kernel_launch_us": probe + ": stream, 1 rank, empty kernel + fence (results.launch_us)",
+           "cache_per_core_mb": probe + ": stream's last_level_cache_bytes / last_level_cache_cpus (sysfs)",
+           "cache_bandwidth_per_core_gbs": probe + ": stream, 1 rank, 3 arrays in a quarter of the cache share, "
+                                                   "triad best"}
     m = {"name": machine_file.safe_name(host["host"]),
          "description": f"{host['host']}: {host['cpu']}, {cores} cores ({host['system']})",
          "cores_per_node": cores, "memory_bandwidth_per_core_gbs": bw_core, "memory_bandwidth_per_node_gbs": bw_node,
          "dgemm_gflops_per_core": dgemm, "fft_gflops_per_core": fft, "intra_node_latency_us": lat,
          "intra_node_bandwidth_gbs": bw, "inter_node_latency_us": lat, "inter_node_bandwidth_gbs": bw,
          "allreduce_stage_us": stage, "alltoall_message_us": a2a, "kernel_launch_us": launch, "sources": src}
+    if cache_mb > 0:
+        m.update(cache_per_core_mb=cache_mb, cache_bandwidth_per_core_gbs=bw_cache)
+    else:
+        del src["cache_per_core_mb"], src["cache_bandwidth_per_core_gbs"]
     return machine_file.validate(m, "measured description")
 
 

@@ -14,9 +14,12 @@ every proxy (docs/model.md, "Scaling rules"):
                           bytes sent and packed per rank ~ (1/P) (g-1)/g; g-1 messages
     halo                  bytes per rank ~ sqrt(P_ref / P) (2-D blocks: perimeter / area); messages as recorded
     allreduce             bytes as recorded; ceil(log2 g) stages
+    launches              the first record's, plus the second's extra in proportion to the point-to-point messages
 
 Costs (per rank, seconds): a kernel takes max(flops / rate, bytes / bandwidth) with the rate its record names
-(fft or dgemm per core) and the bandwidth a rank gets when the node's ranks share it; every kernel launch the record
+(fft or dgemm per core) and the bandwidth a rank gets when the node's ranks share it, or, where the machine
+describes its last-level cache, the blend of cache and memory bandwidth by the part of the step's working set (its
+counted bytes) that fits the rank's share of the cache; every kernel launch the record
 counts costs the machine's kernel_launch_us; a "calibrated" kernel
 (work units without flops or bytes: EVH1's PPM sweeps) costs what its unit cost on the calibration machine was,
 scaled by the DGEMM (core speed) ratio of the two machines. Messages cost latency + bytes / bandwidth, inside a node
@@ -115,8 +118,26 @@ def counts_at(lo: dict, hi: dict, p: int) -> dict:
         kernels.append({"kernel": b["kernel"], "rate": b["rate"], **per_rank})
     moved = [] if p == 1 else [scale_comm(c, p_hi, p) for c in hi["communication"] if int(c["group"]) > 1]
     comms = [c for c in moved if c["group"] > 1]  # a communicator of one rank (a 1 x P grid's rows) sends nothing
-    launches = float((lo if p == 1 else hi).get("launches", 0.0))  # per rank; halo packing appears from 2 ranks
-    return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms, "launches": launches}
+    return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms,
+            "launches": launches_at(lo, hi, comms)}
+
+
+def point_to_point_messages(comms: list) -> float:
+    """Messages per step of the busiest rank in its transposes and halo updates (not its allreduces)."""
+    return sum(float(c["calls"]) * float(c["messages"]) for c in comms
+               if c["pattern"] != "allreduce" and int(c["group"]) > 1)
+
+
+def launches_at(lo: dict, hi: dict, comms: list) -> float:
+    """Kernel launches per step and rank at the ranks of `comms` (the moved communication): the first record's,
+    plus the launches the second record adds in proportion to its point-to-point messages (a transpose packs and
+    unpacks one block per partner, a halo update one buffer per neighbour: fft3d's slabs launch 1, 2, 4 kernels per
+    transform at 1, 2, 4 ranks)."""
+    l_lo, l_hi = float(lo.get("launches", 0.0)), float(hi.get("launches", 0.0))
+    m_hi = point_to_point_messages(hi["communication"])
+    if m_hi <= 0:
+        return l_lo if not comms else l_hi
+    return max(0.0, l_lo + (l_hi - l_lo) * point_to_point_messages(comms) / m_hi)
 
 
 def seconds_per_step(app: str, record: dict) -> float:
@@ -146,13 +167,43 @@ def bandwidth_per_rank(machine: dict, p: int) -> float:
     return 1e9 * min(machine["memory_bandwidth_per_core_gbs"], machine["memory_bandwidth_per_node_gbs"] / per_node)
 
 
-def kernel_seconds(k: dict, machine: dict, p: int, unit_cost: float | None = None) -> float:
-    bw = bandwidth_per_rank(machine, p)
+def cache_share(machine: dict, p: int) -> float:
+    """Last-level cache of one rank [B]: the node's cache shared by the ranks on it (0: not described)."""
+    if "cache_per_core_mb" not in machine:
+        return 0.0
+    per_node, _ = layout(machine, p)
+    return 1e6 * machine["cache_per_core_mb"] * machine["cores_per_node"] / per_node
+
+
+def seconds_per_byte(machine: dict, p: int, working_set: float) -> float:
+    """Memory time per byte for a rank whose step touches working_set bytes: the fraction f = share / working set
+    (at most 1) that its cache share holds moves at the cache bandwidth, the rest at the memory bandwidth the node's
+    ranks share. Without a cache description, memory bandwidth at every size."""
+    memory = 1.0 / bandwidth_per_rank(machine, p)
+    share = cache_share(machine, p)
+    if share <= 0 or working_set <= 0:
+        return memory
+    f = min(1.0, share / working_set)
+    return f / (1e9 * machine["cache_bandwidth_per_core_gbs"]) + (1.0 - f) * memory
+
+
+def working_set(counts: dict) -> float:
+    """Bytes one rank's step touches, as the model counts them: the sum of its kernels' compulsory bytes (an array
+    read by two kernels counts twice, so this errs large: toward memory bandwidth)."""
+    return sum(k["bytes"] for k in counts["kernels"])
+
+
+def kernel_seconds(k: dict, machine: dict, p: int, unit_cost: float | None = None,
+                   per_byte: float | None = None) -> float:
+    """One kernel's seconds per step on a rank; per_byte: seconds per memory byte (seconds_per_byte), default the
+    memory bandwidth's."""
+    if per_byte is None:
+        per_byte = 1.0 / bandwidth_per_rank(machine, p)
     if k["rate"] == "calibrated":
         if unit_cost is None:
             raise ModelError(f"kernel '{k['kernel']}' is calibrated (work units only): a calibration is needed")
         return k["work"] * unit_cost
-    memory = k["bytes"] / bw
+    memory = k["bytes"] * per_byte
     if k["rate"] == "memory":
         return memory
     rate = 1e9 * machine["fft_gflops_per_core" if k["rate"] == "fft" else "dgemm_gflops_per_core"]
@@ -222,8 +273,9 @@ def predict(counts: dict, machine: dict, unit_costs: dict | None = None, launch_
     p = counts["ranks"]
     parts = dict.fromkeys(PARTS, 0.0)
     detail = {}
+    per_byte = seconds_per_byte(machine, p, working_set(counts))
     for k in counts["kernels"]:
-        t = kernel_seconds(k, machine, p, (unit_costs or {}).get(k["kernel"]))
+        t = kernel_seconds(k, machine, p, (unit_costs or {}).get(k["kernel"]), per_byte)
         parts["compute"] += t
         detail[k["kernel"]] = t
     launches = counts.get("launches", 0.0) * launch_s

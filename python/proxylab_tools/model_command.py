@@ -124,12 +124,15 @@ def main(args) -> int:
     try:
         machine = machine_file.load(args.machine)
         if args.ranks_per_node is not None:
+            cores = machine["cores_per_node"]
             if not 1 <= args.ranks_per_node <= machine["cores_per_node"]:
                 raise mdl.ModelError(f"--ranks-per-node {args.ranks_per_node}: expected 1..{machine['cores_per_node']} "
                                      f"(the cores per node of {machine['name']})")
             # fewer ranks share a node's memory bandwidth and NIC: the node-level rates stay, the count drops
             machine = dict(machine, cores_per_node=args.ranks_per_node,
                            name=f"{machine['name']} ({args.ranks_per_node} ranks per node)")
+            if "cache_per_core_mb" in machine:  # the node's cache, shared by fewer ranks
+                machine["cache_per_core_mb"] *= cores / args.ranks_per_node
         vs = variants(args.vary)
         if args.count_ranks and (len(args.count_ranks) != 2 or args.count_ranks[0] >= args.count_ranks[1]):
             raise mdl.ModelError(f"--count-ranks {args.count_ranks}: give two increasing rank counts, e.g. 1,4")

@@ -160,6 +160,30 @@ except ImportError:
 
 
 @unittest.skipUnless(HAVE_YAML, "PyYAML missing: machine files cannot be read (apt-get install python3-yaml)")
+class Cache(unittest.TestCase):
+    def test_the_part_of_the_working_set_in_the_cache_share_moves_at_the_cache_bandwidth(self):
+        m = machine(cache_per_core_mb=1.0, cache_bandwidth_per_core_gbs=40.0)  # memory: 5 GB/s per rank on 4
+        self.assertEqual(mdl.cache_share(m, 4), 1e6)
+        self.assertEqual(mdl.cache_share(m, 1), 4e6)  # alone on the node: the whole cache
+        self.assertAlmostEqual(mdl.seconds_per_byte(m, 4, 0.5e6), 1 / 40e9)
+        self.assertAlmostEqual(mdl.seconds_per_byte(m, 4, 4e6), 0.25 / 40e9 + 0.75 / 5e9)
+        self.assertAlmostEqual(mdl.seconds_per_byte(m, 1, 4e6), 1 / 40e9)
+        self.assertAlmostEqual(mdl.seconds_per_byte(machine(), 4, 0.5e6), 1 / 5e9)  # no cache described
+
+    def test_predict_uses_the_steps_working_set(self):
+        m = machine(cache_per_core_mb=1.0, cache_bandwidth_per_core_gbs=40.0)
+        small = counts(4, [kernel("a", "memory", bytes_=2e5), kernel("b", "memory", bytes_=2e5)], [])
+        self.assertAlmostEqual(mdl.predict(small, m)["compute"], 4e5 / 40e9)
+        large = counts(4, [kernel("a", "memory", bytes_=1e6), kernel("b", "dgemm", flops=1.0, bytes_=1e6)], [])
+        self.assertAlmostEqual(mdl.predict(large, m)["compute"], 2e6 * (0.5 / 40e9 + 0.5 / 5e9))
+
+    def test_the_two_cache_keys_come_together(self):
+        m = machine(cache_per_core_mb=1.0)
+        m["sources"]["cache_per_core_mb"] = "test"
+        with self.assertRaisesRegex(machine_file.MachineError, "cache_bandwidth_per_core_gbs"):
+            machine_file.validate(m, "m.yaml")
+
+
 class Launches(unittest.TestCase):
     def test_each_launch_costs_the_machines_launch_time(self):
         lo = dict(counts(1, [kernel("k", "memory", bytes_=1e9)], []), launches=10.0)
@@ -170,6 +194,11 @@ class Launches(unittest.TestCase):
         plain, charged = mdl.predict(one, m), mdl.predict(one, m, None, 2e-6)
         self.assertAlmostEqual(charged["compute"] - plain["compute"], 10 * 2e-6)
         self.assertAlmostEqual(charged["detail"]["launches"], 2e-5)
+
+    def test_launches_grow_with_the_partners_a_transpose_packs_for(self):
+        lo = dict(counts(1, [kernel("fft", "fft", flops=1e6)], []), launches=1.0)
+        hi = dict(counts(4, [kernel("fft", "fft", flops=1e6)], [comm("alltoall", 1, 8e3, 3, 4)]), launches=4.0)
+        self.assertEqual([mdl.counts_at(lo, hi, p)["launches"] for p in (1, 2, 4, 16)], [1.0, 2.0, 4.0, 16.0])
 
     def test_launch_cost_is_the_targets_or_the_calibration_machines_scaled_by_core_speed(self):
         here = machine(kernel_launch_us=1.0, dgemm_gflops_per_core=20.0)

@@ -24,6 +24,9 @@ class CountsAgainstTheCode(unittest.TestCase):
             with self.subTest(app=app, sets=sets):
                 lo, two, hi = (counts(app, deck, sets, p) for p in (1, 2, 4))
                 predicted = mdl.counts_at(lo, hi, 2)
+                # Kokkos launches per step and rank (LaunchCounter over the timed loop): counted, and as at 4 ranks
+                self.assertGreater(lo["launches"], 0)
+                self.assertAlmostEqual(predicted["launches"], two["launches"], delta=0.05 * two["launches"])
                 for k_pred, k_code in zip(predicted["kernels"], two["kernels"]):
                     for q in ("flops", "bytes", "work"):
                         self.assertAlmostEqual(k_pred[q] * 2, k_code[q], delta=0.02 * k_code[q] + 1e-9,

@@ -39,20 +39,22 @@ inline std::string alltoall_pattern(TransposeStrategy s) {
   return s == TransposeStrategy::node_aware ? "alltoall_node_aware" : "alltoall";
 }
 
-// Collective over comm: the record entry, with seconds, bytes and messages maxed over ranks.
+// Collective over comm: the record entry, with seconds, bytes, messages and launches maxed over ranks.
+// launches: Kokkos kernel launches per step of this rank (LaunchCounter over the timed loop / steps).
 inline nlohmann::json model_counts_json(const std::string& step, const std::vector<KernelCount>& kernels,
-                                        const std::vector<CommCount>& comms, MPI_Comm comm) {
+                                        const std::vector<CommCount>& comms, double launches, MPI_Comm comm) {
   int ranks = 1;
   MPI_Comm_size(comm, &ranks);
-  std::vector<double> v;
+  std::vector<double> v{launches};
   for (const auto& k : kernels) v.push_back(k.seconds);
   for (const auto& c : comms) v.push_back(c.bytes), v.push_back(c.messages), v.push_back(c.copy_bytes);
   if (!v.empty()) MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm);
   nlohmann::json j = {{"step", step},
                       {"ranks", ranks},
+                      {"launches", v[0]},
                       {"kernels", nlohmann::json::array()},
                       {"communication", nlohmann::json::array()}};
-  size_t at = 0;
+  size_t at = 1;
   for (const auto& k : kernels)
     j["kernels"].push_back({{"kernel", k.kernel},
                             {"rate", k.rate},

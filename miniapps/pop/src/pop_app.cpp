@@ -10,6 +10,7 @@
 #include "memory_estimate.hpp"
 #include "operator_output.hpp"
 #include "pop_results.hpp"
+#include "proxylab/launch_counter.hpp"
 #include "proxylab/model_counts.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
@@ -101,10 +102,12 @@ void run(RunContext& ctx) {
   GlobalSum gsum(red, dom->comm());
   Progress progress(ctx, opt.max_iters, "iteration");
   MPI_Barrier(ctx.comm);
+  LaunchCounter launches;
   const double t0 = MPI_Wtime();
   const SolveStats st = solve(*dom, op, gsum, ctx.timers, opt, b, x, [&](int m) { return progress.update(m); });
   Kokkos::fence();
   const double t_solve = max_over_ranks(MPI_Wtime() - t0, ctx.comm);
+  const double launches_per_iteration = double(launches.launches()) / std::max(1, st.iterations);
   progress.finish();
 
   // ---- verification -----------------------------------------------------------------------------
@@ -173,7 +176,7 @@ void run(RunContext& ctx) {
       {{"halo", double(st.halo_updates) / it, double(dom->halo().bytes_per_exchange()),
         double(dom->halo().messages_per_exchange()), dom->grid().size()},
        {"allreduce", double(st.reductions) / it, 8.0 * words_per_sum, 1, dom->grid().size()}},
-      ctx.comm);
+      launches_per_iteration, ctx.comm);
   if (o.bench_stream) {
     const double t_kernels = t_op + t_vec + t_fused;
     const long long n = (long long)(dom->nx_local() + 2 * width) * (dom->ny_local() + 2 * width);

@@ -10,6 +10,7 @@
 #include <cmath>
 #include <cstdio>
 #include <fstream>
+#include <string>
 
 #include "proxylab/memory_budget.hpp"
 #include "proxylab/progress.hpp"
@@ -27,24 +28,50 @@ constexpr Kernel kernels[] = {{"copy", bytes_copy}, {"mul", bytes_mul}, {"add", 
                               {"triad", bytes_triad}, {"dot", bytes_dot}};
 constexpr int nkernels = 5;
 
-// Last-level cache size in bytes (0 if unknown).
-long long last_level_cache_bytes() {
-  long long llc = 0;
-#ifdef _SC_LEVEL3_CACHE_SIZE
-  llc = sysconf(_SC_LEVEL3_CACHE_SIZE);
-#endif
-  if (llc > 0) return llc;
-  for (int index = 4; index >= 0; --index) {
-    std::ifstream f("/sys/devices/system/cpu/cpu0/cache/index" + std::to_string(index) + "/size");
-    std::string s;
-    if (f >> s && !s.empty()) {
-      long long v = std::atoll(s.c_str());
-      if (s.back() == 'K') v *= 1024;
-      if (s.back() == 'M') v *= 1024 * 1024;
-      if (v > 0) return v;
+// CPUs named by a sysfs cpu list ("0-1", "0,2,4-7").
+int cpus_in_list(const std::string& list) {
+  int n = 0;
+  size_t at = 0;
+  while (at < list.size()) {
+    const size_t end = std::min(list.find(',', at), list.size());
+    const std::string item = list.substr(at, end - at);
+    const size_t dash = item.find('-');
+    n += dash == std::string::npos ? 1 : std::atoi(item.c_str() + dash + 1) - std::atoi(item.c_str()) + 1;
+    at = end + 1;
+  }
+  return n;
+}
+
+struct LastLevelCache {
+  long long bytes = 0;  // 0 if unknown
+  int cpus = 1;         // CPUs sharing it
+};
+
+// The last-level cache of the CPU this rank runs on as Linux describes it (sysfs: the highest cache level of
+// cpu0, its size and the CPUs that share it), else sysconf's. sysfs first: inside a VM sysconf can report the
+// host's whole L3 (seen: 256 MiB where the guest's 2 CPUs share one 32 MiB L3).
+LastLevelCache last_level_cache() {
+  LastLevelCache best;
+  int best_level = 0;
+  const std::string dir = "/sys/devices/system/cpu/cpu0/cache/index";
+  for (int index = 0; index < 8; ++index) {
+    std::ifstream size_file(dir + std::to_string(index) + "/size"), level_file(dir + std::to_string(index) + "/level"),
+        type_file(dir + std::to_string(index) + "/type"), cpus_file(dir + std::to_string(index) + "/shared_cpu_list");
+    std::string size, type, cpus;
+    int level = 0;
+    if (!(size_file >> size) || !(level_file >> level) || !(type_file >> type) || type == "Instruction") continue;
+    long long v = std::atoll(size.c_str());
+    if (size.back() == 'K') v *= 1024;
+    if (size.back() == 'M') v *= 1024 * 1024;
+    if (v > 0 && level > best_level) {
+      best_level = level, best.bytes = v;
+      best.cpus = (cpus_file >> cpus) ? std::max(1, cpus_in_list(cpus)) : 1;
     }
   }
-  return 0;
+#ifdef _SC_LEVEL3_CACHE_SIZE
+  if (best.bytes == 0) best.bytes = std::max(0L, sysconf(_SC_LEVEL3_CACHE_SIZE));
+#endif
+  return best;
 }
 
 void declare(Schema& s) {
@@ -99,13 +126,14 @@ void run(RunContext& ctx) {
   const int iterations = static_cast<int>(cfg.integer("stream.iterations"));
   const double scalar = cfg.real("stream.scalar");
   long long n = cfg.integer("stream.n");
-  const long long llc = last_level_cache_bytes();
+  const LastLevelCache cache = last_level_cache();
+  const long long llc = cache.bytes;
   if (n == 0) n = std::max<long long>(1LL << 22, 4 * llc / 8);
   if (n < 1024) cfg.reject("stream.n", "at least 1024 elements (or 0 for automatic)");
   require_normal_replay(cfg, iterations, scalar, n);
   require_memory(ctx.comm, MemoryEstimate().view("stream arrays a, b, c", 3, double(n) * sizeof(double)), "stream.n");
   ctx.out() << "  arrays: 3 x " << n << " doubles per rank (" << 3.0 * n * 8 / 1048576.0 << " MiB); last-level cache "
-            << llc / 1048576.0 << " MiB; mapping " << to_string(mapping) << "\n";
+            << llc / 1048576.0 << " MiB (shared by " << cache.cpus << " CPUs); mapping " << to_string(mapping) << "\n";
 
   Arrays x(static_cast<int>(n));
   init(x, mapping);
@@ -201,6 +229,7 @@ void run(RunContext& ctx) {
   ctx.report.results()["elements_per_rank"] = n;
   ctx.report.results()["iterations_done"] = done;
   ctx.report.results()["last_level_cache_bytes"] = llc;
+  ctx.report.results()["last_level_cache_cpus"] = cache.cpus;
   ctx.report.set_fom("triad bandwidth, all ranks, best iteration", triad_best, "GB/s");
 }
 
