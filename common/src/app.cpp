@@ -317,9 +317,9 @@ int RunContext::threads() const { return host_threads(); }
 std::ostream& RunContext::out() { return (rank == 0 && !quiet) ? std::cout : null_stream; }
 std::ostream& RunContext::always() { return rank == 0 ? std::cout : null_stream; }
 
-bool RunContext::stop_requested() {
+bool RunContext::stop_requested(long long* value) {
   // Once agreed, every rank knows it: no further communication is needed (and none is matched).
-  if (!interrupted_) interrupted_ = stop_agreed(comm);
+  if (!interrupted_) interrupted_ = stop_agreed(comm, value);
   return interrupted_;
 }
 

@@ -1,17 +1,39 @@
 // Progress line (see progress.hpp).
 #include "proxylab/progress.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 namespace proxylab {
 
 Progress::Progress(RunContext& ctx, long long total, std::string unit, double interval_s)
     : ctx_(ctx), total_(total), unit_(std::move(unit)), interval_(interval_s) {
-  t_start_ = t_last_ = MPI_Wtime();
+  t_start_ = t_last_ = t_check_ = MPI_Wtime();
+}
+
+// Collective at the agreed calls: asks every rank for a stop and agrees the call of the next check, which rank 0
+// proposes from its time per call since the last check (the others propose nothing: the reduction is a max). The
+// interval at most doubles from one check to the next, so a slow start or steps that grow keep the checks close.
+bool Progress::stop_agreed_now() {
+  const double now = MPI_Wtime();
+  long long every = 0;
+  if (ctx_.rank == 0) {
+    const double per_call = (now - t_check_) / double(std::max(1LL, calls_ - last_check_call_));
+    const double fits = per_call > 0 ? check_interval_s / per_call : 2.0 * double(every_) + 1.0;
+    every = (long long)std::clamp(fits, 1.0, 2.0 * double(every_) + 1.0);
+  }
+  t_check_ = now;
+  last_check_call_ = calls_;
+  const bool stop = ctx_.stop_requested(&every);
+  ++checks_;
+  every_ = std::max(1LL, every);
+  next_check_ = calls_ + every_;
+  return stop;
 }
 
 bool Progress::update(long long done, double sim_time, const std::string& sim_unit) {
-  if (ctx_.stop_requested()) {
+  ++calls_;
+  if (calls_ >= next_check_ && stop_agreed_now()) {
     finish();
     if (ctx_.rank == 0) std::fprintf(stderr, "interrupted at %s %lld of %lld; finishing cleanly\n", unit_.c_str(), done, total_);
     return false;

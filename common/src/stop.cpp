@@ -29,14 +29,21 @@ bool stop_pending() { return g_signal != 0; }
 
 int stop_signal() { return static_cast<int>(g_signal); }
 
-bool stop_agreed(MPI_Comm comm) {
-  int mine = stop_pending() ? 1 : 0, any = 0;
+bool stop_agreed(MPI_Comm comm, long long* value) {
+  long long mine[2] = {stop_pending() ? 1 : 0, value ? *value : 0}, any[2] = {0, 0};
+#ifdef SMPI_H
+  // SimGrid's SMPI (its mpi.h defines SMPI_H): a simulated rank that waits costs no core, and every MPI_Test of a
+  // polling loop adds smpi/test (100 us) of simulated time, which made each check cost milliseconds.
+  MPI_Allreduce(mine, any, 2, MPI_LONG_LONG, MPI_MAX, comm);
+#else
   MPI_Request req;
-  MPI_Iallreduce(&mine, &any, 1, MPI_INT, MPI_MAX, comm, &req);
+  MPI_Iallreduce(mine, any, 2, MPI_LONG_LONG, MPI_MAX, comm, &req);
   // Waiting politely: with more ranks than cores, the ranks still working get the cores.
   int done = 0;
   for (MPI_Test(&req, &done, MPI_STATUS_IGNORE); !done; MPI_Test(&req, &done, MPI_STATUS_IGNORE)) sched_yield();
-  return any != 0;
+#endif
+  if (value) *value = any[1];
+  return any[0] != 0;
 }
 
 }  // namespace proxylab

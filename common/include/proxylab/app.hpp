@@ -41,8 +41,9 @@ class RunContext {
   std::ostream& always();  // rank 0's stdout even with --quiet (results a user asked for)
 
   // Collective: true once any rank has received SIGINT/SIGTERM. Call at step boundaries (and at least
-  // every second: set-up phases, each repetition of a probe).
-  bool stop_requested();
+  // every second: set-up phases, each repetition of a probe; Progress::update calls it about every 0.2 s).
+  // value (optional): max-reduced over ranks in the same call, while no stop has been agreed.
+  bool stop_requested(long long* value = nullptr);
   // Collective: throws Interrupted on every rank when stop_requested(); the life cycle reports what ran.
   void check_stop();
   // Local, no communication: this rank has received a signal. For loops only this rank runs (their trip

@@ -4,7 +4,8 @@
 //
 //   stop_pending()        this rank has received a signal (no communication): for loops that only
 //                         this rank runs, to break out early; a collective check must follow
-//   stop_agreed(comm)     collective: some rank has received one (yields the core while it waits)
+//   stop_agreed(comm)     collective: some rank has received one (yields the core while it waits); an optional
+//                         value is max-reduced in the same call (Progress agrees its next check with it)
 //   Interrupted           thrown by RunContext::check_stop() on every rank at the same point; the life
 //                         cycle catches it and reports what ran
 #pragma once
@@ -21,6 +22,6 @@ struct Interrupted : std::exception {
 void install_stop_handlers();  // SIGINT and SIGTERM set the flag (SIGTERM behaves as SIGINT)
 bool stop_pending();
 int stop_signal();  // the first signal received, 0 if none
-bool stop_agreed(MPI_Comm comm);
+bool stop_agreed(MPI_Comm comm, long long* value = nullptr);
 
 }  // namespace proxylab
