@@ -6,10 +6,17 @@ ranks on a platform made from a machine description, next to the model's predict
 
 The platform (platform.xml, hosts) is one SimGrid cluster: `nodes` hosts of cores_per_node cores at the machine's
 DGEMM rate, a private link per node (inter-node bandwidth, half the latency each way), the hosts' loopback for
-ranks on one node (intra-node latency and bandwidth); ranks fill nodes in order. SMPI runs the ranks' computation
-for real on this machine and advances the simulated clock by the time it took times (this machine's DGEMM rate /
-the platform's): --calibrated-on names this machine's description (default machines/<host>.yaml), as the model
-does for its calibrated kernels. The timers use MPI_Wtime, so the record's times are simulated times.
+ranks on one node (intra-node latency and bandwidth); ranks fill nodes in order. SMPI's latency and bandwidth
+factors are set to 1: the description's values are MPI-level measurements already (SMPI's defaults, fitted to an
+Ethernet cluster, double a small message's latency). Each simulated rank gets its own copy of the binary
+(smpi/privatization:dlopen): smpirun's default here, mmap, remaps the globals at every context switch, which made
+every timer start/stop pair cost 3 us of host time (pop small, 16 ranks; 0.16 us with dlopen), all of it counted as
+computation. SMPI runs the ranks' computation for real on this machine and
+advances the simulated clock by the time it took divided by how much faster this machine is at the rate that bounds
+most of the proxy's compute (its 1-rank record's kernels: memory bandwidth for pop, FFT for fft3d, DGEMM for pstswm
+and for evh1's calibrated sweeps): --calibrated-on names this machine's description (default
+machines/<host>.yaml), as the model does for its calibrated kernels. The timers use MPI_Wtime, so the record's times
+are simulated times.
 """
 from __future__ import annotations
 
@@ -83,7 +90,9 @@ def run(app: str, ranks: int, m: dict, host_gflops: float, deck=None, sets=(), t
         (work / "platform.xml").write_text(platform_xml(m, nodes_for(m, ranks)))
         (work / "hosts").write_text(hostfile(m, ranks))
         cmd = ["smpirun", "-np", str(ranks), "-platform", str(work / "platform.xml"), "-hostfile", str(work / "hosts"),
-               f"--cfg=smpi/host-speed:{host_gflops:.6g}Gf", "--log=root.thres:warning", *extra_cfg,
+               f"--cfg=smpi/host-speed:{host_gflops:.6g}Gf", "--cfg=smpi/lat-factor:0:1", "--cfg=smpi/bw-factor:0:1",
+               "--cfg=smpi/privatization:dlopen",
+               "--log=root.thres:warning", *extra_cfg,
                str(smpi_binary(app)), *runner.app_arguments(deck, sets, str(work / "record.json"), quiet=True)]
         env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false", OPENBLAS_NUM_THREADS="1")
         p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
@@ -92,6 +101,27 @@ def run(app: str, ranks: int, m: dict, host_gflops: float, deck=None, sets=(), t
         return record, p
     finally:
         shutil.rmtree(work, ignore_errors=True)
+
+
+def bounding_rate(record: dict) -> str:
+    """The rate that bounds most of a proxy's measured compute: the rate of the kernels with the most seconds in its
+    record (calibrated kernels count as DGEMM: core speed)."""
+    seconds = {}
+    for k in mdl.counts_of(record)["kernels"]:
+        rate = "dgemm" if k["rate"] == "calibrated" else k["rate"]
+        seconds[rate] = seconds.get(rate, 0.0) + float(k["seconds"])
+    return max(seconds, key=seconds.get) if seconds else "dgemm"
+
+
+def speed_ratio(here: dict, target: dict, rate: str) -> float:
+    """How much faster this machine is than the target at `rate` (per rank; memory: a rank alone here, SMPI runs one
+    at a time, against a rank of a full node of the target)."""
+    if rate == "memory":
+        full_node = min(target["memory_bandwidth_per_core_gbs"],
+                        target["memory_bandwidth_per_node_gbs"] / target["cores_per_node"])
+        return here["memory_bandwidth_per_core_gbs"] / full_node
+    key = "fft_gflops_per_core" if rate == "fft" else "dgemm_gflops_per_core"
+    return here[key] / target[key]
 
 
 def register(subparsers) -> None:
@@ -125,7 +155,7 @@ def main(args) -> int:
         return 2
     deck = runner.resolve_deck(args.app, args.deck)
     rows, doc = [], {"app": args.app, "deck": str(deck or ""), "sets": args.set, "machine": m, "points": []}
-    counts = None
+    counts, rate = None, "dgemm"
     if not args.no_model:
         args.count_ranks = None
         try:
@@ -133,29 +163,43 @@ def main(args) -> int:
             costs = mdl.unit_costs(lo_record, here, m) if any(k["rate"] == "calibrated" for k in lo["kernels"]) \
                 else {}
             counts = (lo, hi, costs)
+            rate = bounding_rate(lo_record)
         except mdl.ModelError as e:
             hc.log(TOOL, str(e))
             return 2
+    ratio = speed_ratio(here, m, rate)
+    doc.update(bounding_rate=rate, speed_ratio=ratio)
+    hc.log(TOOL, f"compute: measured here, scaled by 1/{ratio:.3g} ({rate} rate of {here['name']} / {m['name']})")
     for p in args.ranks:
         hc.log(TOOL, f"{args.app} at {p} simulated ranks on {nodes_for(m, p)} node(s) of {m['name']}")
-        record, proc = run(args.app, p, m, here["dgemm_gflops_per_core"], deck, args.set, args.timeout)
-        if record is None or proc.returncode != 0:
-            hc.log(TOOL, f"the simulation failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}{proc.stderr[-2000:]}")
-            return 3 if proc.returncode != 2 else 2
-        simulated = mdl.seconds_per_step(args.app, record)
-        pt = {"ranks": p, "nodes": nodes_for(m, p), "simulated": simulated,
-              "verified": record["verification"]["passed"]}
+        pt = {"ranks": p, "nodes": nodes_for(m, p)}
+        # twice: computation measured here and scaled, then communication alone (computation not timed)
+        for key, extra in (("simulated", ()), ("simulated_communication", ("--cfg=smpi/simulate-computation:no",))):
+            record, proc = run(args.app, p, m, m["dgemm_gflops_per_core"] * ratio, deck, args.set, args.timeout,
+                               extra)
+            if record is None or proc.returncode != 0:
+                hc.log(TOOL, f"the simulation failed (exit {proc.returncode}):\n{proc.stdout[-2000:]}"
+                             f"{proc.stderr[-2000:]}")
+                return 3 if proc.returncode != 2 else 2
+            pt[key] = mdl.seconds_per_step(args.app, record)
+            pt.setdefault("verified", True)
+            pt["verified"] = pt["verified"] and bool(record["verification"]["passed"])
         if counts:
             pt["model"] = mdl.predict(mdl.counts_at(counts[0], counts[1], p), m, counts[2], mdl.launch_cost(here, m))
         doc["points"].append(pt)
-        model_t = pt["model"]["total"] if counts else None
-        rows.append([str(p), str(pt["nodes"]), stats.fmt(simulated), stats.fmt(model_t),
-                     f"{100 * (model_t - simulated) / simulated:+.0f}" if counts else "-",
+        q = pt.get("model")
+        comm = q["total"] - q["compute"] if q else None
+        pct = lambda a, b: f"{100 * (a - b) / b:+.0f}" if a is not None and b > 0 else "-"
+        rows.append([str(p), str(pt["nodes"]), stats.fmt(pt["simulated"]), stats.fmt(q["total"] if q else None),
+                     pct(q["total"] if q else None, pt["simulated"]), stats.fmt(pt["simulated_communication"]),
+                     stats.fmt(comm), pct(comm, pt["simulated_communication"]),
                      "PASSED" if pt["verified"] else "FAILED"])
     from .cli import format_table
     print(f"\n{args.app} ({Path(str(deck)).name if deck else 'defaults'}) on {m['name']}: seconds per "
-          f"{record['results']['model_counts']['step']}, simulated by SMPI and predicted by the model")
-    print(format_table(rows, ["ranks", "nodes", "SMPI [s]", "model [s]", "model vs SMPI %", "verification"]))
+          f"{record['results']['model_counts']['step']}, simulated by SMPI and predicted by the model; "
+          f"'communication': SMPI with computation untimed, the model's transpose + halo + reduction")
+    print(format_table(rows, ["ranks", "nodes", "SMPI [s]", "model [s]", "model vs SMPI %", "SMPI comm. [s]",
+                              "model comm. [s]", "model vs SMPI %", "verification"]))
     if args.json:
         from .output_files import atomic_write
         atomic_write(args.json, json.dumps(hc.strict_json(doc), indent=1) + "\n")
