@@ -267,15 +267,18 @@ def launch_cost(calibration_machine: dict | None, target: dict) -> float:
     return 0.0
 
 
-def predict(counts: dict, machine: dict, unit_costs: dict | None = None, launch_s: float = 0.0) -> dict:
+def predict(counts: dict, machine: dict, unit_costs: dict | None = None, launch_s: float = 0.0,
+            slowdowns: dict | None = None) -> dict:
     """Seconds per step at counts['ranks'] ranks: each part, the total, and every kernel and pattern. launch_s: the
-    cost of one kernel launch (launch_cost), charged to compute for each of the step's launches."""
+    cost of one kernel launch (launch_cost), charged to compute for each of the step's launches; slowdowns: kernel ->
+    factor on its bound (kernel_slowdowns; none: every kernel at its bound)."""
     p = counts["ranks"]
     parts = dict.fromkeys(PARTS, 0.0)
     detail = {}
     per_byte = seconds_per_byte(machine, p, working_set(counts))
     for k in counts["kernels"]:
-        t = kernel_seconds(k, machine, p, (unit_costs or {}).get(k["kernel"]), per_byte)
+        t = kernel_seconds(k, machine, p, (unit_costs or {}).get(k["kernel"]), per_byte) * \
+            (slowdowns or {}).get(k["kernel"], 1.0)
         parts["compute"] += t
         detail[k["kernel"]] = t
     launches = counts.get("launches", 0.0) * launch_s
@@ -288,6 +291,25 @@ def predict(counts: dict, machine: dict, unit_costs: dict | None = None, launch_
         detail[c["pattern"]] = detail.get(c["pattern"], 0.0) + t
     per_node, nodes = layout(machine, p)
     return {"ranks": p, "nodes": nodes, **parts, "total": sum(parts.values()), "detail": detail}
+
+
+def kernel_slowdowns(record: dict, calibration_machine: dict) -> dict:
+    """How far each kernel of a record (run on calibration_machine) stayed from its bound: measured seconds / the
+    model's bound there, kernel -> factor. Applied on a target machine (predict's slowdowns) each kernel reaches the
+    same fraction of the target's bound: small FFTs and GEMMs, or loops that neither flops nor bytes bound, keep
+    the efficiency they had here. Calibrated kernels have their own unit cost (unit_costs) and no factor."""
+    mc = counts_of(record)
+    p = int(mc["ranks"])
+    here = counts_at(mc, mc, p)
+    per_byte = seconds_per_byte(calibration_machine, p, working_set(here))
+    out = {}
+    for measured, k in zip(mc["kernels"], here["kernels"]):
+        if k["rate"] == "calibrated":
+            continue
+        bound = kernel_seconds(k, calibration_machine, p, None, per_byte)
+        if bound > 0 and float(measured["seconds"]) > 0:
+            out[k["kernel"]] = float(measured["seconds"]) / bound
+    return out
 
 
 def unit_costs(record: dict, calibration_machine: dict, target: dict) -> dict:

@@ -68,12 +68,15 @@ def measure_counts(args, sets: list[str]) -> tuple[dict, dict, dict]:
     return lo, mdl.counts_of(lo, f"{args.app} at {counts[0]} rank(s)"), mdl.counts_of(hi, f"{args.app} at more ranks")
 
 
-def model_curves(lo_record: dict, lo: dict, hi: dict, machine: dict, calibration: dict, ranks: list[int]) -> list:
-    """Predicted points (dicts of model.predict plus speedup and efficiency vs the first rank count)."""
+def model_curves(lo_record: dict, lo: dict, hi: dict, machine: dict, calibration: dict, ranks: list[int],
+                 kernels: str = "bound") -> list:
+    """Predicted points (dicts of model.predict plus speedup and efficiency vs the first rank count); kernels:
+    "bound" (each kernel at its machine bound) or "calibrated" (at the fraction of it measured here)."""
     has_calibrated = any(k["rate"] == "calibrated" for k in lo["kernels"])
     costs = mdl.unit_costs(lo_record, calibration, machine) if has_calibrated else {}
     launch = mdl.launch_cost(calibration, machine)
-    pts = [mdl.predict(mdl.counts_at(lo, hi, p), machine, costs, launch) for p in ranks]
+    slow = mdl.kernel_slowdowns(lo_record, calibration) if kernels == "calibrated" else None
+    pts = [mdl.predict(mdl.counts_at(lo, hi, p), machine, costs, launch, slow) for p in ranks]
     t0, p0 = pts[0]["total"], pts[0]["ranks"]
     for q in pts:
         q["speedup"] = stats.speedup(t0, q["total"])
@@ -110,6 +113,10 @@ def register(subparsers) -> None:
     sp.add_argument("--count-ranks", type=hc.int_list, default=None, metavar="P1,P2",
                     help="the two rank counts run here for the counts (default 1,9, or 1,4 where 9 cannot decompose "
                          "the deck; the first calibrates)")
+    sp.add_argument("--kernels", choices=("bound", "calibrated"), default="bound",
+                    help="bound: every kernel at its machine bound (flops / rate, bytes / bandwidth); calibrated: at "
+                         "the fraction of its bound it reached in the 1-rank counting run here (needs this machine's "
+                         "description, --calibrated-on)")
     sp.add_argument("--calibrated-on", default=None,
                     help="machine description of this machine, for calibrated kernels (default machines/<host>.yaml)")
     sp.add_argument("--out", help="folder for model.json and model.png (default results/model-<app>-<time>)")
@@ -161,9 +168,9 @@ def main(args) -> int:
             lo_record, lo, hi = measure_counts(args, sets)
             # needed for calibrated kernels; otherwise used where it exists (the launch cost, model.launch_cost)
             if calibration is None and (any(k["rate"] == "calibrated" for k in lo["kernels"]) or args.calibrated_on
-                                        or Path(default_calibration()).exists()):
+                                        or args.kernels == "calibrated" or Path(default_calibration()).exists()):
                 calibration = machine_file.load(args.calibrated_on or default_calibration())
-            curves[label] = model_curves(lo_record, lo, hi, machine, calibration, args.ranks)
+            curves[label] = model_curves(lo_record, lo, hi, machine, calibration, args.ranks, args.kernels)
             counts[label] = {"low": lo, "high": hi}
     except (machine_file.MachineError, mdl.ModelError) as e:
         hc.log(TOOL, str(e))
@@ -173,12 +180,13 @@ def main(args) -> int:
         return 3
     cross = mdl.crossovers(curves)
     print(f"\n{args.app} ({hc.deck_label(args)}{' ' + ' '.join(args.set) if args.set else ''}) on {machine['name']}: "
-          f"{machine['description']}; seconds per {next(iter(counts.values()))['high']['step']}")
+          f"{machine['description']}; seconds per {next(iter(counts.values()))['high']['step']}"
+          f"{'; kernels at the fraction of their bound measured here' if args.kernels == 'calibrated' else ''}")
     print(format_model(curves))
     for c in cross:
         print(f"crossover: from {c['ranks']} ranks {c['to']} is faster than {c['from']}")
     doc = {"tool": TOOL, "command": hc.command_line(), "app": args.app, "deck": str(deck or ""),
-           "sets": args.set, "machine": machine, "calibrated_on": calibration, "curves": curves,
+           "sets": args.set, "machine": machine, "calibrated_on": calibration, "kernels": args.kernels, "curves": curves,
            "crossovers": cross, "counts": counts}
     output_files.atomic_write(out / "model.json", json.dumps(hc.strict_json(doc), indent=1) + "\n")
     hc.log(TOOL, f"results: {out / 'model.json'}")

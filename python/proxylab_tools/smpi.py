@@ -162,7 +162,8 @@ def main(args) -> int:
             lo_record, lo, hi = measure_counts(args, [])
             costs = mdl.unit_costs(lo_record, here, m) if any(k["rate"] == "calibrated" for k in lo["kernels"]) \
                 else {}
-            counts = (lo, hi, costs)
+            # kernels at the fraction of their bound measured here: SMPI, too, scales what it measured here
+            counts = (lo, hi, costs, mdl.kernel_slowdowns(lo_record, here))
             rate = bounding_rate(lo_record)
         except mdl.ModelError as e:
             hc.log(TOOL, str(e))
@@ -185,7 +186,8 @@ def main(args) -> int:
             pt.setdefault("verified", True)
             pt["verified"] = pt["verified"] and bool(record["verification"]["passed"])
         if counts:
-            pt["model"] = mdl.predict(mdl.counts_at(counts[0], counts[1], p), m, counts[2], mdl.launch_cost(here, m))
+            pt["model"] = mdl.predict(mdl.counts_at(counts[0], counts[1], p), m, counts[2], mdl.launch_cost(here, m),
+                                      counts[3])
         doc["points"].append(pt)
         q = pt.get("model")
         comm = q["total"] - q["compute"] if q else None

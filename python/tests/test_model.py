@@ -102,6 +102,18 @@ class Costs(unittest.TestCase):
         with self.assertRaises(mdl.ModelError):
             mdl.kernel_seconds(k, machine(), 1)
 
+    def test_calibrated_kernels_keep_the_fraction_of_their_bound_measured_here(self):
+        here = machine()  # 10 GB/s for one rank alone
+        rec = {"results": {"model_counts": counts(1, [kernel("k", "memory", bytes_=1e9, seconds=0.2),
+                                                      kernel("sweeps", "calibrated", work=10.0, seconds=1.0)], [])}}
+        slow = mdl.kernel_slowdowns(rec, here)
+        self.assertEqual(set(slow), {"k"})  # a calibrated kernel has its unit cost instead
+        self.assertAlmostEqual(slow["k"], 2.0)  # 0.2 s measured against 1e9 B / 10 GB/s
+        there = machine(memory_bandwidth_per_core_gbs=5.0, memory_bandwidth_per_node_gbs=5.0)
+        one = counts(1, [kernel("k", "memory", bytes_=1e9)], [])
+        self.assertAlmostEqual(mdl.predict(one, there, slowdowns=slow)["compute"], 0.4)
+        self.assertAlmostEqual(mdl.predict(one, there)["compute"], 0.2)
+
     def test_unit_costs_scale_with_core_speed(self):
         record = {"results": {"model_counts": counts(1, [kernel("sweeps", "calibrated", work=1e6, seconds=2.0)], [])}}
         costs = mdl.unit_costs(record, machine(dgemm_gflops_per_core=10.0), machine(dgemm_gflops_per_core=20.0))

@@ -3,9 +3,12 @@
 2 ranks x 1 thread, medians of --repeats runs (interleaved: 1 rank, 2 ranks, 1 rank, ...), predicted the way
 ./proxylab model predicts (counts at 1 and 9 ranks, or 4, costed on --machine; calibrated kernels calibrated on
 the same machine from the counting run at 1 rank). Prints a Markdown table: measured and predicted seconds per
-step, error % = (predicted - measured) / measured, and the predicted split.
+step, error % = (predicted - measured) / measured, for the kernels at their bound (./proxylab model's default) and
+at the fraction of it measured in the first 1-rank run (--kernels calibrated: at 1 rank only the launches and the
+other runs' spread can differ), and the bound prediction's split; then, at 1 rank, each kernel's measured seconds
+(the record's model_counts) against its bound.
 
-    python3 docs/perf/model/validate.py --machine machines/vm.yaml --repeats 3 > docs/perf/model/validation.md
+    python3 docs/perf/model/validate.py --machine vm --repeats 5 > docs/perf/model/validation.md
 """
 import argparse
 import os
@@ -37,10 +40,10 @@ def record(app, deck, sets, ranks):
 def main() -> int:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--machine", default="vm")
-    ap.add_argument("--repeats", type=int, default=3)
+    ap.add_argument("--repeats", type=int, default=5)
     args = ap.parse_args()
     m = machine_file.load(args.machine)
-    rows, load0 = [], os.getloadavg()
+    rows, kernel_rows, load0 = [], [], os.getloadavg()
     for label, app, deck, sets in CASES:
         measured = {1: [], 2: []}
         cal = None
@@ -56,19 +59,35 @@ def main() -> int:
             hi = mdl.counts_of(record(app, deck, sets, 4))
         lo = mdl.counts_of(cal)
         costs = mdl.unit_costs(cal, m, m) if any(k["rate"] == "calibrated" for k in lo["kernels"]) else {}
+        slow = mdl.kernel_slowdowns(cal, m)
         for p in (1, 2):
             pred = mdl.predict(mdl.counts_at(lo, hi, p), m, costs, mdl.launch_cost(m, m))
+            calib = mdl.predict(mdl.counts_at(lo, hi, p), m, costs, mdl.launch_cost(m, m), slow)
             t = stats.median(measured[p])
+            err = lambda q: f"{100 * (q['total'] - t) / t:+.0f}"
             rows.append([label, str(p), stats.fmt(t), f"{stats.fmt(min(measured[p]))}..{stats.fmt(max(measured[p]))}",
-                         stats.fmt(pred["total"]), f"{100 * (pred['total'] - t) / t:+.0f}",
+                         stats.fmt(pred["total"]), err(pred), stats.fmt(calib["total"]), err(calib),
                          *(stats.fmt(pred[k]) for k in mdl.PARTS)])
+            if p == 1:  # kernel by kernel: the record's measured seconds per step against the prediction
+                for k in lo["kernels"]:
+                    got, want = k["seconds"], pred["detail"].get(k["kernel"], 0.0)
+                    kernel_rows.append([label, k["kernel"], k["rate"], stats.fmt(got), stats.fmt(want),
+                                        f"{100 * (want - got) / got:+.0f}" if got > 0 else "-"])
+                if pred["detail"].get("launches"):
+                    kernel_rows.append([label, f"launches ({lo['launches']:.3g})", "launch", "-",
+                                        stats.fmt(pred["detail"]["launches"]), "-"])
             print(f"{label} {p}: measured {t:.4g}, predicted {pred['total']:.4g}", file=sys.stderr, flush=True)
     print(f"Machine description: {m['name']} ({m['description']}); {args.repeats} runs per point, medians; load "
           f"average {' '.join(f'{x:.2f}' for x in load0)} before, {' '.join(f'{x:.2f}' for x in os.getloadavg())} "
           "after.\n")
     print("```")
-    print(format_table(rows, ["case", "ranks", "measured [s/step]", "min..max", "predicted", "error %",
-                              "compute", "transpose", "halo", "reduction"]))
+    print(format_table(rows, ["case", "ranks", "measured [s/step]", "min..max", "bound", "error %", "calibrated",
+                              "error %", "compute", "transpose", "halo", "reduction"]))
+    print("```")
+    print("\nKernel by kernel at 1 rank (the first run's record: model_counts.kernels[].seconds, the slowest rank's "
+          "seconds per step):\n")
+    print("```")
+    print(format_table(kernel_rows, ["case", "kernel", "rate", "measured [s/step]", "predicted", "error %"]))
     print("```")
     return 0
 
