@@ -22,6 +22,9 @@ Schema (docs/model.md has the full text):
     kernel_launch_us: 1.0                   # optional: fixed cost of one kernel launch [us]
     cache_per_core_mb: 2.0                  # optional, with the next: last-level cache / the cores sharing it [MB]
     cache_bandwidth_per_core_gbs: 40.0      #   STREAM triad of one rank whose arrays fit in its cache share [GB/s]
+    dgemm_gflops_per_node: 28.0             # optional: the node's cores together (also fft_gflops_per_node,
+                                            #   cache_bandwidth_per_node_gbs); a rank gets min(per core, per node /
+                                            #   ranks on the node), as with memory bandwidth
 
 Values are plain numbers; every key above but the optional ones is required and positive (alltoall_message_us
 may be 0), the two cache keys come together, and every value needs a `sources` entry. load() checks all of it and names the key, the value and what is allowed.
@@ -54,9 +57,13 @@ KEYS = {
 OPTIONAL_KEYS = {
     "kernel_launch_us": ("us", "fixed cost of one kernel launch (an empty kernel and a fence, one thread per rank); "
                                "absent: the calibration machine's, scaled by core speed"),
+    "dgemm_gflops_per_node": ("GFLOP/s", "DGEMM rate of all cores of a node together; absent: cores x per core"),
+    "fft_gflops_per_node": ("GFLOP/s", "FFT rate of all cores of a node together; absent: cores x per core"),
     "cache_per_core_mb": ("MB", "last-level cache per core (its size / the cores sharing it); absent: no cache term"),
     "cache_bandwidth_per_core_gbs": ("GB/s", "STREAM triad of one rank with its arrays in a quarter of its cache "
                                              "share"),
+    "cache_bandwidth_per_node_gbs": ("GB/s", "the same triad on every core of a node together; absent: cores x per "
+                                             "core"),
 }
 TOGETHER = ("cache_per_core_mb", "cache_bandwidth_per_core_gbs")
 MAY_BE_ZERO = {"alltoall_message_us"}
@@ -106,6 +113,9 @@ def validate(data, where: str) -> dict:
             raise MachineError(f"{where}: 'cores_per_node' = {v!r}: expected a whole number of cores")
         if not isinstance(sources.get(key), str) or not sources[key].strip():
             raise MachineError(f"{where}: 'sources' has no entry for '{key}' (say where the value came from)")
+    if "cache_bandwidth_per_node_gbs" in data and "cache_per_core_mb" not in data:
+        raise MachineError(f"{where}: cache_bandwidth_per_node_gbs needs the cache it describes: cache_per_core_mb and "
+                           f"cache_bandwidth_per_core_gbs")
     if sum(key in data for key in TOGETHER) == 1:
         raise MachineError(f"{where}: {' and '.join(TOGETHER)} come together (the cache term needs both); "
                            f"only {next(k for k in TOGETHER if k in data)} is given")

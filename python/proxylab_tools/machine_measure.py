@@ -65,6 +65,8 @@ def measure(repeat: int, log) -> dict:
         log(f"STREAM in the cache: 1 rank, arrays in a quarter of its {cache_mb:.3g} MB share of the last-level cache")
         in_cache = [f"stream.n={max(1024, int(cache_mb * 1e6 / 4 / 24))}", "stream.iterations=50"]
         bw_cache = med([triad_gbs(r) for r in runs("stream", 1, "default", in_cache)])
+        bw_cache_node = med([triad_gbs(r) for r in runs("stream", cores, "default", in_cache)]) if cores > 1 \
+            else bw_cache
     comm_ranks = 2 if cores >= 2 else 1
     log(f"communication probe at {comm_ranks} ranks: ping-pong, allreduce, all-to-all")
     comm = runs("comm", comm_ranks, None, ["probe.tests=pingpong,alltoall,allreduce", "probe.min_bytes=8",
@@ -75,10 +77,13 @@ def measure(repeat: int, log) -> dict:
     bw = med([pingpong(r)[1] for r in comm])
     stage = med([allreduce_stage_us(r, comm_ranks) for r in comm])
     a2a = med([alltoall_message_us(r, comm_ranks, lat) for r in comm])
-    log("DGEMM ceiling (pstswm perf.measure_dgemm) and local FFT rate (fft3d, 64^3, 1 rank)")
-    dgemm = med([r["results"]["gflops_per_rank"]["dgemm"]
-                 for r in runs("pstswm", 1, "T42L18-case2", ["perf.measure_dgemm=true", "time.steps=4"])])
-    fft = med([r["results"]["local_fft_gflops"] for r in runs("fft3d", 1, "64cube", [])])
+    log(f"DGEMM ceiling (pstswm perf.measure_dgemm) and local FFT rate (fft3d, 64^3) at 1 and {cores} ranks")
+    dgemm_runs = lambda ranks: med([r["results"]["gflops_per_rank"]["dgemm"] for r in runs(
+        "pstswm", ranks, "T42L18-case2", ["perf.measure_dgemm=true", "time.steps=4"])])
+    fft_runs = lambda ranks: med([r["results"]["local_fft_gflops"] for r in runs("fft3d", ranks, "64cube", [])])
+    dgemm, fft = dgemm_runs(1), fft_runs(1)
+    # the same with every core busy: a rank's rate drops when the cores share a power budget or execution units
+    dgemm_node, fft_node = (cores * dgemm_runs(cores), fft_runs(cores)) if cores > 1 else (dgemm, fft)
     host = hc.machine()
     when = datetime.date.today().isoformat()
     probe = f"measured by ./proxylab machine on {host['host']} ({host['cpu']}) {when}, median of {repeat}"
@@ -96,17 +101,22 @@ def measure(repeat: int, log) -> dict:
            "kernel_launch_us": probe + ": stream, 1 rank, empty kernel + fence (results.launch_us)",
            "cache_per_core_mb": probe + ": stream's last_level_cache_bytes / last_level_cache_cpus (sysfs)",
            "cache_bandwidth_per_core_gbs": probe + ": stream, 1 rank, 3 arrays in a quarter of the cache share, "
-                                                   "triad best"}
+                                                   "triad best",
+           "cache_bandwidth_per_node_gbs": probe + f": the same at {cores} ranks, triad best, all ranks",
+           "dgemm_gflops_per_node": probe + f": pstswm T42 perf.measure_dgemm at {cores} ranks at once, x {cores}",
+           "fft_gflops_per_node": probe + f": fft3d 64cube local_fft_gflops (all ranks) at {cores} ranks"}
     m = {"name": machine_file.safe_name(host["host"]),
          "description": f"{host['host']}: {host['cpu']}, {cores} cores ({host['system']})",
          "cores_per_node": cores, "memory_bandwidth_per_core_gbs": bw_core, "memory_bandwidth_per_node_gbs": bw_node,
          "dgemm_gflops_per_core": dgemm, "fft_gflops_per_core": fft, "intra_node_latency_us": lat,
          "intra_node_bandwidth_gbs": bw, "inter_node_latency_us": lat, "inter_node_bandwidth_gbs": bw,
          "allreduce_stage_us": stage, "alltoall_message_us": a2a, "kernel_launch_us": launch, "sources": src}
+    m.update(dgemm_gflops_per_node=dgemm_node, fft_gflops_per_node=fft_node)
     if cache_mb > 0:
-        m.update(cache_per_core_mb=cache_mb, cache_bandwidth_per_core_gbs=bw_cache)
+        m.update(cache_per_core_mb=cache_mb, cache_bandwidth_per_core_gbs=bw_cache,
+                 cache_bandwidth_per_node_gbs=bw_cache_node)
     else:
-        del src["cache_per_core_mb"], src["cache_bandwidth_per_core_gbs"]
+        del src["cache_per_core_mb"], src["cache_bandwidth_per_core_gbs"], src["cache_bandwidth_per_node_gbs"]
     return machine_file.validate(m, "measured description")
 
 

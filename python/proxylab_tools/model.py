@@ -143,8 +143,8 @@ def launches_at(lo: dict, hi: dict, comms: list) -> float:
 def seconds_per_step(app: str, record: dict) -> float:
     """The measured time of one model step (model_counts.step) as the proxy's record reports it."""
     r = record["results"]
-    if app == "pop":
-        return r["seconds_per_iteration"]
+    if app == "pop":  # the solve less P-CSI's eigenvalue estimate (Lanczos), per iteration
+        return (r["solve_seconds"] - r.get("setup_seconds", 0.0)) / max(1, r["iterations"])
     if app == "pstswm":
         return r["per_step_s"]["total"]
     if app == "evh1":
@@ -161,10 +161,18 @@ def layout(machine: dict, p: int) -> tuple[int, int]:
     return per_node, math.ceil(p / machine["cores_per_node"])
 
 
+def shared_rate(machine: dict, p: int, per_core: str) -> float:
+    """A per-core rate (GB/s or GFLOP/s) one rank gets while the node's other ranks run too: min(per core, per node /
+    ranks on the node), the per-node key being per_core's name with _per_node (absent for a compute rate or the cache
+    bandwidth: the cores do not slow each other)."""
+    per_node, _ = layout(machine, p)
+    node = machine.get(per_core.replace("_per_core", "_per_node"))
+    return min(machine[per_core], node / per_node) if node else machine[per_core]
+
+
 def bandwidth_per_rank(machine: dict, p: int) -> float:
     """Memory bandwidth one rank gets when the node's ranks stream together [B/s]."""
-    per_node, _ = layout(machine, p)
-    return 1e9 * min(machine["memory_bandwidth_per_core_gbs"], machine["memory_bandwidth_per_node_gbs"] / per_node)
+    return 1e9 * shared_rate(machine, p, "memory_bandwidth_per_core_gbs")
 
 
 def cache_share(machine: dict, p: int) -> float:
@@ -184,7 +192,7 @@ def seconds_per_byte(machine: dict, p: int, working_set: float) -> float:
     if share <= 0 or working_set <= 0:
         return memory
     f = min(1.0, share / working_set)
-    return f / (1e9 * machine["cache_bandwidth_per_core_gbs"]) + (1.0 - f) * memory
+    return f / (1e9 * shared_rate(machine, p, "cache_bandwidth_per_core_gbs")) + (1.0 - f) * memory
 
 
 def working_set(counts: dict) -> float:
@@ -206,7 +214,7 @@ def kernel_seconds(k: dict, machine: dict, p: int, unit_cost: float | None = Non
     memory = k["bytes"] * per_byte
     if k["rate"] == "memory":
         return memory
-    rate = 1e9 * machine["fft_gflops_per_core" if k["rate"] == "fft" else "dgemm_gflops_per_core"]
+    rate = 1e9 * shared_rate(machine, p, "fft_gflops_per_core" if k["rate"] == "fft" else "dgemm_gflops_per_core")
     return max(k["flops"] / rate, memory)
 
 

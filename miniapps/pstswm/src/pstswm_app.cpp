@@ -245,11 +245,12 @@ void run(RunContext& ctx) {
   r.legendre_bytes_per_step = total[4] / n;
   r.communication_bytes_per_step = total[3] / n;
   const double calls = double(st.comm_calls - before.comm_calls), sent = double(st.comm_bytes - before.comm_bytes);
+  const double copied = st.copy_bytes - before.copy_bytes;
   const bool transpose = t.algorithm == Algorithm::transpose;
   std::vector<CommCount> comms;
   if (ctx.size > 1)
     comms.push_back({transpose ? alltoall_pattern(t.strategy) : "allreduce", calls / n, calls > 0 ? sent / calls : 0.0,
-                     transpose ? double(ctx.size - 1) : 1.0, ctx.size});
+                     transpose ? double(ctx.size - 1) : 1.0, ctx.size, calls > 0 ? copied / calls : 0.0});
   r.model_counts = model_counts_json("time step",
                                      {{"fft", "fft", total[0] / n, 0, 0, t_fft / n},
                                       {"legendre", "dgemm", total[1] / n, total[4] / n, 0, t_lt / n},

@@ -253,6 +253,7 @@ void SphericalTransform::exchange(int ncol, Toward toward) {
   else
     latitude_blocks(recv_.data(), rd, false);
   stats_.comm_bytes += (long long)(so - sc[d.rank]) * 8, stats_.comm_calls += 1;
+  stats_.copy_bytes += 16.0 * ((so - sc[d.rank]) + (ro - rc[d.rank]));
 }
 
 void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::vector<bool>& scaled,

@@ -45,6 +45,7 @@ struct TransformOptions {
 struct TransformStats {
   double fft_flops = 0, lt_flops = 0, lt_bytes = 0;  // this rank
   long long comm_bytes = 0, comm_calls = 0;
+  double copy_bytes = 0;  // the transposes' packing and unpacking of the other ranks' blocks (read + write)
   long long field_transforms = 0;  // 2-D transforms of one field at one level (all ranks together), either way
 };
 
