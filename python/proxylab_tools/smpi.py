@@ -25,6 +25,7 @@ import json
 import math
 import os
 import shutil
+import signal
 import subprocess
 import tempfile
 from pathlib import Path
@@ -82,6 +83,24 @@ def nodes_for(m: dict, ranks: int) -> int:
     return math.ceil(ranks / m["cores_per_node"])
 
 
+def run_to_completion(cmd: list, env: dict, timeout: float) -> subprocess.CompletedProcess:
+    """cmd in a session of its own, its output captured; on the timeout (exit 124) or Ctrl-C the whole session is
+    killed: smpirun is a script whose simulator (smpimain) would otherwise run on without it."""
+    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            start_new_session=True)
+    try:
+        out, err = proc.communicate(timeout=timeout)
+        return subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    except subprocess.TimeoutExpired:
+        os.killpg(proc.pid, signal.SIGKILL)
+        out, err = proc.communicate()
+        return subprocess.CompletedProcess(cmd, 124, out, err + f"\nsimulate: stopped after --timeout {timeout:g} s\n")
+    except BaseException:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait()
+        raise
+
+
 def run(app: str, ranks: int, m: dict, host_gflops: float, deck=None, sets=(), timeout: float = 900,
         extra_cfg=()) -> tuple[dict | None, subprocess.CompletedProcess]:
     """One simulated run; (its record or None, the smpirun process)."""
@@ -95,7 +114,7 @@ def run(app: str, ranks: int, m: dict, host_gflops: float, deck=None, sets=(), t
                "--log=root.thres:warning", *extra_cfg,
                str(smpi_binary(app)), *runner.app_arguments(deck, sets, str(work / "record.json"), quiet=True)]
         env = dict(os.environ, OMP_NUM_THREADS="1", OMP_PROC_BIND="false", OPENBLAS_NUM_THREADS="1")
-        p = subprocess.run(cmd, cwd=ROOT, env=env, capture_output=True, text=True, timeout=timeout)
+        p = run_to_completion(cmd, env, timeout)
         rec = work / "record.json"
         record = json.loads(rec.read_text()) if rec.exists() and rec.stat().st_size else None
         return record, p

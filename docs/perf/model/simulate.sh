@@ -1,13 +1,15 @@
 #!/usr/bin/env bash
-# Every proxy under SimGrid SMPI at 64 simulated ranks on the XT4 description (16 nodes... of 2 cores: 32 nodes),
-# small decks and few steps, next to the model (docs/model.md, "Simulated runs"). Needs ci/build-smpi.sh first.
+# Every proxy under SimGrid SMPI on the XT4 description (2 cores per node) at 16 to 1024 simulated ranks, next to the
+# model with its kernels calibrated here (docs/model.md, "Simulated runs"); each rank count twice: computation
+# measured here and scaled, and communication alone. Decks with a few thousand points per rank at 64 ranks, few
+# steps. Needs ci/build-smpi.sh first; about 15 minutes on the 2-core VM.
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 out=docs/perf/model/simulate-xt4.txt
 : > "$out"
-sim() { ./proxylab simulate "$@" --machine xt4 --calibrated-on vm --ranks 16,64 | tee -a "$out"; }
-sim pop --deck inputs/pop/small.yaml
-sim pstswm --deck inputs/pstswm/T85L18-case2.yaml --set time.steps=2
-sim evh1 --deck inputs/evh1/sedov-128.yaml --set time.max_steps=5 --set verify.sedov_radius=10 \
-  --set verify.sedov_jump=0 --set verify.diagonal=10
-sim fft3d --deck inputs/fft3d/64cube.yaml --set fft3d.iterations=2
+sim() { ./proxylab simulate "$@" --machine xt4 --calibrated-on vm | tee -a "$out"; }
+sim pop --deck inputs/pop/x1.yaml --set solver.max_iters=20 --set solver.crit=0 --ranks 16,64,256,1024
+sim pstswm --deck inputs/pstswm/T85L18-case2.yaml --set time.steps=2 --ranks 16,64
+sim evh1 --deck inputs/evh1/sedov-256.yaml --set time.max_steps=5 --set verify.sedov_radius=10 \
+  --set verify.sedov_jump=0 --set verify.diagonal=10 --ranks 16,64
+sim fft3d --deck inputs/fft3d/128cube.yaml --set fft3d.iterations=2 --ranks 16,64,128
