@@ -167,6 +167,8 @@ LESSONS = [
              [*POP_SMOKE, "grid.nx=64", "grid.ny=48"]),
         Step("model-pstswm-here", "model pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
              "--machine vm --ranks 1,2", PST_SMOKE),
+        Step("model-pstswm-here-calibrated", "model pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
+             "--machine vm --kernels calibrated --ranks 1,2", PST_SMOKE),
         Step("sweep-pstswm-here", "sweep pstswm --deck inputs/pstswm/T42L18-case2.yaml --set time.steps=20 "
              "--ranks 1,2 --repeat 3", PST_SMOKE),
     ]),
