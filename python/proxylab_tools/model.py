@@ -118,8 +118,11 @@ def counts_at(lo: dict, hi: dict, p: int) -> dict:
         kernels.append({"kernel": b["kernel"], "rate": b["rate"], **per_rank})
     moved = [] if p == 1 else [scale_comm(c, p_hi, p) for c in hi["communication"] if int(c["group"]) > 1]
     comms = [c for c in moved if c["group"] > 1]  # a communicator of one rank (a 1 x P grid's rows) sends nothing
-    return {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms,
-            "launches": launches_at(lo, hi, comms)}
+    out = {"step": hi["step"], "ranks": p, "kernels": kernels, "communication": comms,
+           "launches": launches_at(lo, hi, comms)}
+    if "max_ranks" in hi:  # the deck's decomposition limit, where the proxy reports one
+        out["max_ranks"] = int(hi["max_ranks"])
+    return out
 
 
 def point_to_point_messages(comms: list) -> float:
@@ -298,7 +301,10 @@ def predict(counts: dict, machine: dict, unit_costs: dict | None = None, launch_
         parts[PATTERN_PART[c["pattern"]]] += t
         detail[c["pattern"]] = detail.get(c["pattern"], 0.0) + t
     per_node, nodes = layout(machine, p)
-    return {"ranks": p, "nodes": nodes, **parts, "total": sum(parts.values()), "detail": detail}
+    out = {"ranks": p, "nodes": nodes, **parts, "total": sum(parts.values()), "detail": detail}
+    if p > counts.get("max_ranks", p):
+        out["beyond_decomposition"] = counts["max_ranks"]  # the binary refuses this rank count
+    return out
 
 
 def kernel_slowdowns(record: dict, calibration_machine: dict) -> dict:

@@ -88,7 +88,8 @@ def format_model(curves: dict) -> str:
     rows = []
     for label, pts in curves.items():
         for q in pts:
-            rows.append([label, str(q["ranks"]), str(q["nodes"]), *(stats.fmt(q[k]) for k in (*mdl.PARTS, "total")),
+            ranks = f"{q['ranks']}{'*' if q.get('beyond_decomposition') else ''}"
+            rows.append([label, ranks, str(q["nodes"]), *(stats.fmt(q[k]) for k in (*mdl.PARTS, "total")),
                          stats.fmt_ratio(q["speedup"]), f"{100 * q['efficiency']:.1f}"])
     return format_table(rows, ["variant", "ranks", "nodes", "compute [s]", "transpose [s]", "halo [s]",
                                "reduction [s]", "total [s]", "speedup", "efficiency %"])
@@ -185,6 +186,10 @@ def main(args) -> int:
     print(format_model(curves))
     for c in cross:
         print(f"crossover: from {c['ranks']} ranks {c['to']} is faster than {c['from']}")
+    limits = sorted({q["beyond_decomposition"] for pts in curves.values() for q in pts if "beyond_decomposition" in q})
+    if limits:
+        print(f"* beyond the deck's decomposition: the proxy refuses more than {' / '.join(map(str, limits))} ranks "
+              f"(model_counts.max_ranks); the model predicts the counts' trend there, not a run that exists")
     doc = {"tool": TOOL, "command": hc.command_line(), "app": args.app, "deck": str(deck or ""),
            "sets": args.set, "machine": machine, "calibrated_on": calibration, "kernels": args.kernels, "curves": curves,
            "crossovers": cross, "counts": counts}

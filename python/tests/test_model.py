@@ -81,6 +81,14 @@ class Scaling(unittest.TestCase):
         self.assertEqual(len(at2["communication"]), 1)
         self.assertEqual(mdl.counts_at(lo, hi, 1)["communication"], [])
 
+    def test_points_beyond_the_decks_decomposition_are_marked(self):
+        lo, hi = counts(1, [kernel("k", "memory", bytes_=1e9)], []), counts(4, [kernel("k", "memory", bytes_=1e9)], [])
+        hi["max_ranks"] = 32  # pstswm T42: 32 latitude pairs
+        self.assertNotIn("beyond_decomposition", mdl.predict(mdl.counts_at(lo, hi, 32), machine()))
+        self.assertEqual(mdl.predict(mdl.counts_at(lo, hi, 64), machine())["beyond_decomposition"], 32)
+        del hi["max_ranks"]  # no limit reported: nothing marked
+        self.assertNotIn("beyond_decomposition", mdl.predict(mdl.counts_at(lo, hi, 64), machine()))
+
     def test_mismatched_records_are_refused(self):
         with self.assertRaises(mdl.ModelError):
             mdl.counts_at(counts(1, [kernel("a", "memory")], []), counts(4, [kernel("b", "memory")], []), 2)

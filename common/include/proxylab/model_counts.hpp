@@ -34,6 +34,10 @@ struct CommCount {
   int grid_axis = -1;
 };
 
+// The largest rank count the run's deck decomposes over, where the proxy's rule is a plain upper bound (record key
+// model_counts.max_ranks; the model marks predictions beyond it). Set by the driver where it knows one.
+inline void set_max_ranks(nlohmann::json& counts, long long max_ranks) { counts["max_ranks"] = max_ranks; }
+
 // The pattern name of a transpose strategy.
 inline std::string alltoall_pattern(TransposeStrategy s) {
   return s == TransposeStrategy::node_aware ? "alltoall_node_aware" : "alltoall";
