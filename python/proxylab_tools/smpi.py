@@ -192,7 +192,7 @@ def main(args) -> int:
     hc.log(TOOL, f"compute: measured here, scaled by 1/{ratio:.3g} ({rate} rate of {here['name']} / {m['name']})")
     for p in args.ranks:
         hc.log(TOOL, f"{args.app} at {p} simulated ranks on {nodes_for(m, p)} node(s) of {m['name']}")
-        pt = {"ranks": p, "nodes": nodes_for(m, p)}
+        pt = {"ranks": p, "nodes": nodes_for(m, p), "verified": True}
         # twice: computation measured here and scaled, then communication alone (computation not timed)
         for key, extra in (("simulated", ()), ("simulated_communication", ("--cfg=smpi/simulate-computation:no",))):
             record, proc = run(args.app, p, m, m["dgemm_gflops_per_core"] * ratio, deck, args.set, args.timeout,
@@ -202,7 +202,6 @@ def main(args) -> int:
                              f"{proc.stderr[-2000:]}")
                 return 3 if proc.returncode != 2 else 2
             pt[key] = mdl.seconds_per_step(args.app, record)
-            pt.setdefault("verified", True)
             pt["verified"] = pt["verified"] and bool(record["verification"]["passed"])
         if counts:
             pt["model"] = mdl.predict(mdl.counts_at(counts[0], counts[1], p), m, counts[2], mdl.launch_cost(here, m),
