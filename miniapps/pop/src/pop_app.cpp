@@ -102,12 +102,17 @@ void run(RunContext& ctx) {
   GlobalSum gsum(red, dom->comm());
   Progress progress(ctx, opt.max_iters, "iteration");
   MPI_Barrier(ctx.comm);
-  LaunchCounter launches;
   const double t0 = MPI_Wtime();
-  const SolveStats st = solve(*dom, op, gsum, ctx.timers, opt, b, x, [&](int m) { return progress.update(m); });
-  Kokkos::fence();
+  SolveStats st;
+  double launched = 0;  // Kokkos kernel launches of this rank in the solve
+  {
+    LaunchCounter launches;
+    st = solve(*dom, op, gsum, ctx.timers, opt, b, x, [&](int m) { return progress.update(m); });
+    Kokkos::fence();
+    launched = double(launches.launches());
+  }
   const double t_solve = max_over_ranks(MPI_Wtime() - t0, ctx.comm);
-  const double launches_per_iteration = double(launches.launches()) / std::max(1, st.iterations);
+  const double launches_per_iteration = launched / std::max(1, st.iterations);
   progress.finish();
 
   // ---- verification -----------------------------------------------------------------------------
