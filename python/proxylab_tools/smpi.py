@@ -133,14 +133,10 @@ def bounding_rate(record: dict) -> str:
 
 
 def speed_ratio(here: dict, target: dict, rate: str) -> float:
-    """How much faster this machine is than the target at `rate` (per rank; memory: a rank alone here, SMPI runs one
-    at a time, against a rank of a full node of the target)."""
-    if rate == "memory":
-        full_node = min(target["memory_bandwidth_per_core_gbs"],
-                        target["memory_bandwidth_per_node_gbs"] / target["cores_per_node"])
-        return here["memory_bandwidth_per_core_gbs"] / full_node
-    key = "fft_gflops_per_core" if rate == "fft" else "dgemm_gflops_per_core"
-    return here[key] / target[key]
+    """How much faster this machine is than the target at `rate`: a rank alone here (SMPI runs one at a time) against
+    a rank of a full node of the target (model.shared_rate)."""
+    key = {"memory": "memory_bandwidth_per_core_gbs", "fft": "fft_gflops_per_core"}.get(rate, "dgemm_gflops_per_core")
+    return here[key] / mdl.shared_rate(target, target["cores_per_node"], key)
 
 
 def register(subparsers) -> None:

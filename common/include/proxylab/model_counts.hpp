@@ -52,7 +52,7 @@ inline nlohmann::json model_counts_json(const std::string& step, const std::vect
   std::vector<double> v{launches};
   for (const auto& k : kernels) v.push_back(k.seconds);
   for (const auto& c : comms) v.push_back(c.bytes), v.push_back(c.messages), v.push_back(c.copy_bytes);
-  if (!v.empty()) MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm);
+  MPI_Allreduce(MPI_IN_PLACE, v.data(), int(v.size()), MPI_DOUBLE, MPI_MAX, comm);
   nlohmann::json j = {{"step", step},
                       {"ranks", ranks},
                       {"launches", v[0]},

@@ -42,10 +42,10 @@ Decomposition Decomposition::make(DecompKind kind, int nx, int ny, int nz, int r
     if (p_row > 1 || (p_col != 0 && p_col != ranks))
       throw InputError("key 'fft3d.p_row' / 'fft3d.p_col' has value " + str(p_row) + " x " + str(p_col) +
                        " with decomposition 'slab'; allowed: 0 (automatic: 1 x ranks) or 1 x " + str(ranks));
-    if (ranks > nz || ranks > ny)
+    if (ranks > max_slab_ranks(ny, nz))
       throw InputError("key 'fft3d.decomposition' has value 'slab', but " + str(ranks) + " ranks cannot own slabs of " +
                        str(nz) + " z planes and " + str(ny) + " y planes; allowed: at most min(ny, nz) = " +
-                       str(std::min(ny, nz)) + " ranks, or decomposition 'pencil'");
+                       str(max_slab_ranks(ny, nz)) + " ranks, or decomposition 'pencil'");
     d.p_row = 1, d.p_col = ranks;
     return d;
   }

@@ -10,6 +10,7 @@
 // strided in place there and the Y stage (and its transpose) is skipped: one transpose per transform.
 // Splits are split_range() blocks, so sizes need not divide the rank counts.
 #pragma once
+#include <algorithm>
 #include <string>
 
 namespace proxylab::fft3d {
@@ -37,6 +38,8 @@ struct Decomposition {
   // Validated decomposition (InputError, identical on every rank, naming the deck key when the
   // rank count cannot decompose the grid). p_row = p_col = 0 chooses the most square valid grid.
   static Decomposition make(DecompKind kind, int nx, int ny, int nz, int ranks, int p_row, int p_col);
+  // The most ranks slabs decompose a grid over: a z plane and a y plane each at least.
+  static int max_slab_ranks(int ny, int nz) { return std::min(ny, nz); }
 
   Pencil x_pencil(int r, int c) const;
   Pencil y_pencil(int r, int c) const;

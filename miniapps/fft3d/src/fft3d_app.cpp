@@ -193,7 +193,7 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
       model_counts_json("transform (forward or inverse)", {{"local_fft", "fft", flops, 0, 0, s.local_fft * per}},
                         fft.transpose_counts(), launched * per, ctx.comm);
   if (const Decomposition& d = fft.decomposition(); d.kind == DecompKind::slab)
-    set_max_ranks(r.model_counts, std::min(d.global[1], d.global[2]));  // y and z planes (Decomposition::make)
+    set_max_ranks(r.model_counts, Decomposition::max_slab_ranks(d.global[1], d.global[2]));
   if (o.serial_baseline) {
     if (ctx.size == 1) {
       r.serial_baseline = TransformResults::SerialBaseline::measured;

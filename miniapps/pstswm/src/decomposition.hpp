@@ -4,6 +4,7 @@
 // algorithm (and the spectral ownership of `distributed` with reduce-scatter): greedy by cost
 // (N + 2 - m rows each), largest first, so the triangular truncation is balanced.
 #pragma once
+#include <algorithm>
 #include <vector>
 
 #include "proxylab/comm/grid.hpp"
@@ -19,6 +20,8 @@ struct Decomposition {
 
   // Throws InputError (same on all ranks) when a rank would own no latitude pair.
   Decomposition(int nlat, int ntrunc, int ranks, int rank);
+  // The most ranks a grid decomposes over: one latitude pair and one wavenumber each at least.
+  static int max_ranks(int nlat, int ntrunc) { return std::min(nlat / 2, ntrunc + 1); }
   const BlockRange& my_pairs() const { return pairs[rank]; }
   const std::vector<int>& my_ms() const { return ms[rank]; }
 };

@@ -39,6 +39,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .view("pstswm::inverse_spectral, forward_spectral", (4 + 5) * state.rows * spec_row, sizeof(double))
       .view("pstswm::inverse_grid, forward_grid", (4 + 5) * lats * grid_row, sizeof(double))
       .view("pstswm::row_m, row_n, row_first, row_last", 4.0 * state.rows, sizeof(int))
+      .view("pstswm::row_eps, row_eps_next, row_inv_lap", 3.0 * state.rows, sizeof(double))
       .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))
       .view("pstswm::initial_grid, initial_spectral", 3 * lats * grid_row + 3 * state.rows * spec_row, sizeof(double))
       // transpose send and receive buffers (SphericalTransform::exchange), the gathered state (verification)

@@ -257,7 +257,7 @@ void run(RunContext& ctx) {
                                       {"grid_point", "memory", total[2] / n, total[5] / n, 0, secs[4] / n},
                                       {"spectral", "memory", 0, total[6] / n, 0, secs[5] / n}},
                                      comms, launched / n, ctx.comm);
-  set_max_ranks(r.model_counts, std::min(t.nlat / 2, t.ntrunc + 1));  // latitude pairs, wavenumbers (Decomposition)
+  set_max_ranks(r.model_counts, Decomposition::max_ranks(t.nlat, t.ntrunc));
   publish_results(ctx, r);
   const double rate = (total[0] + total[1] + total[2]) / wall * 1e-9;
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
