@@ -6,6 +6,9 @@
 #     Kokkos 3.4.01 from the PyPI sdist of pykokkos-base==0.0.7 is the offline last resort.
 #     PROXYLAB_KOKKOS_VERSION=3.4.01 builds the floor on purpose; PROXYLAB_KOKKOS_STRICT=1 fails instead of falling
 #     back to it (CI: the main stage must test 4.6.01); PROXYLAB_KOKKOS_PREFIX installs elsewhere.
+#     PROXYLAB_KOKKOS_CUDA_ARCH=<Kokkos architecture, e.g. HOPPER90, AMPERE80> adds the CUDA back end (nvcc on the
+#     PATH) and installs into .deps/kokkos-cuda (the `cuda` preset's); with CUDA >= 13 and Kokkos 4.6.01 it applies
+#     ci/patches/kokkos-4.6.01-cuda13.patch (CUDA 13 support came with Kokkos 4.7).
 #   - Python venv .deps/venv with the pinned tools of ci/requirements.txt (plots, verification).
 # Usage: ci/setup-deps.sh [--no-system] [--no-venv] [--which-kokkos]
 #   --which-kokkos: print the checksum-verified offline Kokkos tarball the set-up would use (or "none") and stop.
@@ -51,6 +54,15 @@ fi
 # The release asset (Spack's kokkos recipe lists this sha256 for it; GitHub's archive/ tarball is another file).
 KOKKOS_RELEASE_URL="https://github.com/kokkos/kokkos/releases/download/4.6.01/kokkos-4.6.01.tar.gz"
 KOKKOS_RELEASE_SHA256="b9d70e4653b87a06dbb48d63291bf248058c7c7db4bd91979676ad5609bb1a3a"
+CUDA_ARCH="${PROXYLAB_KOKKOS_CUDA_ARCH:-}"
+if [ -n "$CUDA_ARCH" ]; then
+  if ! [[ "$CUDA_ARCH" =~ ^[A-Z]+[0-9]+$ ]] || [ "$KOKKOS_VERSION" != "$KOKKOS_VERSION_DEFAULT" ]; then
+    echo "setup-deps.sh: PROXYLAB_KOKKOS_CUDA_ARCH=$CUDA_ARCH with Kokkos $KOKKOS_VERSION; allowed: a Kokkos NVIDIA" \
+         "architecture name (VOLTA70, AMPERE80, ADA89, HOPPER90, ...) with Kokkos $KOKKOS_VERSION_DEFAULT" >&2
+    exit 2
+  fi
+  KOKKOS_PREFIX="$DEPS/kokkos-cuda"
+fi
 KOKKOS_PREFIX="${PROXYLAB_KOKKOS_PREFIX:-$KOKKOS_PREFIX}"
 case "$KOKKOS_PREFIX" in /*) ;; *) KOKKOS_PREFIX="$PWD/$KOKKOS_PREFIX" ;; esac
 kokkos_found() {
@@ -196,15 +208,35 @@ if kokkos_found; then
   check_kokkos_version "$found_prefix"
 else
   src=$(kokkos_source)
-  log "Kokkos: building $src into $KOKKOS_PREFIX (Serial + OpenMP, C++17, Release)"
   build="$DEPS/src/kokkos-build-$$"
   # No architecture flags in Kokkos itself: proxylab adds -march=native (or not: the portable preset) to its own
   # targets, so one Kokkos install serves both presets.
+  backend=(); backends="Serial + OpenMP"
+  if [ -n "$CUDA_ARCH" ]; then
+    backends="Serial + OpenMP + CUDA ($CUDA_ARCH)"
+    cuda_major=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
+    [ -n "$cuda_major" ] || { echo "setup-deps.sh: PROXYLAB_KOKKOS_CUDA_ARCH=$CUDA_ARCH but no nvcc on the PATH" >&2; exit 3; }
+    if [ "$cuda_major" -ge 13 ] && [ "$src" = "$DEPS/src/kokkos-src" ] && \
+       [ "$(numeric_version "$(sed -n 's/^set(Kokkos_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\))/\2/p' "$src/CMakeLists.txt" | paste -sd.)")" = "4.6.1" ]; then
+      log "Kokkos: CUDA $cuda_major: applying ci/patches/kokkos-4.6.01-cuda13.patch"
+      patch -s -p1 -d "$src" < "$ROOT/ci/patches/kokkos-4.6.01-cuda13.patch"
+    fi
+    # nvcc_wrapper's default GPU architecture (sm_70, which CUDA 13 dropped) is edited in the file, as Kokkos says
+    # to; CMake's compiler check runs before Kokkos adds its own -arch flag.
+    sm="sm_${CUDA_ARCH//[!0-9]/}"
+    sed "s/^default_arch=.*/default_arch=\"$sm\"/" "$src/bin/nvcc_wrapper" > "$DEPS/src/nvcc_wrapper-$$"
+    chmod +x "$DEPS/src/nvcc_wrapper-$$"
+    backend=(-DKokkos_ENABLE_CUDA=ON "-DKokkos_ARCH_$CUDA_ARCH=ON" "-DCMAKE_CXX_COMPILER=$DEPS/src/nvcc_wrapper-$$")
+  fi
+  log "Kokkos: building $src into $KOKKOS_PREFIX ($backends, C++17, Release)"
   cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 \
-        -DCMAKE_INSTALL_PREFIX="$KOKKOS_PREFIX" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON \
+        -DCMAKE_INSTALL_PREFIX="$KOKKOS_PREFIX" -DKokkos_ENABLE_SERIAL=ON -DKokkos_ENABLE_OPENMP=ON "${backend[@]}" \
         -DKokkos_ENABLE_TESTS=OFF -DBUILD_SHARED_LIBS=OFF -DCMAKE_POSITION_INDEPENDENT_CODE=ON >/dev/null
   cmake --build "$build" -j "$(nproc)" >/dev/null
   cmake --install "$build" >/dev/null
+  if [ -n "$CUDA_ARCH" ]; then
+    cp "$DEPS/src/nvcc_wrapper-$$" "$KOKKOS_PREFIX/bin/nvcc_wrapper"; rm -f "$DEPS/src/nvcc_wrapper-$$"
+  fi
   rm -rf "$build" "$DEPS/src/kokkos-src" "$DEPS/src/pykokkos-base-0.0.7"
   check_kokkos_version "$KOKKOS_PREFIX"
 fi

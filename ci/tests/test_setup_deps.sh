@@ -7,7 +7,10 @@
 #   - a tarball that does not match its SHA256SUMS is skipped;
 #   - an unknown PROXYLAB_KOKKOS_VERSION is bad input (exit 2, the allowed values named);
 #   - PROXYLAB_KOKKOS_STRICT=1 refuses an installed Kokkos of another version (exit 3), accepts the wanted one
-#     however its version file spells it (4.6.01 installs as "4.6.1", 3.4.01 as "3.4.01").
+#     however its version file spells it (4.6.01 installs as "4.6.1", 3.4.01 as "3.4.01");
+#   - PROXYLAB_KOKKOS_CUDA_ARCH: a name that is no Kokkos architecture, or with the floor, is bad input (exit 2);
+#     an installed CUDA Kokkos is looked for in .deps/kokkos-cuda;
+#   - ci/patches/kokkos-4.6.01-cuda13.patch applies to the real 4.6.01 tarball (when this machine has it).
 # /work/shared/deps, the last fallback, may exist on the machine: the expected answers all come before it.
 set -uo pipefail
 script="$(cd "$(dirname "$0")/.." && pwd)/setup-deps.sh"
@@ -70,4 +73,20 @@ fake_kokkos "$tmp/k34" 3.4.01
 check "strict: 4.6.1 installed, 4.6.01 wanted" 0 "$(strict PROXYLAB_KOKKOS_PREFIX="$tmp/k46")"
 check "strict: 3.4.01 installed, 4.6.01 wanted" 3 "$(strict PROXYLAB_KOKKOS_PREFIX="$tmp/k34")"
 check "strict: 3.4.01 installed, 3.4.01 wanted" 0 "$(strict PROXYLAB_KOKKOS_PREFIX="$tmp/k34" PROXYLAB_KOKKOS_VERSION=3.4.01)"
+for bad in "sm_90" "HOPPER90 PROXYLAB_KOKKOS_VERSION=3.4.01"; do
+  out=$(env PROXYLAB_KOKKOS_CUDA_ARCH=$bad bash "$script" --which-kokkos 2>&1); rc=$?
+  check "PROXYLAB_KOKKOS_CUDA_ARCH=$bad exits 2" 2 "$rc"
+  grep -q "PROXYLAB_KOKKOS_CUDA_ARCH=${bad%% *} with Kokkos .*; allowed: a Kokkos NVIDIA architecture name" <<<"$out" ||
+    { echo "FAIL message: $out"; fail=1; }
+done
+mkdir -p "$tmp/ci/proxylab/.deps"; fake_kokkos "$tmp/ci/proxylab/.deps/kokkos-cuda" 4.6.1
+check "strict, CUDA: finds .deps/kokkos-cuda" 0 "$(strict PROXYLAB_KOKKOS_CUDA_ARCH=HOPPER90)"
+real=$(env -u PROXYLAB_SHARED bash "$script" --which-kokkos 2>/dev/null)
+if [ "$real" != none ] && [ -f "$real" ]; then
+  mkdir -p "$tmp/src" && tar -xzf "$real" -C "$tmp/src"
+  patch --dry-run -s -p1 -d "$tmp/src/kokkos-4.6.01" < "$(dirname "$script")/patches/kokkos-4.6.01-cuda13.patch"
+  check "the CUDA 13 patch applies to $real" 0 "$?"
+else
+  echo "skip the CUDA 13 patch check: no offline Kokkos 4.6.01 tarball here"
+fi
 exit $fail

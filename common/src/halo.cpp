@@ -110,8 +110,13 @@ bool mpi_finalized() {
   return f != 0;
 }
 
-// Shared by the strategies that move packed buffers (packed, persistent, rma).
+// Shared by the strategies that move packed buffers (packed, persistent, rma, sendrecv). Packing and unpacking run
+// where the fields live; MPI is given host memory: with a device memory space the buffers are staged through host
+// mirrors (an MPI library without GPU support, such as Debian's MPICH, cannot read device pointers; it crashed in
+// MPI_Isend). On host back ends the mirrors are the buffers themselves and staging does nothing.
 class BufferedHalo : public HaloExchange {
+  static constexpr bool staged = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
+
  protected:
   BufferedHalo(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nf)
       : HaloExchange(s, grid, nx, ny, w, nf) {
@@ -122,8 +127,7 @@ class BufferedHalo : public HaloExchange {
       send_list_.add(k, send_box(k, nx, ny, w));
       recv_list_.add(k, recv_box(k, nx, ny, w));
     }
-    send_ = View1D<double>("halo::send", std::max(send_list_.total(), 1));
-    recv_ = View1D<double>("halo::recv", std::max(recv_list_.total(), 1));
+    allocate(std::max(send_list_.total(), 1), std::max(recv_list_.total(), 1), "halo::recv");
     messages_ = send_list_.n;
     bytes_ = static_cast<long long>(send_list_.total()) * sizeof(double);
   }
@@ -134,11 +138,29 @@ class BufferedHalo : public HaloExchange {
                          std::to_string(nfields_) + ", " + std::to_string(ny_ + 2 * w_) + ", " +
                          std::to_string(nx_ + 2 * w_) + ")");
   }
-  double* send_ptr(int b) { return send_.data() + send_list_.at[b]; }
-  double* recv_ptr(int b) { return recv_.data() + recv_list_.at[b]; }
+  void allocate(int nsend, int nrecv, const char* recv_label) {
+    send_ = View1D<double>("halo::send", nsend);
+    recv_ = View1D<double>(std::string(recv_label), nrecv);
+    send_host_ = Kokkos::create_mirror_view(send_);
+    recv_host_ = Kokkos::create_mirror_view(recv_);
+  }
+  // pack into send_, then hand it to MPI
+  void pack_for_mpi(const BoxList& L, const View3D<double>& fields) {
+    pack(L, fields, send_);
+    if constexpr (staged) Kokkos::deep_copy(send_host_, send_);
+  }
+  // take what MPI received, then unpack it
+  void unpack_from_mpi(const BoxList& L, const View3D<double>& fields) {
+    if constexpr (staged) Kokkos::deep_copy(recv_, recv_host_);
+    unpack(L, recv_, fields);
+  }
+  // MPI's view of the buffers (host memory)
+  double* send_ptr(int b) { return send_host_.data() + send_list_.at[b]; }
+  double* recv_ptr(int b) { return recv_host_.data() + recv_list_.at[b]; }
   int nbr_[8];
   BoxList send_list_, recv_list_;
   View1D<double> send_, recv_;
+  View1D<double>::HostMirror send_host_, recv_host_;
 };
 
 // Pack, MPI_Irecv/MPI_Isend to all neighbours, MPI_Waitall, unpack.
@@ -148,7 +170,7 @@ class PackedHalo : public BufferedHalo {
       : BufferedHalo(HaloStrategy::packed, grid, nx, ny, w, nf) {}
   void exchange(const View3D<double>& fields) override {
     check(fields);
-    pack(send_list_, fields, send_);
+    pack_for_mpi(send_list_, fields);
     MPI_Request req[16];
     int nreq = 0;
     for (int b = 0; b < recv_list_.n; ++b) {
@@ -160,7 +182,7 @@ class PackedHalo : public BufferedHalo {
       MPI_Isend(send_ptr(b), send_list_.count(b), MPI_DOUBLE, nbr_[k], k, grid_.comm(), &req[nreq++]);
     }
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
-    unpack(recv_list_, recv_, fields);
+    unpack_from_mpi(recv_list_, fields);
   }
 };
 
@@ -186,12 +208,12 @@ class PersistentHalo : public BufferedHalo {
   }
   void exchange(const View3D<double>& fields) override {
     check(fields);
-    pack(send_list_, fields, send_);
+    pack_for_mpi(send_list_, fields);
     if (!req_.empty()) {
       MPI_Startall(int(req_.size()), req_.data());
       MPI_Waitall(int(req_.size()), req_.data(), MPI_STATUSES_IGNORE);
     }
-    unpack(recv_list_, recv_, fields);
+    unpack_from_mpi(recv_list_, fields);
   }
 
  private:
@@ -215,8 +237,8 @@ class RmaHalo : public BufferedHalo {
       slotted.add(k, recv_box(k, nx, ny, w), k * slot_);
     }
     recv_list_ = slotted;
-    recv_ = View1D<double>("halo::window", 8 * slot_);
-    MPI_Win_create(recv_.data(), MPI_Aint(8) * slot_ * sizeof(double), sizeof(double), MPI_INFO_NULL, grid.comm(),
+    allocate(int(send_.extent(0)), 8 * slot_, "halo::window");
+    MPI_Win_create(recv_host_.data(), MPI_Aint(8) * slot_ * sizeof(double), sizeof(double), MPI_INFO_NULL, grid.comm(),
                    &win_);
   }
   ~RmaHalo() override {
@@ -224,7 +246,7 @@ class RmaHalo : public BufferedHalo {
   }
   void exchange(const View3D<double>& fields) override {
     check(fields);
-    pack(send_list_, fields, send_);
+    pack_for_mpi(send_list_, fields);
     MPI_Win_fence(MPI_MODE_NOPRECEDE, win_);  // every rank has unpacked the previous exchange
     for (int b = 0; b < send_list_.n; ++b) {
       const int k = send_list_.dir[b];
@@ -232,7 +254,7 @@ class RmaHalo : public BufferedHalo {
               MPI_DOUBLE, win_);
     }
     MPI_Win_fence(MPI_MODE_NOSUCCEED, win_);
-    unpack(recv_list_, recv_, fields);
+    unpack_from_mpi(recv_list_, fields);
   }
 
  private:
@@ -263,8 +285,7 @@ class SendrecvHalo : public BufferedHalo {
       yr_.add(k, r);
     }
     const int most = std::max(xs_.total(), ys_.total());
-    send_ = View1D<double>("halo::send", most);
-    recv_ = View1D<double>("halo::recv", most);
+    allocate(most, most, "halo::recv");
     messages_ = 0, bytes_ = 0;
     for (int k : {3, 4, 1, 6})
       if (nbr_[k] != MPI_PROC_NULL) {
@@ -281,18 +302,18 @@ class SendrecvHalo : public BufferedHalo {
  private:
   // Send towards `lo` while receiving from `hi`, then the reverse (one MPI_Sendrecv each way).
   void phase(const View3D<double>& fields, const BoxList& S, const BoxList& R, int lo, int hi) {
-    pack(S, fields, send_);
+    pack_for_mpi(S, fields);
     for (int k : {lo, hi}) {
       const int sb = S.slot[k], rb = R.slot[opposite(k)];
-      MPI_Sendrecv(send_.data() + S.at[sb], S.count(sb), MPI_DOUBLE, nbr_[k], k, recv_.data() + R.at[rb], R.count(rb),
-                   MPI_DOUBLE, nbr_[opposite(k)], k, grid_.comm(), MPI_STATUS_IGNORE);
+      MPI_Sendrecv(send_host_.data() + S.at[sb], S.count(sb), MPI_DOUBLE, nbr_[k], k, recv_host_.data() + R.at[rb],
+                   R.count(rb), MPI_DOUBLE, nbr_[opposite(k)], k, grid_.comm(), MPI_STATUS_IGNORE);
     }
     // Ghosts whose neighbour is MPI_PROC_NULL received nothing: unpack only the others.
     BoxList live;
     live.nf = R.nf;
     for (int b = 0; b < R.n; ++b)
       if (nbr_[R.dir[b]] != MPI_PROC_NULL) live.add(R.dir[b], Box{R.y0[b], R.h[b], R.x0[b], R.wd[b]}, R.at[b]);
-    unpack(live, recv_, fields);
+    unpack_from_mpi(live, fields);
   }
   BoxList xs_, xr_, ys_, yr_;
 };
