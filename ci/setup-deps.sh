@@ -216,7 +216,8 @@ else
     backends="Serial + OpenMP + CUDA ($CUDA_ARCH)"
     cuda_major=$(nvcc --version 2>/dev/null | sed -n 's/.*release \([0-9]*\)\..*/\1/p')
     [ -n "$cuda_major" ] || { echo "setup-deps.sh: PROXYLAB_KOKKOS_CUDA_ARCH=$CUDA_ARCH but no nvcc on the PATH" >&2; exit 3; }
-    if [ "$cuda_major" -ge 13 ] && [ "$src" = "$DEPS/src/kokkos-src" ] && \
+    # Only the copy unpacked here is patched, never a source tree the user gave (PROXYLAB_KOKKOS_SOURCE).
+    if [ "$cuda_major" -ge 13 ] && [[ "$src" == "$DEPS/src/kokkos-src/"* ]] && \
        [ "$(numeric_version "$(sed -n 's/^set(Kokkos_VERSION_\(MAJOR\|MINOR\|PATCH\) \([0-9]*\))/\2/p' "$src/CMakeLists.txt" | paste -sd.)")" = "4.6.1" ]; then
       log "Kokkos: CUDA $cuda_major: applying ci/patches/kokkos-4.6.01-cuda13.patch"
       patch -s -p1 -d "$src" < "$ROOT/ci/patches/kokkos-4.6.01-cuda13.patch"

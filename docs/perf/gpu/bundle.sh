@@ -16,7 +16,7 @@ for b in proxylab-pop proxylab-stream proxylab-comm; do cp "$cuda_build/bin/$b" 
 for t in "$cuda_build"/bin/test-*; do [ -f "$t" ] && cp "$t" "$stage/bin/"; done
 [ -n "$host_build" ] && cp "$host_build/bin/proxylab-pop" "$stage/bin/host/"
 cp "$(readlink -f "$(command -v mpiexec.hydra)")" "$(readlink -f "$(command -v hydra_pmi_proxy)")" "$stage/bin/"
-libs=$(for b in "$stage"/bin/* "$stage"/bin/host/*; do [ -f "$b" ] && ldd "$b"; done | awk '/=> \//{print $3}' | sort -u)
+libs=$(for b in "$stage"/bin/* "$stage"/bin/host/*; do if [ -f "$b" ]; then ldd "$b"; fi; done | awk '/=> \//{print $3}' | sort -u)
 for lib in $libs; do
   case $(basename "$lib") in
     libc.so*|libm.so*|libdl.so*|librt.so*|libpthread.so*|ld-linux*|libcuda.so*|libcudart*|libstdc++*|libgcc_s*) ;;
