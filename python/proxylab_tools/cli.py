@@ -47,8 +47,19 @@ def configured(preset: str) -> bool:
     return (runner.build_dir(preset) / "CMakeCache.txt").exists()
 
 
+def needs_setup(preset: str) -> bool:
+    """A first configure with neither a Kokkos of the user's (Kokkos_ROOT) nor the set-up's (.deps/kokkos): CMake
+    would stop at its MPI or Kokkos search on a fresh clone, so `build` runs the set-up first, as demo and test do."""
+    return not configured(preset) and not os.environ.get("Kokkos_ROOT") and not (ROOT / ".deps" / "kokkos").is_dir()
+
+
 def cmd_build(args) -> int:
     preset = args.preset
+    if needs_setup(preset):
+        log("no Kokkos found (Kokkos_ROOT, .deps/kokkos): running the set-up first")
+        rc = cmd_setup(args)
+        if rc:
+            return rc
     if not configured(preset) or args.reconfigure:
         log(f"configuring preset '{preset}'")
         extra = []

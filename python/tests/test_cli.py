@@ -1,6 +1,8 @@
 """The front end's own argument handling: run passes deck, sets, threads and flags after -- to the
 binary exactly once; demo and run pick each app's small deck; aliases name the probes."""
+import tempfile
 import unittest
+from pathlib import Path
 from unittest import mock
 
 from proxylab_tools import cli, launch, runner
@@ -53,3 +55,33 @@ class RunArguments(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class BuildOnAFreshClone(unittest.TestCase):
+    """`./proxylab build` before `./proxylab setup` on a fresh clone stopped at CMake's MPI search: with no Kokkos of
+    the user's and none set up, build runs the set-up first; otherwise it goes straight to CMake."""
+
+    def commands(self, kokkos_root, deps_kokkos, configured):
+        calls = []
+        with tempfile.TemporaryDirectory() as root:
+            if deps_kokkos:
+                (Path(root) / ".deps" / "kokkos").mkdir(parents=True)
+            with mock.patch.object(cli, "sh", lambda cmd: calls.append(cmd) or 0), \
+                    mock.patch.object(cli, "configured", lambda preset: configured), \
+                    mock.patch.object(cli, "ROOT", Path(root)), mock.patch.dict(cli.os.environ):
+                cli.os.environ.pop("Kokkos_ROOT", None)
+                if kokkos_root:
+                    cli.os.environ["Kokkos_ROOT"] = kokkos_root
+                self.assertEqual(cli.main(["build"]), 0)
+        return [" ".join(map(str, c)) for c in calls]
+
+    def test_fresh_clone_runs_the_setup_first(self):
+        cmds = self.commands(kokkos_root=None, deps_kokkos=False, configured=False)
+        self.assertIn("setup-deps.sh", cmds[0])
+        self.assertTrue(cmds[1].startswith("cmake --preset openmp"))
+
+    def test_set_up_or_configured_goes_straight_to_cmake(self):
+        for kokkos_root, deps, conf in ((None, True, False), ("/opt/kokkos", False, False), (None, False, True)):
+            cmds = self.commands(kokkos_root, deps, conf)
+            self.assertFalse(any("setup-deps.sh" in c for c in cmds), (kokkos_root, deps, conf, cmds))
+            self.assertTrue(cmds[-1].startswith("cmake --build"))
