@@ -1,7 +1,7 @@
 """./proxylab: the command-line front end (standard library only).
 
     setup   install/find dependencies (idempotent; ci/setup-deps.sh)
-    build   configure and build a CMake preset (default: openmp)
+    build   configure and build a CMake preset (default: openmp; on a fresh clone it runs setup first)
     run     run one proxy: ./proxylab run pop --deck inputs/pop/x1.yaml --ranks 4 --threads 1 --set solver.name=pcsi
     demo    every proxy at its small deck on 2 ranks, verified, one summary table
     test    set up, build and run the whole ctest suite
