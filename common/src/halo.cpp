@@ -115,8 +115,6 @@ bool mpi_finalized() {
 // mirrors (an MPI library without GPU support, such as Debian's MPICH, cannot read device pointers; it crashed in
 // MPI_Isend). On host back ends the mirrors are the buffers themselves and staging does nothing.
 class BufferedHalo : public HaloExchange {
-  static constexpr bool staged = !Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
-
  protected:
   BufferedHalo(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nf)
       : HaloExchange(s, grid, nx, ny, w, nf) {
@@ -127,7 +125,8 @@ class BufferedHalo : public HaloExchange {
       send_list_.add(k, send_box(k, nx, ny, w));
       recv_list_.add(k, recv_box(k, nx, ny, w));
     }
-    allocate(std::max(send_list_.total(), 1), std::max(recv_list_.total(), 1), "halo::recv");
+    allocate_send(std::max(send_list_.total(), 1));
+    allocate_recv(std::max(recv_list_.total(), 1));
     messages_ = send_list_.n;
     bytes_ = static_cast<long long>(send_list_.total()) * sizeof(double);
   }
@@ -138,20 +137,23 @@ class BufferedHalo : public HaloExchange {
                          std::to_string(nfields_) + ", " + std::to_string(ny_ + 2 * w_) + ", " +
                          std::to_string(nx_ + 2 * w_) + ")");
   }
-  void allocate(int nsend, int nrecv, const char* recv_label) {
-    send_ = View1D<double>("halo::send", nsend);
-    recv_ = View1D<double>(std::string(recv_label), nrecv);
+  // The buffers and MPI's host copies of them (the same views on host back ends).
+  void allocate_send(int n) {
+    send_ = View1D<double>("halo::send", n);
     send_host_ = Kokkos::create_mirror_view(send_);
+  }
+  void allocate_recv(int n, const std::string& label = "halo::recv") {
+    recv_ = View1D<double>(label, n);
     recv_host_ = Kokkos::create_mirror_view(recv_);
   }
   // pack into send_, then hand it to MPI
   void pack_for_mpi(const BoxList& L, const View3D<double>& fields) {
     pack(L, fields, send_);
-    if constexpr (staged) Kokkos::deep_copy(send_host_, send_);
+    if constexpr (!mem_space_on_host) Kokkos::deep_copy(send_host_, send_);
   }
   // take what MPI received, then unpack it
   void unpack_from_mpi(const BoxList& L, const View3D<double>& fields) {
-    if constexpr (staged) Kokkos::deep_copy(recv_, recv_host_);
+    if constexpr (!mem_space_on_host) Kokkos::deep_copy(recv_, recv_host_);
     unpack(L, recv_, fields);
   }
   // MPI's view of the buffers (host memory)
@@ -237,7 +239,7 @@ class RmaHalo : public BufferedHalo {
       slotted.add(k, recv_box(k, nx, ny, w), k * slot_);
     }
     recv_list_ = slotted;
-    allocate(int(send_.extent(0)), 8 * slot_, "halo::window");
+    allocate_recv(8 * slot_, "halo::window");
     MPI_Win_create(recv_host_.data(), MPI_Aint(8) * slot_ * sizeof(double), sizeof(double), MPI_INFO_NULL, grid.comm(),
                    &win_);
   }
@@ -285,7 +287,8 @@ class SendrecvHalo : public BufferedHalo {
       yr_.add(k, r);
     }
     const int most = std::max(xs_.total(), ys_.total());
-    allocate(most, most, "halo::recv");
+    allocate_send(most);
+    allocate_recv(most);
     messages_ = 0, bytes_ = 0;
     for (int k : {3, 4, 1, 6})
       if (nbr_[k] != MPI_PROC_NULL) {
@@ -342,7 +345,7 @@ class DatatypeHalo : public HaloExchange {
     if (int(fields.extent(0)) != nfields_ || int(fields.extent(1)) != ny_ + 2 * w_ ||
         int(fields.extent(2)) != nx_ + 2 * w_ || !fields.span_is_contiguous())
       throw RuntimeError("HaloExchange(datatype): fields view has the wrong extents or is not contiguous");
-    if constexpr (Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible) {
+    if constexpr (mem_space_on_host) {
       Kokkos::fence();
       exchange_host(fields.data());
     } else {  // device memory: the datatypes describe a host copy

@@ -7,6 +7,9 @@ namespace proxylab {
 
 using ExecSpace = Kokkos::DefaultExecutionSpace;
 using MemSpace = ExecSpace::memory_space;
+// The default views live in host memory (host back ends; false with CUDA, HIP, SYCL): where false, MPI and host
+// libraries reach them only through a mirror.
+constexpr bool mem_space_on_host = Kokkos::SpaceAccessibility<Kokkos::HostSpace, MemSpace>::accessible;
 // The host execution space: loops over data that host libraries (FFTW, BLAS, MPI) touch, and host-side set-up.
 using HostExec = Kokkos::DefaultHostExecutionSpace;
 
