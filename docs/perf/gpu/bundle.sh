@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Packs a CUDA build's binaries, with the shared libraries a bare CUDA machine lacks (MPICH and its UCX, FFTW,
+# Packs a CUDA build's binaries, with the shared libraries a bare CUDA machine lacks (MPICH and its UCX,
 # OpenBLAS, yaml-cpp, hwloc, ...), into .gpu/bundle.tar.xz for docs/perf/gpu/device-check.sh. For a GPU machine
 # that has no MPI and cannot install one (this project's lent GPU machines); on a cluster build there instead.
 # Usage: bash docs/perf/gpu/bundle.sh CUDA_BUILD_DIR [HOST_BUILD_DIR]

@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The GPU check: proxylab's CUDA build (Kokkos 4.6.01 + ci/patches/kokkos-4.6.01-cuda13.patch, Hopper) run on
-# one NVIDIA GPU. The binaries and the shared libraries the GPU machine lacks (MPICH, FFTW, OpenBLAS, hwloc) were
-# built on the Debian 12 development machine and travel in .gpu/bundle.tar.xz (docs/perf/gpu/bundle.sh).
+# one NVIDIA GPU. The binaries and the shared libraries the GPU machine lacks (MPICH and its UCX, OpenBLAS,
+# yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in .gpu/bundle.tar.xz
+# (docs/perf/gpu/bundle.sh).
 # Usage: bash docs/perf/gpu/device-check.sh OUTDIR   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
 set -uo pipefail
 out=${1:?usage: device-check.sh OUTDIR}
