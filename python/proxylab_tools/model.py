@@ -173,9 +173,14 @@ def shared_rate(machine: dict, p: int, per_core: str) -> float:
     return min(machine[per_core], node / per_node) if node else machine[per_core]
 
 
+def rate_key(rate: str) -> str:
+    """The machine key (per core) of a kernel rate: memory, fft, or dgemm (for dgemm and whatever is core speed)."""
+    return {"memory": "memory_bandwidth_per_core_gbs", "fft": "fft_gflops_per_core"}.get(rate, "dgemm_gflops_per_core")
+
+
 def bandwidth_per_rank(machine: dict, p: int) -> float:
     """Memory bandwidth one rank gets when the node's ranks stream together [B/s]."""
-    return 1e9 * shared_rate(machine, p, "memory_bandwidth_per_core_gbs")
+    return 1e9 * shared_rate(machine, p, rate_key("memory"))
 
 
 def cache_share(machine: dict, p: int) -> float:
@@ -217,7 +222,7 @@ def kernel_seconds(k: dict, machine: dict, p: int, unit_cost: float | None = Non
     memory = k["bytes"] * per_byte
     if k["rate"] == "memory":
         return memory
-    rate = 1e9 * shared_rate(machine, p, "fft_gflops_per_core" if k["rate"] == "fft" else "dgemm_gflops_per_core")
+    rate = 1e9 * shared_rate(machine, p, rate_key(k["rate"]))
     return max(k["flops"] / rate, memory)
 
 

@@ -135,7 +135,7 @@ def bounding_rate(record: dict) -> str:
 def speed_ratio(here: dict, target: dict, rate: str) -> float:
     """How much faster this machine is than the target at `rate`: a rank alone here (SMPI runs one at a time) against
     a rank of a full node of the target (model.shared_rate)."""
-    key = {"memory": "memory_bandwidth_per_core_gbs", "fft": "fft_gflops_per_core"}.get(rate, "dgemm_gflops_per_core")
+    key = mdl.rate_key(rate)
     return here[key] / mdl.shared_rate(target, target["cores_per_node"], key)
 
 
