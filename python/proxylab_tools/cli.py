@@ -262,6 +262,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
+    command_line = list(argv)
     # Everything after a bare "--" goes to the binary untouched (./proxylab run pop -- --no-timers).
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     argv = argv[:argv.index("--")] if "--" in argv else argv
@@ -274,6 +275,7 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_usage()
         return 2
     args.extra = extra
+    args.command_line = command_line
     if args.command == "demo":
         args.ranks_given = args.ranks is not None
         args.ranks = 2 if args.ranks is None else args.ranks

@@ -11,8 +11,8 @@ as comments to fill in. Output and record go to the folder the job is submitted 
 from __future__ import annotations
 
 import argparse
+import re
 import shlex
-import sys
 
 from . import launch, runner
 from .runner import ROOT
@@ -22,6 +22,23 @@ SCHEDULERS = {
     "slurm": ("#SBATCH", "srun", "SLURM_JOB_ID", "%j"),
     "flux": ("#flux:", "flux", "FLUX_JOB_ID", "{{id}}"),
 }
+
+
+# A site name (partition, queue, account, bank) is written into a directive line as it is: these characters only,
+# so that it can neither end the line nor add an option the scheduler would read.
+SITE_NAME = re.compile(r"[A-Za-z0-9_.,:@+-]+")
+
+
+def unwritable(argv: list[str]) -> str | None:
+    """Why the command line cannot be written into a script, or None. Every argument lands in the script's comment
+    line and, quoted, in its command; a control character (a newline above all) would end the line it sits in and
+    start one the shell runs."""
+    for arg in argv:
+        bad = [c for c in arg if ord(c) < 32 or ord(c) == 127]
+        if bad:
+            return (f"argument {arg!r} holds a control character ({bad[0]!r}); a job script line cannot carry it "
+                    "(allowed: printable text)")
+    return None
 
 
 def directives(scheduler: str, app: str, plan: launch.Launch, minutes: int, partition: str, account: str) -> list[str]:
@@ -64,7 +81,7 @@ def script(args, plan: launch.Launch) -> str:
     if args.extra:
         command += " -- " + shlex.join(args.extra)
     lines = ["#!/bin/bash",
-             f"# Written by: ./proxylab {shlex.join(sys.argv[1:])}",
+             f"# Written by: ./proxylab {shlex.join(args.command_line)}",
              f"# The same experiment as: ./proxylab run {args.app} ... --launcher {launcher} (see docs/harness.md)",
              *directives(args.scheduler, args.app, plan, args.time, args.partition, args.account),
              "",
@@ -88,6 +105,14 @@ def main(args) -> int:
     plan = launch.Launch(launch.ranks_for(args.ranks, options), args.threads, options)
     if args.time < 1:
         print(f"[jobscript] --time {args.time}: at least 1 minute")
+        return 2
+    problem = unwritable(args.command_line)
+    for flag, value in (("--partition", args.partition), ("--account", args.account)):
+        if not problem and value and not SITE_NAME.fullmatch(value):
+            problem = (f"{flag} {value!r}: a name of letters, digits and _ . , : @ + - only (it is written into a "
+                       f"{SCHEDULERS[args.scheduler][0]} directive)")
+    if problem:
+        print(f"[jobscript] {problem}")
         return 2
     try:
         plan.check()

@@ -5,6 +5,7 @@ import contextlib
 import io
 import os
 import stat
+import subprocess
 import tempfile
 import unittest
 from pathlib import Path
@@ -192,6 +193,49 @@ class JobScripts(unittest.TestCase):
     def test_bad_options(self):
         self.assertEqual(self.script("pop", "--ranks", "0")[0], 2)
         self.assertEqual(self.script("nosuchapp")[0], 2)
+
+    def run_script(self, text: str, folder: Path) -> list[str]:
+        """Runs a written script with bash in `folder`, `exec` replaced by a function that records its arguments;
+        returns them."""
+        script, args = folder / "job.sh", folder / "args"
+        script.write_text(text)
+        p = subprocess.run(["bash", "-c", 'exec() { printf "%s\\0" "$@" > "$ARGS"; }; . ./job.sh'], cwd=folder,
+                           env={**os.environ, "ARGS": str(args), "SLURM_JOB_ID": "7", "FLUX_JOB_ID": "f7"}, capture_output=True, text=True, timeout=30)
+        self.assertEqual(p.returncode, 0, p.stderr)
+        return args.read_text().split("\0")[:-1]
+
+    def test_nothing_a_user_types_runs_in_the_script(self):
+        # Issue 29, finding 3: a newline in --set ended the '# Written by:' comment and the next line ran.
+        payloads = ["$(touch CANARY)", "`touch CANARY`", "'; touch CANARY; '", '"; touch CANARY; "', "a b\\ c; touch CANARY"]
+        for scheduler in ("slurm", "flux"):
+            for payload in payloads:
+                for option in ("--set", "--deck", "--json", "--"):
+                    argv = ["pop", "--scheduler", scheduler]
+                    argv += ["--", payload] if option == "--" else [option, payload]
+                    with self.subTest(scheduler=scheduler, option=option, payload=payload), \
+                            tempfile.TemporaryDirectory() as tmp:
+                        rc, text = self.script(*argv)
+                        self.assertEqual(rc, 0, text)
+                        ran = self.run_script(text, Path(tmp))
+                        self.assertFalse((Path(tmp) / "CANARY").exists(), text)
+                        self.assertTrue(any(payload in arg for arg in ran), (payload, ran))
+                for option in ("--partition", "--account"):  # written into a directive: refused
+                    with self.subTest(scheduler=scheduler, option=option, payload=payload):
+                        rc, text = self.script("pop", "--scheduler", scheduler, option, payload)
+                        self.assertEqual(rc, 2, text)
+                        self.assertIn(option, text)
+            for option in ("--set", "--deck", "--json", "--partition", "--account", "--"):
+                for payload in ("solver.crit=1e-13\ntouch CANARY #", "x\rtouch CANARY", "x\x1b[2J"):
+                    argv = ["pop", "--scheduler", scheduler]
+                    argv += ["--", payload] if option == "--" else [option, payload]
+                    with self.subTest(scheduler=scheduler, option=option, payload=payload):
+                        rc, text = self.script(*argv)
+                        self.assertEqual(rc, 2, text)
+                        self.assertIn("control character", text)
+                        self.assertNotIn("#!/bin/bash", text)
+        rc, text = self.script("pop", "--partition", "debug,long", "--account", "proj-42_a")
+        self.assertEqual(rc, 0, text)
+        self.assertIn("#SBATCH --partition=debug,long", text)
 
 
 class RefusedBeforeBuilding(unittest.TestCase):
