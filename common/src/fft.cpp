@@ -1,5 +1,5 @@
-// FFTW plans (see fft.hpp). Each cached entry holds one plan per thread slice of the batch, so a
-// batched transform runs in parallel with plain, thread-safe fftw_execute_* calls.
+// The FFT layer's shapes and its host library (see fft.hpp): FFTW plans. Each cached entry holds one plan per
+// thread slice of the batch, so a batched transform runs in parallel with plain, thread-safe fftw_execute_* calls.
 //
 // Alignment: FFTW's new-array execute requires arrays with the alignment of the planning arrays
 // (SIMD codelets assume it). Slices of a batch, or caller pointers offset into an array (a plane of
@@ -15,6 +15,7 @@
 #include <map>
 #include <memory>
 #include <mutex>
+#include <sstream>
 #include <tuple>
 #include <vector>
 
@@ -24,20 +25,31 @@
 namespace proxylab {
 namespace {
 
+const char* kind_name(FFTKind k) {
+  switch (k) {
+    case FFTKind::c2c_forward: return "c2c forward";
+    case FFTKind::c2c_backward: return "c2c backward";
+    case FFTKind::r2c: return "r2c";
+    case FFTKind::c2r: return "c2r";
+  }
+  return "?";
+}
+
+// Elements from the first one a transform reads (or writes) to the last, plus one.
+long long span(long long len, long long stride, const FFTBatch& a, const FFTBatch& b, bool input) {
+  const long long da = input ? a.idist : a.odist, db = input ? b.idist : b.odist;
+  return (len - 1) * stride + (a.count - 1) * da + (b.count - 1) * db + 1;
+}
+
 struct Slice {
   fftw_plan plan = nullptr, unaligned = nullptr;
   int first = 0, count = 0;
 };
 
-class FFTWPlan final : public FFTPlan {
+class FFTWPlan final : public detail::FFTBackend {
  public:
   explicit FFTWPlan(const FFTShape& shape)
-      : FFTPlan(shape.kind, shape.n, shape.inner.count * shape.outer.count),
-        shape_(shape),
-        flags_(shape.planning == FFTPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
-    if (shape.n < 1 || shape.inner.count < 1 || shape.outer.count < 1)
-      throw InputError("FFT of length " + std::to_string(shape.n) + " x " + std::to_string(shape.inner.count) + " x " +
-                       std::to_string(shape.outer.count) + ": all must be >= 1");
+      : shape_(shape), kind_(shape.kind), flags_(shape.planning == FFTPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
     // Threads take slices of the outer batch dimension when there is one, else of the inner one.
     const int sliced = sliced_count();
     const int threads = shape.threaded ? std::max(1, std::min(sliced, HostExec().concurrency())) : 1;
@@ -104,16 +116,11 @@ class FFTWPlan final : public FFTPlan {
   // One FFTW guru plan for a slice of `count` along the sliced batch dimension, made on scratch arrays with the
   // caller's strides (FFTW_MEASURE overwrites its arrays).
   fftw_plan make(int count, unsigned flags) const {
-    const int n = n_, nc = n / 2 + 1;
+    const int n = shape_.n;
     FFTBatch inner = shape_.inner, outer = shape_.outer;
     (two_dims() ? outer : inner).count = count;
-    const long long in_n = kind_ == FFTKind::c2r ? nc : n, out_n = kind_ == FFTKind::r2c ? nc : n;
-    auto extent = [](long long len, long long stride, const FFTBatch& a, const FFTBatch& b, bool input) {
-      const long long da = input ? a.idist : a.odist, db = input ? b.idist : b.odist;
-      return (len - 1) * stride + (a.count - 1) * da + (b.count - 1) * db + 1;
-    };
-    const long long bytes_in = extent(in_n, shape_.istride, inner, outer, true) * in_elem();
-    const long long bytes_out = extent(out_n, shape_.ostride, inner, outer, false) * out_elem();
+    const long long bytes_in = span(shape_.input_length(), shape_.istride, inner, outer, true) * in_elem();
+    const long long bytes_out = span(shape_.output_length(), shape_.ostride, inner, outer, false) * out_elem();
     void* a = fftw_malloc(std::max(bytes_in, bytes_out));
     void* b = shape_.in_place ? a : fftw_malloc(bytes_out);
     const fftw_iodim64 dim{n, shape_.istride, shape_.ostride};
@@ -139,6 +146,7 @@ class FFTWPlan final : public FFTPlan {
   }
 
   FFTShape shape_;
+  FFTKind kind_;
   unsigned flags_;
   mutable std::vector<Slice> slices_;  // unaligned plans are added on first need
 };
@@ -152,12 +160,53 @@ std::map<Key, std::unique_ptr<FFTWPlan>>& cache() {
 
 }  // namespace
 
-double FFTPlan::flops() const {
-  const double per = 5.0 * n_ * std::log2(double(n_));
-  return (kind_ == FFTKind::r2c || kind_ == FFTKind::c2r ? 0.5 : 1.0) * per * howmany_;
+FFTShape FFTShape::lines(FFTKind kind, int n, int howmany, bool in_place, FFTPlanning planning) {
+  FFTShape sh;
+  sh.kind = kind, sh.n = n, sh.in_place = in_place, sh.planning = planning;
+  sh.inner = {howmany, sh.input_length(), sh.output_length()};
+  return sh;
 }
 
-const FFTPlan& fft_plan(const FFTShape& sh) {
+long long FFTShape::input_span() const { return span(input_length(), istride, inner, outer, true); }
+long long FFTShape::output_span() const { return span(output_length(), ostride, inner, outer, false); }
+
+double FFTShape::flops() const {
+  const double per = 5.0 * n * std::log2(double(n));
+  return (kind == FFTKind::r2c || kind == FFTKind::c2r ? 0.5 : 1.0) * per * howmany();
+}
+
+bool FFTShape::contiguous_lines() const {
+  const bool inner_lines = istride == 1 && ostride == 1 && (inner.count == 1 || (inner.idist == input_length() &&
+                                                                                 inner.odist == output_length()));
+  const bool outer_follows = outer.count == 1 || (outer.idist == (long long)inner.count * input_length() &&
+                                                  outer.odist == (long long)inner.count * output_length());
+  return inner_lines && outer_follows;
+}
+
+std::string FFTShape::describe() const {
+  std::ostringstream s;
+  s << kind_name(kind) << " n=" << n << " x " << inner.count;
+  if (outer.count > 1) s << " x " << outer.count;
+  s << " (stride " << istride << "/" << ostride << ", dist " << inner.idist << "/" << inner.odist;
+  if (outer.count > 1) s << " and " << outer.idist << "/" << outer.odist;
+  s << (in_place ? ", in place)" : ")");
+  return s.str();
+}
+
+std::string fft_view_mismatch(const FFTShape& shape, const char* which, size_t span, bool complex, bool contiguous) {
+  const bool want_complex = std::string(which) == "input" ? shape.kind != FFTKind::r2c : shape.kind != FFTKind::c2r;
+  const long long need = std::string(which) == "input" ? shape.input_span() : shape.output_span();
+  return "FFT " + shape.describe() + ": the " + which + " View holds " + std::to_string(span) + " " +
+         (complex ? "complex" : "real") + " values" + (contiguous ? "" : " (not contiguous)") + "; it needs " +
+         std::to_string(need) + " contiguous " + (want_complex ? "complex" : "real") + " values";
+}
+
+namespace detail {
+
+const FFTBackend& fftw_backend(const FFTShape& sh) {
+  if (sh.n < 1 || sh.inner.count < 1 || sh.outer.count < 1)
+    throw InputError("FFT of length " + std::to_string(sh.n) + " x " + std::to_string(sh.inner.count) + " x " +
+                     std::to_string(sh.outer.count) + ": all must be >= 1");
   const int threads = HostExec().concurrency();
   Key key{int(sh.kind),       sh.n,           sh.istride,     sh.ostride,  sh.inner.count, sh.inner.idist, sh.inner.odist,
           sh.outer.count,     sh.outer.idist, sh.outer.odist, sh.in_place, int(sh.planning), sh.threaded ? threads : 1};
@@ -167,15 +216,17 @@ const FFTPlan& fft_plan(const FFTShape& sh) {
   return *it->second;
 }
 
-const FFTPlan& fft_plan(FFTKind kind, int n, int howmany, int istride, int idist, int ostride, int odist, bool in_place,
-                        FFTPlanning planning) {
-  FFTShape sh;
-  sh.kind = kind, sh.n = n, sh.istride = istride, sh.ostride = ostride;
-  sh.inner = {howmany, idist, odist};
-  sh.in_place = in_place, sh.planning = planning;
-  return fft_plan(sh);
-}
+#ifdef PROXYLAB_DEVICE_FFT
+void clear_device_fft_plans();  // fft_device.cpp
+#endif
 
-void fft_clear_plans() { cache().clear(); }
+}  // namespace detail
+
+void fft_clear_plans() {
+  cache().clear();
+#ifdef PROXYLAB_DEVICE_FFT
+  detail::clear_device_fft_plans();
+#endif
+}
 
 }  // namespace proxylab

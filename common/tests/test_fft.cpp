@@ -1,5 +1,6 @@
-// Batched FFTW plans (common/fft.hpp): c2c against a direct DFT, strided batches, r2c/c2r round
-// trips, in-place plans, the plan cache, and thread slicing of the batch (same bits as one thread).
+// The FFT layer on the host (common/fft.hpp, FFTW): c2c against a direct DFT, strided batches, r2c/c2r round
+// trips, in-place plans, the plan cache, thread slicing of the batch (same bits as one thread), and views that do
+// not fit a shape.
 #include "proxylab/fft.hpp"
 
 #include <cmath>
@@ -10,9 +11,31 @@
 #include "proxylab/testing.hpp"
 
 using proxylab::FFTKind;
+using proxylab::FFTShape;
+using proxylab::HostExec;
 using cplx = std::complex<double>;
 
 namespace {
+
+// Host vectors seen as the Views a plan takes.
+using Unmanaged = Kokkos::MemoryTraits<Kokkos::Unmanaged>;
+using ComplexView = Kokkos::View<Kokkos::complex<double>*, Kokkos::HostSpace, Unmanaged>;
+using RealView = Kokkos::View<double*, Kokkos::HostSpace, Unmanaged>;
+ComplexView view(std::vector<cplx>& v, size_t first = 0) {
+  return ComplexView(reinterpret_cast<Kokkos::complex<double>*>(v.data() + first), v.size() - first);
+}
+RealView view(std::vector<double>& v) { return RealView(v.data(), v.size()); }
+
+// The shape of FFTW's advanced interface: howmany transforms of length n, stride and distance per array.
+FFTShape shape(FFTKind kind, int n, int howmany, int istride, int idist, int ostride, int odist, bool in_place = false,
+               proxylab::FFTPlanning planning = proxylab::FFTPlanning::estimate) {
+  FFTShape sh;
+  sh.kind = kind, sh.n = n, sh.istride = istride, sh.ostride = ostride;
+  sh.inner = {howmany, idist, odist};
+  sh.in_place = in_place, sh.planning = planning;
+  return sh;
+}
+auto plan(const FFTShape& sh) { return proxylab::fft_plan(HostExec(), sh); }
 
 // O(n^2) DFT with FFTW's sign convention (forward: exp(-2 pi i jk/n)).
 std::vector<cplx> direct_dft(const std::vector<cplx>& x, int sign) {
@@ -38,10 +61,10 @@ TEST_CASE("fft: batched c2c equals a direct DFT for power-of-two and odd lengths
       for (int j = 0; j < n; ++j) in[b * n + j] = test_value(j, b);
     for (int sign : {-1, +1}) {
       auto kind = sign < 0 ? FFTKind::c2c_forward : FFTKind::c2c_backward;
-      const auto& plan = proxylab::fft_plan(kind, n, howmany, 1, n, 1, n);
-      CHECK(plan.n() == n);
-      CHECK(plan.howmany() == howmany);
-      plan.execute(in.data(), out.data());
+      const auto p = plan(FFTShape::lines(kind, n, howmany));
+      CHECK(p.n() == n);
+      CHECK(p.howmany() == howmany);
+      p.execute(view(in), view(out));
       for (int b = 0; b < howmany; ++b) {
         std::vector<cplx> x(in.begin() + b * n, in.begin() + (b + 1) * n);
         auto y = direct_dft(x, sign);
@@ -56,8 +79,8 @@ TEST_CASE("fft: strided batch (stride = howmany, dist = 1) matches contiguous tr
   std::vector<cplx> contig(n * howmany), strided(n * howmany), out_c(n * howmany), out_s(n * howmany);
   for (int b = 0; b < howmany; ++b)
     for (int j = 0; j < n; ++j) contig[b * n + j] = strided[j * howmany + b] = test_value(j, b);
-  proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, 1, n, 1, n).execute(contig.data(), out_c.data());
-  proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, howmany, 1, howmany, 1).execute(strided.data(), out_s.data());
+  plan(FFTShape::lines(FFTKind::c2c_forward, n, howmany)).execute(view(contig), view(out_c));
+  plan(shape(FFTKind::c2c_forward, n, howmany, howmany, 1, howmany, 1)).execute(view(strided), view(out_s));
   for (int b = 0; b < howmany; ++b)
     for (int k = 0; k < n; ++k) CHECK(out_s[k * howmany + b] == out_c[b * n + k]);  // same FFTW codelets: same bits
 }
@@ -68,8 +91,8 @@ TEST_CASE("fft: in-place forward + backward returns n times the input", "[fft]")
     std::vector<cplx> x(n * howmany), orig;
     for (int i = 0; i < n * howmany; ++i) x[i] = test_value(i % n, i / n);
     orig = x;
-    proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, 1, n, 1, n, true).execute(x.data(), x.data());
-    proxylab::fft_plan(FFTKind::c2c_backward, n, howmany, 1, n, 1, n, true).execute(x.data(), x.data());
+    plan(FFTShape::lines(FFTKind::c2c_forward, n, howmany, true)).execute(view(x), view(x));
+    plan(FFTShape::lines(FFTKind::c2c_backward, n, howmany, true)).execute(view(x), view(x));
     for (int i = 0; i < n * howmany; ++i) CHECK(std::abs(x[i] / double(n) - orig[i]) <= 1e-14 * 10);
   }
 }
@@ -80,36 +103,53 @@ TEST_CASE("fft: r2c / c2r round trip and Hermitian output", "[fft]") {
     std::vector<double> r(n * howmany), back(n * howmany);
     for (int i = 0; i < n * howmany; ++i) r[i] = std::sin(0.1 * i) + 0.01 * (i % 7);
     std::vector<cplx> c(nc * howmany);
-    proxylab::fft_plan(FFTKind::r2c, n, howmany, 1, n, 1, nc).execute(r.data(), c.data());
+    plan(FFTShape::lines(FFTKind::r2c, n, howmany)).execute(view(r), view(c));
     // Bin 0 of a real signal is real and equals the sum.
     double sum0 = 0;
     for (int j = 0; j < n; ++j) sum0 += r[j];
     CHECK(std::abs(c[0].imag()) <= 1e-12);
     CHECK(std::abs(c[0].real() - sum0) <= 1e-12 * n);
-    proxylab::fft_plan(FFTKind::c2r, n, howmany, 1, nc, 1, n).execute(c.data(), back.data());
+    plan(FFTShape::lines(FFTKind::c2r, n, howmany)).execute(view(c), view(back));
     for (int i = 0; i < n * howmany; ++i) CHECK(std::abs(back[i] / n - r[i]) <= 1e-14 * 10);
-    CHECK(proxylab::fft_plan(FFTKind::r2c, n, howmany, 1, n, 1, nc).flops() ==
+    CHECK(plan(shape(FFTKind::r2c, n, howmany, 1, n, 1, nc)).flops() ==
           Approx(0.5 * 5.0 * n * std::log2(double(n)) * howmany));
   }
 }
 
 TEST_CASE("fft: plans are cached by shape; measure planning gives the same transform", "[fft]") {
-  const auto& a = proxylab::fft_plan(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32);
-  const auto& b = proxylab::fft_plan(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32);
+  const auto& a = proxylab::detail::fftw_backend(shape(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32));
+  const auto& b = proxylab::detail::fftw_backend(FFTShape::lines(FFTKind::c2c_forward, 32, 4));
   CHECK(&a == &b);
-  const auto& m = proxylab::fft_plan(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32, false, proxylab::FFTPlanning::measure);
-  CHECK(&m != &a);
+  const auto measure = shape(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32, false, proxylab::FFTPlanning::measure);
+  CHECK(&proxylab::detail::fftw_backend(measure) != &a);
   std::vector<cplx> in(128), o1(128), o2(128);
   for (int i = 0; i < 128; ++i) in[i] = test_value(i % 32, i / 32);
-  a.execute(in.data(), o1.data());
-  m.execute(in.data(), o2.data());
+  plan(FFTShape::lines(FFTKind::c2c_forward, 32, 4)).execute(view(in), view(o1));
+  plan(measure).execute(view(in), view(o2));
   for (int i = 0; i < 128; ++i) CHECK(std::abs(o1[i] - o2[i]) <= 1e-12);
   proxylab::fft_clear_plans();
 }
 
 TEST_CASE("fft: impossible sizes are input errors", "[fft]") {
-  CHECK_THROWS_AS(proxylab::fft_plan(FFTKind::c2c_forward, 0, 1, 1, 1, 1, 1), proxylab::InputError);
-  CHECK_THROWS_AS(proxylab::fft_plan(FFTKind::c2c_forward, 8, 0, 1, 8, 1, 8), proxylab::InputError);
+  CHECK_THROWS_AS(plan(shape(FFTKind::c2c_forward, 0, 1, 1, 1, 1, 1)), proxylab::InputError);
+  CHECK_THROWS_AS(plan(shape(FFTKind::c2c_forward, 8, 0, 1, 8, 1, 8)), proxylab::InputError);
+}
+
+TEST_CASE("fft: a view smaller than the shape, or of the wrong element type, is refused before FFTW runs", "[fft]") {
+  const int n = 16, howmany = 4;
+  std::vector<cplx> full(n * howmany), short_(n * howmany - 1);
+  std::vector<double> real(n * howmany);
+  const auto p = plan(FFTShape::lines(FFTKind::c2c_forward, n, howmany));
+  CHECK_NOTHROW(p.execute(view(full), view(full)));
+  CHECK_THROWS_WITH(p.execute(view(full), view(short_)),
+                    Catch::Contains("the output View holds 63 complex values; it needs 64 contiguous complex values"));
+  CHECK_THROWS_WITH(p.execute(view(short_), view(full)), Catch::Contains("the input View holds 63"));
+  CHECK_THROWS_WITH(plan(FFTShape::lines(FFTKind::r2c, n, howmany)).execute(view(full), view(full)),
+                    Catch::Contains("the input View holds 64 complex values; it needs 64 contiguous real values"));
+  // strided: the last line starts (howmany - 1) elements in and runs (n - 1) * howmany further
+  const auto strided = plan(shape(FFTKind::c2c_forward, n, howmany, howmany, 1, howmany, 1));
+  CHECK(strided.shape().input_span() == (n - 1) * howmany + howmany);
+  CHECK_THROWS_AS(strided.execute(view(full), view(short_)), proxylab::RuntimeError);
 }
 
 TEST_CASE("fft: arrays offset from the planning alignment give the same transform", "[fft]") {
@@ -119,8 +159,8 @@ TEST_CASE("fft: arrays offset from the planning alignment give the same transfor
   std::vector<cplx> buf(n * howmany + 1), out_a(n * howmany), out_u(n * howmany + 1);
   for (int i = 0; i < n * howmany; ++i) buf[i + 1] = test_value(i % n, i / n);
   std::vector<cplx> aligned(buf.begin() + 1, buf.end());
-  const auto& plan = proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, 1, n, 1, n);
-  plan.execute(aligned.data(), out_a.data());
-  plan.execute(buf.data() + 1, out_u.data() + 1);
+  const auto p = plan(FFTShape::lines(FFTKind::c2c_forward, n, howmany));
+  p.execute(view(aligned), view(out_a));
+  p.execute(view(buf, 1), view(out_u, 1));
   for (int i = 0; i < n * howmany; ++i) CHECK(std::abs(out_u[i + 1] - out_a[i]) <= 1e-12);
 }

@@ -1,45 +1,37 @@
-// Batched 1-D FFTs through FFTW, planned once and cached by shape (FFTW's guru interface: length n and stride,
-// one or two batch dimensions each with a count and input/output distances). Host memory (FFTW); a device build
-// would put cuFFT / kokkos-fft here.
+// Batched 1-D FFTs behind one plan interface per execution space (docs/architecture.md, "The FFT layer"):
+//   host spaces    FFTW, planned once per shape and cached (the guru interface: length n and stride, one or two
+//                  batch dimensions each with a count and input/output distances); execute() splits the batch
+//                  over the host threads
+//   device spaces  kokkos-fft (cuFFT on CUDA, hipFFT on HIP, oneMKL on SYCL), cached per shape: contiguous lines
+//                  (stride 1, each line right after the previous one), the shapes the device code paths use
 //
-//   auto& plan = proxylab::fft_plan(FFTKind::c2c_forward, n, howmany, 1, n, 1, n);
-//   plan.execute(in, out);   // in/out: std::complex<double>* (c2c, r2c output, c2r input) or double*
+//   const auto plan = proxylab::fft_plan(exec, shape);  // exec: HostExec() or ExecSpace()
+//   plan.execute(in, out);   // rank-1 Views of Kokkos::complex<double> (double: r2c input, c2r output)
 //
-// With two batch dimensions whose input and output distances differ, one plan transforms and transposes at once
-// (FFTW reads the input with its strides and writes the output with its own): a local reshape fused into the FFT.
+// execute() checks at compile time that `exec` can reach both views (as KokkosBlas::gemm and kokkos-fft do) and at
+// run time that they hold every element the shape reads and writes.
 //
-// Unnormalised in both directions (as FFTW and NAS FT). Execution is thread-parallel over the batch
-// when the host execution space has several threads (each thread runs FFTW on a slice of the batch), unless the
-// shape says `threaded = false`; execute() may then be called from several threads at once.
-// Arrays of any alignment are accepted (a less aligned one runs an FFTW_UNALIGNED twin plan).
+// With two batch dimensions whose input and output distances differ, one FFTW plan transforms and transposes at
+// once (FFTW reads the input with its strides and writes the output with its own): a local reshape fused into the
+// FFT (host only).
+//
+// Unnormalised in both directions (as FFTW and NAS FT). On the host, shapes marked `threaded = false` run on the
+// calling thread, so that execute() may be called from several threads at once (one plan per chunk of a parallel
+// loop). Arrays of any alignment are accepted (a less aligned one runs an FFTW_UNALIGNED twin plan).
 #pragma once
-#include <complex>
+#include <Kokkos_Core.hpp>
+#include <string>
+#include <type_traits>
 
+#include "proxylab/errors.hpp"
+#include "proxylab/layout.hpp"
 #include "proxylab/named_choice.hpp"
 
 namespace proxylab {
 
 enum class FFTKind { c2c_forward, c2c_backward, r2c, c2r };
-enum class FFTPlanning { estimate, measure };  // FFTW_ESTIMATE (bitwise reproducible) or FFTW_MEASURE
+enum class FFTPlanning { estimate, measure };  // FFTW_ESTIMATE (bitwise reproducible) or FFTW_MEASURE (host)
 PROXYLAB_CHOICE_NAMES(FFTPlanning, "FFT planning", "estimate", "measure");
-
-class FFTPlan {
- public:
-  virtual ~FFTPlan() = default;
-  // c2c: in and out complex; r2c: in real (length n), out complex (n/2 + 1); c2r: the reverse.
-  // Strides and distances are in elements of each array's own type. in == out is allowed when the
-  // plan was made in place.
-  virtual void execute(const void* in, void* out) const = 0;
-  int n() const { return n_; }
-  int howmany() const { return howmany_; }
-  FFTKind kind() const { return kind_; }
-  double flops() const;  // 5 n log2 n per complex transform (2.5 n log2 n per real one), times howmany
-
- protected:
-  FFTPlan(FFTKind k, int n, int howmany) : kind_(k), n_(n), howmany_(howmany) {}
-  FFTKind kind_;
-  int n_, howmany_;
-};
 
 // A batch dimension: `count` transforms whose inputs start `idist` elements apart and outputs `odist` apart.
 struct FFTBatch {
@@ -58,14 +50,123 @@ struct FFTShape {
   // true: execute() splits the batch over the host threads; false: it runs on the calling thread (for callers that
   // execute many small plans from their own parallel loop).
   bool threaded = true;
+
+  // howmany contiguous lines of length n, one after the other (the input's element count per line for c2r, the
+  // output's for r2c: n / 2 + 1 complex values).
+  static FFTShape lines(FFTKind kind, int n, int howmany, bool in_place = false,
+                        FFTPlanning planning = FFTPlanning::estimate);
+  int input_length() const { return kind == FFTKind::c2r ? n / 2 + 1 : n; }   // elements per input line
+  int output_length() const { return kind == FFTKind::r2c ? n / 2 + 1 : n; }  // elements per output line
+  long long input_span() const;   // elements from the first input element to the last one read, plus one
+  long long output_span() const;  // the same for the output
+  int howmany() const { return inner.count * outer.count; }
+  double flops() const;  // 5 n log2 n per complex transform (2.5 n log2 n per real one), times howmany
+  // Lines of length n one after the other in input and output (stride 1, the batches one dimension): the shapes
+  // a device library plans directly.
+  bool contiguous_lines() const;
+  std::string describe() const;  // "c2c forward n=64 x 4096 (stride 1/1, dist 64/64)"
 };
 
-// Cached plan for the given shape (created on first use; not thread-safe: call from the host thread).
-const FFTPlan& fft_plan(const FFTShape& shape);
-// One batch dimension (FFTW's advanced interface): howmany transforms, idist / odist apart.
-const FFTPlan& fft_plan(FFTKind kind, int n, int howmany, int istride, int idist, int ostride, int odist,
-                        bool in_place = false, FFTPlanning planning = FFTPlanning::estimate);
+namespace detail {
+// One library's plan over pointers into memory its space can reach.
+class FFTBackend {
+ public:
+  virtual ~FFTBackend() = default;
+  virtual void execute(const void* in, void* out) const = 0;
+};
+// Cached per shape; made on first use (not thread-safe: call from the host thread). InputError for impossible
+// sizes, RuntimeError for a shape the library cannot plan.
+const FFTBackend& fftw_backend(const FFTShape& shape);  // fft.cpp
+#ifdef PROXYLAB_DEVICE_FFT
+const FFTBackend& device_fft_backend(const FFTShape& shape);  // fft_device.cpp
+#endif
+template <class Space>
+constexpr bool runs_on_host = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
+}  // namespace detail
+
+// A plan for execution space Space: a light handle on the cached library plan of its shape.
+template <class Space>
+class FFTPlan {
+ public:
+  explicit FFTPlan(const FFTShape& shape)
+      : shape_(shape), backend_(&backend_for(shape)) {}
+
+  // Transforms `in` into `out` (rank-1 contiguous Views; the same View for an in-place shape). Runs on Space's
+  // default instance; on the host it is complete on return, on a device it is queued (fence before reading on the
+  // host).
+  template <class InView, class OutView>
+  void execute(const InView& in, const OutView& out) const {
+    static_assert(Kokkos::is_view<InView>::value && Kokkos::is_view<OutView>::value, "FFTPlan::execute takes Views");
+    static_assert(InView::rank == 1 && OutView::rank == 1, "FFTPlan::execute takes rank-1 Views");
+    require_accessible<Space>(in, out);
+    check(in.span(), element_is_complex<typename InView::non_const_value_type>(), in.span_is_contiguous(),
+          out.span(), element_is_complex<typename OutView::non_const_value_type>(), out.span_is_contiguous());
+    backend_->execute(in.data(), out.data());
+  }
+  const FFTShape& shape() const { return shape_; }
+  int n() const { return shape_.n; }
+  int howmany() const { return shape_.howmany(); }
+  FFTKind kind() const { return shape_.kind; }
+  double flops() const { return shape_.flops(); }
+
+ private:
+  template <class T>
+  static constexpr bool element_is_complex() {
+    static_assert(std::is_same_v<T, double> || std::is_same_v<T, Kokkos::complex<double>>,
+                  "FFTPlan::execute: Views of double or Kokkos::complex<double>");
+    return std::is_same_v<T, Kokkos::complex<double>>;
+  }
+  static const detail::FFTBackend& backend_for(const FFTShape& shape) {
+    if constexpr (detail::runs_on_host<Space>) {
+      return detail::fftw_backend(shape);
+    } else {
+#ifdef PROXYLAB_DEVICE_FFT
+      return detail::device_fft_backend(shape);
+#else
+      static_assert(detail::runs_on_host<Space>, "proxylab: no device FFT library in this build (kokkos-fft)");
+#endif
+    }
+  }
+  // RuntimeError unless the views hold the elements the shape reads and writes, of the kind's element types.
+  void check(size_t in_span, bool in_complex, bool in_contiguous, size_t out_span, bool out_complex,
+             bool out_contiguous) const;
+  FFTShape shape_;
+  const detail::FFTBackend* backend_;
+};
+
+// The plan of `shape` for exec's space (cached: the same shape gives the same library plan).
+template <class Space>
+FFTPlan<Space> fft_plan(const Space&, const FFTShape& shape) {
+  return FFTPlan<Space>(shape);
+}
+
+// The elements a plan reads (fft_input_at) or writes (fft_output_at) from p on: an unmanaged View of Space's memory,
+// for a plan run on a part of a larger array (a chunk of lines in a parallel loop, one field's rows).
+template <class Space, class T>
+using FFTLines = Kokkos::View<T*, typename Space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
+template <class Space, class T>
+FFTLines<Space, T> fft_input_at(const FFTPlan<Space>& plan, T* p) {
+  return FFTLines<Space, T>(p, size_t(plan.shape().input_span()));
+}
+template <class Space, class T>
+FFTLines<Space, T> fft_output_at(const FFTPlan<Space>& plan, T* p) {
+  return FFTLines<Space, T>(p, size_t(plan.shape().output_span()));
+}
 
 void fft_clear_plans();  // forget cached plans (tests, or before a planning-mode change)
+
+// Message of a view that does not fit a shape (shared by the plans of every space).
+std::string fft_view_mismatch(const FFTShape& shape, const char* which, size_t span, bool complex, bool contiguous);
+
+template <class Space>
+void FFTPlan<Space>::check(size_t in_span, bool in_complex, bool in_contiguous, size_t out_span, bool out_complex,
+                           bool out_contiguous) const {
+  const bool in_ok = in_contiguous && in_complex == (shape_.kind != FFTKind::r2c) &&
+                     (long long)in_span >= shape_.input_span();
+  const bool out_ok = out_contiguous && out_complex == (shape_.kind != FFTKind::c2r) &&
+                      (long long)out_span >= shape_.output_span();
+  if (!in_ok) throw RuntimeError(fft_view_mismatch(shape_, "input", in_span, in_complex, in_contiguous));
+  if (!out_ok) throw RuntimeError(fft_view_mismatch(shape_, "output", out_span, out_complex, out_contiguous));
+}
 
 }  // namespace proxylab

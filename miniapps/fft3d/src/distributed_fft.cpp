@@ -72,11 +72,12 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
 // 1-D FFTs along `axis` of this rank's box, reading `in` laid out as `from` and writing `out` laid out as `to` (the
 // same box; FFTW's guru interface with each layout's strides). in == out runs in place (then from and to are one
 // layout). The axis must be whole in the box.
-void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const Complex* in, const Pencil& to,
-                               Complex* out, Timers* timers) {
+void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const Field& in, const Pencil& to,
+                               const Field& out, Timers* timers) {
   auto t = scope(timers, "local_fft");
   const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-  if (in == out && (from.stride(0) != to.stride(0) || from.stride(1) != to.stride(1)))
+  const bool in_place = in.data() == out.data();
+  if (in_place && (from.stride(0) != to.stride(0) || from.stride(1) != to.stride(1)))
     throw RuntimeError("fft3d: an in-place FFT cannot change the layout");
   // inner batch: the other axis with the smaller input stride (neighbouring transforms read neighbouring data)
   const int inner = from.stride(u) < from.stride(v) ? u : v, outer = inner == u ? v : u;
@@ -86,66 +87,63 @@ void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const
   sh.istride = from.stride(axis), sh.ostride = to.stride(axis);
   sh.inner = {from.n[inner], from.stride(inner), to.stride(inner)};
   sh.outer = {from.n[outer], from.stride(outer), to.stride(outer)};
-  sh.in_place = in == out;
+  sh.in_place = in_place;
   sh.planning = opt_.planning;
-  fft_plan(sh).execute(in, out);
+  fft_plan(HostExec(), sh).execute(in, out);
 }
 
 // FFTs along `axis` of data in layout `from` (src), the result in layout `to` (dst). Fused (fft3d.fuse_transpose):
 // the others' blocks are packed and exchanged, then the FFT gathers its lines from the own block in src and the
 // received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
-void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
-                                      const Pencil& to, Complex* dst, Timers* timers) {
+void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
+                                      const Pencil& to, const Field& dst, Timers* timers) {
   if (opt_.fuse_transpose) {
-    r.pack_and_exchange(src, send_.data(), recv_.data(), timers);
+    r.pack_and_exchange(src.data(), send_.data(), recv_.data(), timers);
     auto t = scope(timers, "local_fft");
-    gather_fft(kind_of(forward), opt_.planning, axis, r.received(src, recv_.data()), to, dst);
+    gather_fft(kind_of(forward), opt_.planning, axis, r.received(src.data(), recv_.data()), to, dst.data());
     return;
   }
-  r.apply(src, dst, send_.data(), recv_.data(), timers);
+  r.apply(src.data(), dst.data(), send_.data(), recv_.data(), timers);
   fft_along(axis, forward, to, dst, to, dst, timers);
 }
 
 // The reverse order: FFTs along `axis` of src (layout `from`), then the reshape into dst (layout `to`). Fused: the
 // FFT writes the own block into dst and the others' blocks into the send buffer, then exchange and unpack.
 // Unfused: the FFTs into `scratch` (may be src), then the reshape.
-void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
-                                      Complex* scratch, const Pencil& to, Complex* dst, Timers* timers) {
+void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
+                                      const Field& scratch, const Pencil& to, const Field& dst, Timers* timers) {
   if (opt_.fuse_transpose) {
     {
       auto t = scope(timers, "local_fft");
-      fft_scatter(kind_of(forward), opt_.planning, axis, from, src, r.to_send(dst, send_.data()));
+      fft_scatter(kind_of(forward), opt_.planning, axis, from, src.data(), r.to_send(dst.data(), send_.data()));
     }
-    r.exchange_and_unpack(send_.data(), recv_.data(), dst, timers);
+    r.exchange_and_unpack(send_.data(), recv_.data(), dst.data(), timers);
     return;
   }
   fft_along(axis, forward, from, src, from, scratch, timers);
-  r.apply(scratch, dst, send_.data(), recv_.data(), timers);
+  r.apply(scratch.data(), dst.data(), send_.data(), recv_.data(), timers);
 }
 
 void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) {
-  Complex* w = work_.data();
-  fft_along(0, true, x_, in.data(), x_, w, timers);
+  fft_along(0, true, x_, in, x_, work_, timers);
   if (d_.kind == DecompKind::slab) {
-    fft_along(1, true, x_, w, x_, w, timers);
-    reshape_then_fft(*x_to_z_, 2, true, x_, w, z_, out.data(), timers);
+    fft_along(1, true, x_, work_, x_, work_, timers);
+    reshape_then_fft(*x_to_z_, 2, true, x_, work_, z_, out, timers);
   } else {
-    reshape_then_fft(*x_to_y_, 1, true, x_, w, y_, work2_.data(), timers);
-    reshape_then_fft(*y_to_z_, 2, true, y_, work2_.data(), z_, out.data(), timers);
+    reshape_then_fft(*x_to_y_, 1, true, x_, work_, y_, work2_, timers);
+    reshape_then_fft(*y_to_z_, 2, true, y_, work2_, z_, out, timers);
   }
 }
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {
-  Complex* w = work_.data();
   if (d_.kind == DecompKind::slab) {
-    fft_then_reshape(*z_to_x_, 2, false, z_, in.data(), w, x_, out.data(), timers);
-    fft_along(1, false, x_, out.data(), x_, out.data(), timers);
+    fft_then_reshape(*z_to_x_, 2, false, z_, in, work_, x_, out, timers);
+    fft_along(1, false, x_, out, x_, out, timers);
   } else {
-    Complex* w2 = work2_.data();
-    fft_then_reshape(*z_to_y_, 2, false, z_, in.data(), w, y_, w2, timers);
-    fft_then_reshape(*y_to_x_, 1, false, y_, w2, w2, x_, out.data(), timers);
+    fft_then_reshape(*z_to_y_, 2, false, z_, in, work_, y_, work2_, timers);
+    fft_then_reshape(*y_to_x_, 1, false, y_, work2_, work2_, x_, out, timers);
   }
-  fft_along(0, false, x_, out.data(), x_, out.data(), timers);
+  fft_along(0, false, x_, out, x_, out, timers);
 }
 
 long long DistributedFFT::transpose_bytes_sent() const {

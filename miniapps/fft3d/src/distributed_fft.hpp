@@ -53,12 +53,12 @@ class DistributedFFT {
   std::vector<CommCount> transpose_counts() const;
 
  private:
-  void fft_along(int axis, bool forward, const Pencil& from, const Complex* in, const Pencil& to, Complex* out,
+  void fft_along(int axis, bool forward, const Pencil& from, const Field& in, const Pencil& to, const Field& out,
                  Timers* timers);
-  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
-                        const Pencil& to, Complex* dst, Timers* timers);
-  void fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Complex* src,
-                        Complex* scratch, const Pencil& to, Complex* dst, Timers* timers);
+  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
+                        const Pencil& to, const Field& dst, Timers* timers);
+  void fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
+                        const Field& scratch, const Pencil& to, const Field& dst, Timers* timers);
   Decomposition d_;
   FFTOptions opt_;
   std::unique_ptr<ProcessGrid> grid_;

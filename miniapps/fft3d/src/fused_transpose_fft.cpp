@@ -8,14 +8,16 @@
 namespace proxylab::fft3d {
 namespace {
 
+using ChunkPlan = FFTPlan<HostExec>;
+
 // A serial plan for `count` lines of length n with unit stride, idist / odist apart.
-const FFTPlan& chunk_plan(FFTKind kind, FFTPlanning planning, int n, int count, long long idist, long long odist,
-                          bool in_place) {
+ChunkPlan chunk_plan(FFTKind kind, FFTPlanning planning, int n, int count, long long idist, long long odist,
+                     bool in_place) {
   FFTShape sh;
   sh.kind = kind, sh.n = n, sh.istride = 1, sh.ostride = 1;
   sh.inner = {count, idist, odist};
   sh.in_place = in_place, sh.planning = planning, sh.threaded = false;
-  return fft_plan(sh);
+  return fft_plan(HostExec(), sh);
 }
 
 void check_blocks(int axis, const Pencil& box, const std::vector<Block>& blocks) {
@@ -35,20 +37,30 @@ void check_blocks(int axis, const Pencil& box, const std::vector<Block>& blocks)
 // are transformed in place in the box; else from the box into a buffer of contiguous lines.
 struct Stage {
   int axis, b, c, n, nb, per_c;
-  const FFTPlan *full, *last;
+  ChunkPlan full, last;
   Stage(FFTKind kind, FFTPlanning planning, int axis_, const Pencil& box, const std::vector<Block>& blocks, bool gather)
-      : axis(axis_) {
+      : Stage(kind, planning, axis_, checked_chunk_axis(axis_, box, blocks), box, gather) {}
+
+ private:
+  Stage(FFTKind kind, FFTPlanning planning, int axis_, int b_, const Pencil& box, bool gather)
+      : axis(axis_),
+        b(b_),
+        c(3 - axis_ - b_),
+        n(box.n[axis_]),
+        nb(box.n[b_]),
+        per_c((nb + fused_chunk - 1) / fused_chunk),
+        full(chunk_plan(kind, planning, n, std::min(fused_chunk, nb), box.stride(b), gather ? box.stride(b) : n, gather)),
+        last(chunk_plan(kind, planning, n, nb - (per_c - 1) * fused_chunk, box.stride(b), gather ? box.stride(b) : n,
+                        gather)) {}
+  // The chunks' axis b: the blocks' contiguous axis where possible (after checking the box and the blocks).
+  static int checked_chunk_axis(int axis, const Pencil& box, const std::vector<Block>& blocks) {
     if (box.stride(axis) != 1) throw RuntimeError("fft3d fused transpose: the box must be contiguous along the axis");
     check_blocks(axis, box, blocks);
     const Block& first = blocks.front();
-    b = first.stride[(axis + 1) % 3] < first.stride[(axis + 2) % 3] ? (axis + 1) % 3 : (axis + 2) % 3;
-    c = 3 - axis - b;
-    n = box.n[axis], nb = box.n[b];
-    per_c = (nb + fused_chunk - 1) / fused_chunk;
-    const long long dist = box.stride(b);
-    full = &chunk_plan(kind, planning, n, std::min(fused_chunk, nb), dist, gather ? dist : n, gather);
-    last = &chunk_plan(kind, planning, n, nb - (per_c - 1) * fused_chunk, dist, gather ? dist : n, gather);
+    return first.stride[(axis + 1) % 3] < first.stride[(axis + 2) % 3] ? (axis + 1) % 3 : (axis + 2) % 3;
   }
+
+ public:
   // body(c index, first b, lines in the chunk, scratch of scratch_bytes) for every chunk, in parallel.
   template <class Body>
   void for_each_chunk(int nc, std::size_t scratch_bytes, const Body& body) const {
@@ -59,7 +71,7 @@ struct Stage {
       const int ic = team.league_rank() / per_c, b0 = (team.league_rank() % per_c) * fused_chunk;
       void* scratch = scratch_bytes ? team.team_scratch(1).get_shmem(scratch_bytes) : nullptr;
       const int count = std::min(fused_chunk, nb - b0);
-      body(ic, b0, count, count == fused_chunk ? *full : *last, static_cast<Complex*>(scratch));
+      body(ic, b0, count, count == fused_chunk ? full : last, static_cast<Complex*>(scratch));
     });
     Kokkos::fence();
   }
@@ -72,7 +84,7 @@ void gather_fft(FFTKind kind, FFTPlanning planning, int axis, const std::vector<
   const Stage st(kind, planning, axis, to, from, true);
   const int b = st.b, c = st.c;
   const long long tb = to.stride(b), tc = to.stride(c);
-  st.for_each_chunk(to.n[c], 0, [&](int ic, int b0, int count, const FFTPlan& plan, Complex*) {
+  st.for_each_chunk(to.n[c], 0, [&](int ic, int b0, int count, const ChunkPlan& plan, Complex*) {
     Complex* dst = out + ic * tc + b0 * tb;  // line l of the chunk: dst + l tb, contiguous along the axis
     for (const Block& k : from) {
       const Complex* src = k.base + ic * k.stride[c] + b0 * k.stride[b];
@@ -81,7 +93,7 @@ void gather_fft(FFTKind kind, FFTPlanning planning, int axis, const std::vector<
       for (int a = 0; a < k.n[axis]; ++a)
         for (int l = 0; l < count; ++l) d[l * tb + a] = src[a * sa + l * sb];
     }
-    plan.execute(dst, dst);
+    plan.execute(fft_input_at(plan, dst), fft_output_at(plan, dst));
   });
 }
 
@@ -91,8 +103,9 @@ void fft_scatter(FFTKind kind, FFTPlanning planning, int axis, const Pencil& fro
   const int b = st.b, c = st.c, n = st.n;
   const long long fb = from.stride(b), fc = from.stride(c);
   st.for_each_chunk(from.n[c], sizeof(Complex) * fused_chunk * n,
-                    [&](int ic, int b0, int count, const FFTPlan& plan, Complex* buf) {
-                      plan.execute(in + ic * fc + b0 * fb, buf);  // line l at buf + l n
+                    [&](int ic, int b0, int count, const ChunkPlan& plan, Complex* buf) {
+                      plan.execute(fft_input_at(plan, in + ic * fc + b0 * fb),
+                                   fft_output_at(plan, buf));  // line l at buf + l n
                       for (const Block& k : to) {
                         Complex* dst = k.base + ic * k.stride[c] + b0 * k.stride[b];
                         const Complex* s = buf + (k.lo[axis] - from.lo[axis]);

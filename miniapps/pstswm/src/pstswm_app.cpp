@@ -127,14 +127,15 @@ double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
   const int pairs = Decomposition(t.nlat, t.ntrunc, size, rank).my_pairs().size();
   const int rows = SphericalTransform::max_fields * 2 * pairs * t.levels;
   const int nh = t.nlon / 2 + 1;
-  View1D<double> grid("pstswm::fft_grid", size_t(rows) * t.nlon), four("pstswm::fft_four", size_t(rows) * 2 * nh);
-  const FFTPlan& r2c = fft_plan(FFTKind::r2c, t.nlon, rows, 1, t.nlon, 1, nh, false, t.fft_planning);
-  const FFTPlan& c2r = fft_plan(FFTKind::c2r, t.nlon, rows, 1, nh, 1, t.nlon, false, t.fft_planning);
+  HostView<double*> grid("pstswm::fft_grid", size_t(rows) * t.nlon);
+  HostView<Kokkos::complex<double>*> four("pstswm::fft_four", size_t(rows) * nh);
+  const auto r2c = fft_plan(HostExec(), FFTShape::lines(FFTKind::r2c, t.nlon, rows, false, t.fft_planning));
+  const auto c2r = fft_plan(HostExec(), FFTShape::lines(FFTKind::c2r, t.nlon, rows, false, t.fft_planning));
   double best = 1e300;
   for (int k = 0; k < 3; ++k) {
     const double t0 = MPI_Wtime();
-    r2c.execute(grid.data(), four.data());
-    c2r.execute(four.data(), grid.data());
+    r2c.execute(grid, four);
+    c2r.execute(four, grid);
     best = std::min(best, MPI_Wtime() - t0);
   }
   return (r2c.flops() + c2r.flops()) / best * 1e-9;

@@ -112,14 +112,19 @@ struct FoldKernel {  // runs on the host: FFTW's rows in, the Fourier halves out
 
 namespace {
 
+using HostFFT = FFTPlan<HostExec>;
+
 // The serial plan of one (pair, field): its 2 L latitude-level rows, r2c or c2r, Fourier rows `fdist` doubles apart.
-const FFTPlan& pair_plan(FFTKind kind, int nlon, int L, int fdist, FFTPlanning planning) {
+HostFFT pair_plan(FFTKind kind, int nlon, int L, int fdist, FFTPlanning planning) {
   FFTShape sh;
   sh.kind = kind, sh.n = nlon;
   sh.inner = kind == FFTKind::r2c ? FFTBatch{2 * L, nlon, fdist / 2} : FFTBatch{2 * L, fdist / 2, nlon};
   sh.threaded = false, sh.planning = planning;
-  return fft_plan(sh);
+  return fft_plan(HostExec(), sh);
 }
+
+// Fourier coefficients stored as (re, im) pairs of doubles, seen as the complex values an FFT reads or writes.
+Kokkos::complex<double>* as_complex(double* p) { return reinterpret_cast<Kokkos::complex<double>*>(p); }
 
 }  // namespace
 
@@ -140,8 +145,9 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
   require_accessible<HostExec>(grid, four_, e_loc_, o_loc_);  // FFTW reads the grid; the fold runs on the host
   const double* g = grid.data();
   if (!opt_.fuse_fold) {
-    const auto& plan = fft_plan(FFTKind::r2c, nlon, nf * 2 * kloc * L, 1, nlon, 1, nh, false, opt_.fft_planning);
-    plan.execute(g, four_.data());
+    const HostFFT plan = fft_plan(HostExec(), FFTShape::lines(FFTKind::r2c, nlon, nf * 2 * kloc * L, false,
+                                                              opt_.fft_planning));
+    plan.execute(fft_input_at(plan, g), fft_output_at(plan, as_complex(four_.data())));
     stats_.fft_flops += plan.flops();
     const double* four = four_.data();
     for_each_2d<HostExec>(
@@ -151,10 +157,10 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
     return;
   }
   const int fdist = 2 * (nh + (nh & 1));  // even complex count: every row aligned
-  const FFTPlan& plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
+  const HostFFT plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
-    plan.execute(g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon, buf);
+    plan.execute(fft_input_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon), fft_output_at(plan, as_complex(buf)));
     k.fold(pl, f, buf, fdist);
   });
 }
@@ -171,17 +177,18 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
         "pstswm::unfold", Mapping::flat, 0, kloc, 0, nf,
         KOKKOS_LAMBDA(int pl, int f) { k.unfold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh); });
     Kokkos::fence();
-    const auto& plan = fft_plan(FFTKind::c2r, nlon, nf * 2 * kloc * L, 1, nh, 1, nlon, false, opt_.fft_planning);
-    plan.execute(four_.data(), g);
+    const HostFFT plan = fft_plan(HostExec(), FFTShape::lines(FFTKind::c2r, nlon, nf * 2 * kloc * L, false,
+                                                              opt_.fft_planning));
+    plan.execute(fft_input_at(plan, as_complex(four_.data())), fft_output_at(plan, g));
     stats_.fft_flops += plan.flops();
     return;
   }
   const int fdist = 2 * (nh + (nh & 1));
-  const FFTPlan& plan = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
+  const HostFFT plan = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
     k.unfold(pl, f, buf, fdist);
-    plan.execute(buf, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon);
+    plan.execute(fft_input_at(plan, as_complex(buf)), fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
   });
 }
 
