@@ -8,7 +8,8 @@
 #     back to it (CI: the main stage must test 4.6.01); PROXYLAB_KOKKOS_PREFIX installs elsewhere.
 #     PROXYLAB_KOKKOS_CUDA_ARCH=<Kokkos architecture, e.g. HOPPER90, AMPERE80> adds the CUDA back end (nvcc on the
 #     PATH) and installs into .deps/kokkos-cuda (the `cuda` preset's); with CUDA >= 13 and Kokkos 4.6.01 it applies
-#     ci/patches/kokkos-4.6.01-cuda13.patch (CUDA 13 support came with Kokkos 4.7).
+#     ci/patches/kokkos-4.6.01-cuda13.patch (CUDA 13 support came with Kokkos 4.7); it then installs kokkos-fft
+#     1.0.0 (the device FFT library) from shared/deps/kokkos-fft-1.0.0.tar.gz into .deps/kokkos-fft-cuda.
 #   - Python venv .deps/venv with the pinned tools of ci/requirements.txt (plots, verification).
 # Usage: ci/setup-deps.sh [--no-system] [--no-venv] [--which-kokkos]
 #   --which-kokkos: print the checksum-verified offline Kokkos tarball the set-up would use (or "none") and stop.
@@ -93,19 +94,21 @@ shared_deps_dirs() {
   esac
   echo /work/shared/deps
 }
-# Prints the first offline kokkos-4.6.01.tar.gz that matches the SHA256SUMS beside it; fails when there is none.
-shared_kokkos_tarball() {
-  local name="kokkos-$KOKKOS_VERSION_DEFAULT.tar.gz" dir want
+# Prints the first offline tarball $1 (e.g. kokkos-4.6.01.tar.gz) that matches the SHA256SUMS beside it; fails when
+# there is none.
+shared_tarball() {
+  local name="$1" dir want
   while read -r dir; do
     [ -f "$dir/$name" ] || continue
     want=$(awk -v f="$name" '$2 == f {print $1}' "$dir/SHA256SUMS" 2>/dev/null)
     if [ -n "$want" ] && sha_ok "$dir/$name" "$want"; then
       echo "$(cd "$dir" && pwd)/$name"; return 0
     fi
-    log "Kokkos: $dir/$name does not match its SHA256SUMS: not used" >&2
+    log "$dir/$name does not match its SHA256SUMS: not used" >&2
   done < <(shared_deps_dirs)
   return 1
 }
+shared_kokkos_tarball() { shared_tarball "kokkos-$KOKKOS_VERSION_DEFAULT.tar.gz"; }
 # The version of the Kokkos installed in prefix $1 (from its CMake package version file), or "unknown".
 installed_kokkos_version() {
   local f
@@ -240,6 +243,35 @@ else
   fi
   rm -rf "$build" "$DEPS/src/kokkos-src" "$DEPS/src/pykokkos-base-0.0.7"
   check_kokkos_version "$KOKKOS_PREFIX"
+fi
+
+# ---- 2b. kokkos-fft (device builds): the FFT layer's device library (cuFFT, hipFFT or oneMKL beneath it) ---------
+# Header-only; configured against the Kokkos just found or built, with its compiler (nvcc_wrapper), installed into
+# .deps/kokkos-fft-cuda. Host builds call FFTW directly and need no kokkos-fft (docs/architecture.md).
+KOKKOS_FFT_VERSION="1.0.0"
+if [ -n "$CUDA_ARCH" ]; then
+  kokkos_prefix=$KOKKOS_PREFIX
+  [ -d "$kokkos_prefix/lib/cmake/Kokkos" ] || [ -d "$kokkos_prefix/lib64/cmake/Kokkos" ] || kokkos_prefix=$Kokkos_ROOT
+  KOKKOS_FFT_PREFIX="$DEPS/kokkos-fft-cuda"
+  if [ -f "$KOKKOS_FFT_PREFIX/.proxylab-kokkos-fft" ] && \
+     [ "$(cat "$KOKKOS_FFT_PREFIX/.proxylab-kokkos-fft")" = "$KOKKOS_FFT_VERSION $kokkos_prefix" ]; then
+    log "kokkos-fft: $KOKKOS_FFT_VERSION in $KOKKOS_FFT_PREFIX"
+  else
+    tarball=$(shared_tarball "kokkos-fft-$KOKKOS_FFT_VERSION.tar.gz") || {
+      echo "setup-deps.sh: a CUDA build needs kokkos-fft $KOKKOS_FFT_VERSION: kokkos-fft-$KOKKOS_FFT_VERSION.tar.gz with" \
+           "its SHA256SUMS in one of: $(shared_deps_dirs | paste -sd' ')" >&2
+      exit 3
+    }
+    src=$(unpack_kokkos "$tarball" "$DEPS/src/kokkos-fft-src")
+    build="$DEPS/src/kokkos-fft-build-$$"
+    log "kokkos-fft: installing $KOKKOS_FFT_VERSION ($tarball, sha256 checked) into $KOKKOS_FFT_PREFIX"
+    rm -rf "$KOKKOS_FFT_PREFIX"
+    cmake -S "$src" -B "$build" -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_STANDARD=17 -DKokkos_ROOT="$kokkos_prefix" \
+          -DCMAKE_CXX_COMPILER="$kokkos_prefix/bin/nvcc_wrapper" -DCMAKE_INSTALL_PREFIX="$KOKKOS_FFT_PREFIX" >/dev/null
+    cmake --install "$build" >/dev/null
+    echo "$KOKKOS_FFT_VERSION $kokkos_prefix" > "$KOKKOS_FFT_PREFIX/.proxylab-kokkos-fft"
+    rm -rf "$build" "$DEPS/src/kokkos-fft-src"
+  fi
 fi
 
 # ---- 3. Python venv for plots and verification tools ---------------------------------------------

@@ -2,6 +2,7 @@
 #
 # MPI: the one the user's environment gives, else Debian's MPICH (rules in cmake/ProxylabMPI.cmake).
 # Kokkos: an installed Kokkos >= 3.4 (Kokkos_ROOT), else the one ci/setup-deps.sh built into .deps/kokkos.
+# kokkos-fft >= 1.0 (needs Kokkos >= 4.6) where Kokkos has a device back end: the FFT layer's device library.
 
 include(ProxylabMPI)
 proxylab_choose_mpi()
@@ -23,6 +24,13 @@ if(Kokkos_VERSION VERSION_LESS 3.4)
   message(FATAL_ERROR "proxylab needs Kokkos >= 3.4, found ${Kokkos_VERSION} in ${Kokkos_DIR}")
 endif()
 set(PROXYLAB_KOKKOS_BACKENDS "${Kokkos_DEVICES}")
+# Device back ends of this Kokkos (CUDA, HIP, SYCL, OpenMPTarget): the apps marked host-only in miniapps/apps.txt are
+# left out, and the FFT layer's device library is kokkos-fft (ci/setup-deps.sh installs it beside a CUDA Kokkos).
+set(PROXYLAB_DEVICE_BACKENDS ${Kokkos_DEVICES})
+list(FILTER PROXYLAB_DEVICE_BACKENDS INCLUDE REGEX "^(CUDA|HIP|SYCL|OPENMPTARGET)$")
+if(PROXYLAB_DEVICE_BACKENDS)
+  find_package(KokkosFFT 1.0 CONFIG REQUIRED HINTS ${PROJECT_SOURCE_DIR}/.deps/kokkos-fft-cuda)
+endif()
 
 find_package(yaml-cpp REQUIRED)
 if(NOT TARGET yaml-cpp::yaml-cpp)

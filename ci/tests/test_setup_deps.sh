@@ -9,7 +9,7 @@
 #   - PROXYLAB_KOKKOS_STRICT=1 refuses an installed Kokkos of another version (exit 3), accepts the wanted one
 #     however its version file spells it (4.6.01 installs as "4.6.1", 3.4.01 as "3.4.01");
 #   - PROXYLAB_KOKKOS_CUDA_ARCH: a name that is no Kokkos architecture, or with the floor, is bad input (exit 2);
-#     an installed CUDA Kokkos is looked for in .deps/kokkos-cuda;
+#     an installed CUDA Kokkos is looked for in .deps/kokkos-cuda, its kokkos-fft in .deps/kokkos-fft-cuda;
 #   - ci/patches/kokkos-4.6.01-cuda13.patch applies to the real 4.6.01 tarball (when this machine has it).
 # /work/shared/deps, the last fallback, may exist on the machine: the expected answers all come before it.
 set -uo pipefail
@@ -80,7 +80,10 @@ for bad in "sm_90" "HOPPER90 PROXYLAB_KOKKOS_VERSION=3.4.01"; do
     { echo "FAIL message: $out"; fail=1; }
 done
 mkdir -p "$tmp/ci/proxylab/.deps"; fake_kokkos "$tmp/ci/proxylab/.deps/kokkos-cuda" 4.6.1
-check "strict, CUDA: finds .deps/kokkos-cuda" 0 "$(strict PROXYLAB_KOKKOS_CUDA_ARCH=HOPPER90)"
+# the kokkos-fft it installed beside that Kokkos (its stamp: version and the Kokkos it was configured against)
+mkdir -p "$tmp/ci/proxylab/.deps/kokkos-fft-cuda"
+echo "1.0.0 $tmp/ci/proxylab/.deps/kokkos-cuda" > "$tmp/ci/proxylab/.deps/kokkos-fft-cuda/.proxylab-kokkos-fft"
+check "strict, CUDA: finds .deps/kokkos-cuda and .deps/kokkos-fft-cuda" 0 "$(strict PROXYLAB_KOKKOS_CUDA_ARCH=HOPPER90)"
 real=$(env -u PROXYLAB_SHARED bash "$script" --which-kokkos 2>/dev/null)
 if [ "$real" != none ] && [ -f "$real" ]; then
   mkdir -p "$tmp/src" && tar -xzf "$real" -C "$tmp/src"

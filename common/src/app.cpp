@@ -13,11 +13,26 @@
 #include <sstream>
 
 #include "proxylab/build_info.hpp"
+#include "proxylab/device.hpp"
 #include "proxylab/kokkos_args.hpp"
+#include "proxylab/memory_budget.hpp"
 #include "proxylab/output_file.hpp"
 #include "proxylab/placement.hpp"
 
 namespace proxylab {
+
+// Every proxy's deck accepts an `imbalance` section (the seed's "process 24" on demand, workshop lesson 10) and
+// comm.gpu_aware (device.hpp).
+void declare_common_keys(Schema& schema) {
+  schema.boolean("comm.gpu_aware", false,
+                 "device builds: hand MPI the device buffers of halos and transposes (a GPU-aware MPI); false: stage "
+                 "them through host memory (any MPI). No effect on host back ends");
+  schema.text("imbalance.slow_ranks", "",
+              "inject load imbalance: comma-separated ranks (e.g. \"1,3\") whose compute timer regions take "
+              "imbalance.slow_factor times their time (same as --slow-ranks; empty = none)");
+  schema.real("imbalance.slow_factor", 2.0, 1.0, 1000.0, "slow-down of imbalance.slow_ranks (same as --slow-factor)");
+}
+
 namespace {
 
 std::string g_process_cpus;  // the launcher's binding, read before Kokkos binds the main thread
@@ -59,13 +74,6 @@ int end_with_error(MPI_Comm comm, int code, const std::string& app, const std::s
   return code;
 }
 
-// Every proxy's deck accepts an `imbalance` section: the seed's "process 24" on demand (workshop lesson 10).
-void declare_imbalance_keys(Schema& schema) {
-  schema.text("imbalance.slow_ranks", "",
-              "inject load imbalance: comma-separated ranks (e.g. \"1,3\") whose compute timer regions take "
-              "imbalance.slow_factor times their time (same as --slow-ranks; empty = none)");
-  schema.real("imbalance.slow_factor", 2.0, 1.0, 1000.0, "slow-down of imbalance.slow_ranks (same as --slow-factor)");
-}
 
 // Parses imbalance.slow_ranks ("1,3"); every rank parses the same text, so all reject it together.
 std::vector<int> slow_ranks_from_deck(const Config& cfg, int size) {
@@ -95,6 +103,26 @@ void check_slow_ranks_flag(const std::vector<int>& ranks, int size) {
     if (r < 0 || r >= size)
       throw InputError("--slow-ranks: rank " + std::to_string(r) + " does not exist; allowed: 0 to " +
                        std::to_string(size - 1) + " (" + std::to_string(size) + " ranks)");
+}
+
+// The header's device line (device builds only): the device, its memory and how MPI gets the buffers.
+std::string device_summary(bool gpu_aware) {
+  const DeviceInfo d = device_info();
+  if (!d.present) return "";
+  std::string memory = d.total_bytes > 0 ? " (" + format_bytes(d.total_bytes) + ", " + format_bytes(d.free_bytes) +
+                                               " free)"
+                                         : " (memory unknown)";
+  return "  device: " + d.name + memory + " | MPI buffers: " + mpi_buffer_mode(gpu_aware) + "\n";
+}
+
+nlohmann::json device_json(bool gpu_aware) {
+  const DeviceInfo d = device_info();
+  return {{"present", d.present},
+          {"name", d.name},
+          {"memory_bytes", d.total_bytes},
+          {"free_bytes_at_start", d.free_bytes},
+          {"devices_on_node", d.devices_on_node},
+          {"mpi_buffers", mpi_buffer_mode(gpu_aware)}};
 }
 
 std::string join_ints(const std::vector<int>& v) {
@@ -178,7 +206,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
 
   Schema schema;
   spec.declare(schema);
-  declare_imbalance_keys(schema);
+  declare_common_keys(schema);
   if (help_deck) {
     if (rank == 0) std::cout << "Deck keys of proxylab " << spec.name << ":\n" << schema.help();
     return exit_ok;
@@ -224,6 +252,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
             << std::string(build_info::git_hash).substr(0, 10)
             << (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") << "\n"
             << "  placement: " << placement_summary(placement) << "\n"
+            << device_summary(ctx.gpu_aware())
             << (slow_ranks.empty() ? std::string()
                                    : "  INJECTED IMBALANCE: compute regions of ranks " + join_ints(slow_ranks) +
                                          " take " + CLI::detail::to_string(slow_factor) + "x their time\n")
@@ -283,6 +312,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
       record["config"] = cfg->to_json();
       record["provenance"] = provenance(comm);
       record["provenance"]["placement"] = placement;
+      record["provenance"]["device"] = device_json(ctx.gpu_aware());
       record["timers"] = timer_json;
       record["timers_enabled"] = !no_timers;
       record["injected_imbalance"] = {{"slow_ranks", slow_ranks},
@@ -313,6 +343,8 @@ RunContext::RunContext(const Config& cfg, MPI_Comm c, Timers& t, Trace& tr, Repo
 }
 
 int RunContext::threads() const { return host_threads(); }
+
+bool RunContext::gpu_aware() const { return config.boolean("comm.gpu_aware"); }
 
 std::ostream& RunContext::out() { return (rank == 0 && !quiet) ? std::cout : null_stream; }
 std::ostream& RunContext::always() { return rank == 0 ? std::cout : null_stream; }

@@ -216,10 +216,6 @@ const FFTBackend& fftw_backend(const FFTShape& sh) {
   return *it->second;
 }
 
-#ifdef PROXYLAB_DEVICE_FFT
-void clear_device_fft_plans();  // fft_device.cpp
-#endif
-
 }  // namespace detail
 
 void fft_clear_plans() {

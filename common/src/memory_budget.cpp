@@ -9,6 +9,7 @@
 #include <limits>
 #include <sstream>
 
+#include "proxylab/device.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/report.hpp"
 
@@ -88,8 +89,10 @@ double MemoryEstimate::bytes() const {
   return b;
 }
 
-std::string MemoryEstimate::breakdown() const {
-  std::vector<Item> sorted = items_;
+std::string MemoryEstimate::breakdown(Part part) const {
+  std::vector<Item> sorted;
+  for (const auto& it : items_)
+    if (part == Part::all || it.view == (part == Part::views)) sorted.push_back(it);
   std::stable_sort(sorted.begin(), sorted.end(), [](const Item& a, const Item& b) { return a.bytes > b.bytes; });
   std::string out;
   const size_t shown = std::min<size_t>(sorted.size(), 4);
@@ -137,13 +140,27 @@ MemoryAvailable available_memory(MPI_Comm comm) {
 
 void require_memory(MPI_Comm comm, const MemoryEstimate& estimate, const std::string& keys) {
   const MemoryAvailable a = available_memory(comm);
-  const double need = estimate.bytes();
+  const bool device = !mem_space_on_host;  // the Views live in device memory
+  const auto host_part = device ? MemoryEstimate::Part::host : MemoryEstimate::Part::all;
+  const double need = device ? estimate.bytes() - estimate.view_bytes() : estimate.bytes();
   std::ostringstream why;
-  why << "the run needs an estimated " << format_bytes(need) << " per rank (" << estimate.breakdown()
-      << ") but a rank may use " << format_bytes(a.per_rank()) << " (" << a.source << " " << format_bytes(a.node_bytes)
-      << " on this node / " << a.ranks_on_node << " rank" << (a.ranks_on_node > 1 ? "s" : "")
-      << " there); allowed: a problem that fits: change " << keys << ", or spread it over more nodes";
+  why << "the run needs an estimated " << format_bytes(need) << (device ? " of host memory" : "") << " per rank ("
+      << estimate.breakdown(host_part) << ") but a rank may use " << format_bytes(a.per_rank()) << " (" << a.source
+      << " " << format_bytes(a.node_bytes) << " on this node / " << a.ranks_on_node << " rank"
+      << (a.ranks_on_node > 1 ? "s" : "") << " there); allowed: a problem that fits: change " << keys
+      << ", or spread it over more nodes";
   collective_check<InputError>(comm, need <= a.per_rank(), why.str());
+  if (!device) return;
+  const DeviceInfo d = device_info();
+  const int sharing = d.devices_on_node > 0 ? (a.ranks_on_node + d.devices_on_node - 1) / d.devices_on_node : 1;
+  const double share = d.free_bytes > 0 ? d.free_bytes / sharing : std::numeric_limits<double>::infinity();
+  std::ostringstream dev;
+  dev << "the run needs an estimated " << format_bytes(estimate.view_bytes()) << " of device memory per rank ("
+      << estimate.breakdown(MemoryEstimate::Part::views) << ") but the device (" << d.name << ", "
+      << format_bytes(d.free_bytes) << " free of " << format_bytes(d.total_bytes) << ", shared by " << sharing
+      << " rank" << (sharing > 1 ? "s" : "") << ") gives a rank " << format_bytes(share)
+      << "; allowed: a problem that fits: change " << keys << ", or spread it over more devices";
+  collective_check<InputError>(comm, estimate.view_bytes() <= share, dev.str());
 }
 
 }  // namespace proxylab

@@ -37,6 +37,7 @@ class RunContext {
   bool quiet;
 
   int threads() const;     // host threads per rank
+  bool gpu_aware() const;  // comm.gpu_aware: MPI gets device buffers (device builds; see device.hpp)
   std::ostream& out();     // rank 0's stdout (unless --quiet); other ranks write nowhere
   std::ostream& always();  // rank 0's stdout even with --quiet (results a user asked for)
 
@@ -66,5 +67,9 @@ struct AppSpec {
 };
 
 int run_app(int argc, char** argv, const AppSpec& spec);
+
+// The keys every proxy's deck has besides its own (imbalance.*, comm.gpu_aware): run_app declares them after
+// spec.declare; so does anything else that builds an app's Schema (tests).
+void declare_common_keys(Schema& schema);
 
 }  // namespace proxylab

@@ -79,6 +79,7 @@ class FFTBackend {
 const FFTBackend& fftw_backend(const FFTShape& shape);  // fft.cpp
 #ifdef PROXYLAB_DEVICE_FFT
 const FFTBackend& device_fft_backend(const FFTShape& shape);  // fft_device.cpp
+void clear_device_fft_plans();
 #endif
 template <class Space>
 constexpr bool runs_on_host = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;

@@ -29,9 +29,11 @@ class MemoryEstimate {
   MemoryEstimate& view(const std::string& what, double count, double bytes_each);
   MemoryEstimate& host(const std::string& what, double count, double bytes_each);
 
-  double view_bytes() const;      // what Kokkos allocates (the unit tests compare it with the Kokkos Tools hooks)
-  double bytes() const;           // everything
-  std::string breakdown() const;  // "pop::operator (7 fields) 1.2 GiB, ...", largest first
+  enum class Part { all, views, host };
+  double view_bytes() const;  // what Kokkos allocates (the unit tests compare it with the Kokkos Tools hooks)
+  double bytes() const;       // everything
+  // "pop::operator (7 fields) 1.2 GiB, ...", largest first, of the items in `part`
+  std::string breakdown(Part part = Part::all) const;
   const std::vector<Item>& items() const { return items_; }
 
  private:
@@ -49,7 +51,9 @@ struct MemoryAvailable {
 MemoryAvailable available_memory(MPI_Comm comm);
 
 // Collective over comm: InputError on every rank (exit 2) when this rank's estimate exceeds its share,
-// naming the estimate and its largest items, the available memory, and `keys` (what to change).
+// naming the estimate and its largest items, the available memory, and `keys` (what to change). Device builds
+// check the Views against the device's free memory (shared by the ranks on one device) and the rest against the
+// node's memory.
 void require_memory(MPI_Comm comm, const MemoryEstimate& estimate, const std::string& keys);
 
 // Buffers of a halo exchange (common/comm/halo.hpp) of nf fields on an nx x ny block with w ghost layers:

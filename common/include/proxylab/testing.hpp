@@ -42,6 +42,7 @@ struct AppDeck {
   std::unique_ptr<Config> config;
   AppDeck(const AppSpec& spec, const std::string& deck_text) {
     spec.declare(schema);
+    declare_common_keys(schema);
     config = std::make_unique<Config>(schema, deck_text, "test deck");
   }
 };

@@ -7,11 +7,13 @@
 
 namespace proxylab::fft3d {
 
+using Range = Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>;
+
 double global_energy(const Field& u, long long n, MPI_Comm comm) {
   double local = 0, global = 0;
   Kokkos::parallel_reduce(
-      "fft3d::energy", Kokkos::RangePolicy<HostExec, Kokkos::IndexType<long long>>(0, n),
-      [=](long long i, double& s) { s += u(i).real() * u(i).real() + u(i).imag() * u(i).imag(); }, local);
+      "fft3d::energy", Range(0, n),
+      KOKKOS_LAMBDA(long long i, double& s) { s += u(i).real() * u(i).real() + u(i).imag() * u(i).imag(); }, local);
   MPI_Allreduce(&local, &global, 1, MPI_DOUBLE, MPI_SUM, comm);
   return global;
 }
@@ -19,10 +21,20 @@ double global_energy(const Field& u, long long n, MPI_Comm comm) {
 double max_relative_difference(const Field& u, const Field& v, long long n, double scale, MPI_Comm comm) {
   double local[2] = {0, 0}, global[2];
   const double inv = 1.0 / scale;
-  for (long long i = 0; i < n; ++i) {
-    local[0] = std::max(local[0], Kokkos::abs(v(i) * inv - u(i)));
-    local[1] = std::max(local[1], Kokkos::abs(u(i)));
-  }
+  Kokkos::parallel_reduce(
+      "fft3d::max_difference", Range(0, n),
+      KOKKOS_LAMBDA(long long i, double& m) {
+        const double d = Kokkos::abs(v(i) * inv - u(i));
+        m = d > m ? d : m;
+      },
+      Kokkos::Max<double>(local[0]));
+  Kokkos::parallel_reduce(
+      "fft3d::max_magnitude", Range(0, n),
+      KOKKOS_LAMBDA(long long i, double& m) {
+        const double a = Kokkos::abs(u(i));
+        m = a > m ? a : m;
+      },
+      Kokkos::Max<double>(local[1]));
   MPI_Allreduce(local, global, 2, MPI_DOUBLE, MPI_MAX, comm);
   return global[1] > 0 ? global[0] / global[1] : global[0];
 }
@@ -43,7 +55,8 @@ std::vector<std::complex<double>> gather_global(const DistributedFFT& fft, const
     total += pieces[q].size();
   }
   std::vector<std::complex<double>> packed(rank == 0 ? total : 0), global;
-  MPI_Gatherv(local.data(), counts[rank], MPI_DOUBLE, packed.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);
+  const auto host = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), local);  // MPI gets host memory
+  MPI_Gatherv(host.data(), counts[rank], MPI_DOUBLE, packed.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);
   if (rank != 0) return global;
   global.resize(total);
   const int nx = d.global[0], ny = d.global[1];

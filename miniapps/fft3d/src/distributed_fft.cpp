@@ -32,6 +32,10 @@ std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name) {
 }  // namespace
 
 DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt) : d_(d), opt_(opt) {
+  if (mpi_reads_device_memory(opt.gpu_aware) && !Transpose::takes_device_memory(opt.strategy))
+    throw InputError(std::string("key 'fft3d.transpose' has value '") + to_string(opt.strategy) +
+                     "' with comm.gpu_aware=true, but that strategy copies blocks in host memory; allowed: alltoallv or "
+                     "nonblocking (or comm.gpu_aware=false: buffers staged through host memory)");
   grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, d.p_row, d.p_col, false, false, "fft3d.p_row/p_col"));
   const int r = grid_->cx(), c = grid_->cy();
   auto xs = [&](int rr, int cc) { return d_.x_pencil(rr, cc); };
@@ -39,7 +43,7 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   auto zs = [&](int rr, int cc) { return d_.z_pencil(rr, cc); };
   x_ = xs(r, c), y_ = ys(r, c), z_ = zs(r, c);
   long long scratch = std::max(x_.size(), z_.size());
-  if (d_.kind == DecompKind::slab) {
+  if (!FFTOptions::pencil_path(d_.kind)) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
@@ -59,9 +63,9 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   for (const auto* rs : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
     if (rs) send = std::max(send, rs->send_size()), recv = std::max(recv, rs->recv_size());
   work_ = make_field("fft3d::work", scratch);
-  if (d_.kind == DecompKind::pencil) work2_ = make_field("fft3d::work2", scratch);
-  send_ = make_field("fft3d::send", send);
-  recv_ = make_field("fft3d::recv", recv);
+  if (FFTOptions::pencil_path(d_.kind)) work2_ = make_field("fft3d::work2", scratch);
+  send_ = TransposeBuffer("fft3d::send", size_t(send), opt.gpu_aware);
+  recv_ = TransposeBuffer("fft3d::recv", size_t(recv), opt.gpu_aware);
   // Plan every transform now, outside timed regions, by running one forward and one inverse transform on scratch
   // fields (the plans are made on FFTW's own scratch arrays, so FFTW_MEASURE touches no data).
   Field a = make_field("fft3d::plan_in", scratch), b = make_field("fft3d::plan_out", scratch);
@@ -89,7 +93,8 @@ void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const
   sh.outer = {from.n[outer], from.stride(outer), to.stride(outer)};
   sh.in_place = in_place;
   sh.planning = opt_.planning;
-  fft_plan(HostExec(), sh).execute(in, out);
+  fft_plan(ExecSpace(), sh).execute(in, out);
+  ExecSpace().fence();  // the stage's timer holds its work (a device library queues it)
 }
 
 // FFTs along `axis` of data in layout `from` (src), the result in layout `to` (dst). Fused (fft3d.fuse_transpose):
@@ -97,13 +102,13 @@ void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const
 // received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
 void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
                                       const Pencil& to, const Field& dst, Timers* timers) {
-  if (opt_.fuse_transpose) {
-    r.pack_and_exchange(src.data(), send_.data(), recv_.data(), timers);
+  if (opt_.fused()) {
+    r.pack_and_exchange(src.data(), send_, recv_, timers);
     auto t = scope(timers, "local_fft");
-    gather_fft(kind_of(forward), opt_.planning, axis, r.received(src.data(), recv_.data()), to, dst.data());
+    gather_fft(kind_of(forward), opt_.planning, axis, r.received(src.data(), recv_), to, dst.data());
     return;
   }
-  r.apply(src.data(), dst.data(), send_.data(), recv_.data(), timers);
+  r.apply(src.data(), dst.data(), send_, recv_, timers);
   fft_along(axis, forward, to, dst, to, dst, timers);
 }
 
@@ -112,21 +117,21 @@ void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, 
 // Unfused: the FFTs into `scratch` (may be src), then the reshape.
 void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
                                       const Field& scratch, const Pencil& to, const Field& dst, Timers* timers) {
-  if (opt_.fuse_transpose) {
+  if (opt_.fused()) {
     {
       auto t = scope(timers, "local_fft");
-      fft_scatter(kind_of(forward), opt_.planning, axis, from, src.data(), r.to_send(dst.data(), send_.data()));
+      fft_scatter(kind_of(forward), opt_.planning, axis, from, src.data(), r.to_send(dst.data(), send_));
     }
-    r.exchange_and_unpack(send_.data(), recv_.data(), dst.data(), timers);
+    r.exchange_and_unpack(send_, recv_, dst.data(), timers);
     return;
   }
   fft_along(axis, forward, from, src, from, scratch, timers);
-  r.apply(scratch.data(), dst.data(), send_.data(), recv_.data(), timers);
+  r.apply(scratch.data(), dst.data(), send_, recv_, timers);
 }
 
 void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) {
   fft_along(0, true, x_, in, x_, work_, timers);
-  if (d_.kind == DecompKind::slab) {
+  if (!FFTOptions::pencil_path(d_.kind)) {
     fft_along(1, true, x_, work_, x_, work_, timers);
     reshape_then_fft(*x_to_z_, 2, true, x_, work_, z_, out, timers);
   } else {
@@ -136,7 +141,7 @@ void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) 
 }
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {
-  if (d_.kind == DecompKind::slab) {
+  if (!FFTOptions::pencil_path(d_.kind)) {
     fft_then_reshape(*z_to_x_, 2, false, z_, in, work_, x_, out, timers);
     fft_along(1, false, x_, out, x_, out, timers);
   } else {
@@ -162,7 +167,7 @@ long long DistributedFFT::copied_bytes() const {
 
 std::vector<CommCount> DistributedFFT::transpose_counts() const {
   std::vector<CommCount> counts;
-  // pencil: X<->Y among a process row, Y<->Z among a column; slab: among all ranks
+  // pencil: X<->Y among a process row, Y<->Z among a column; slab: among all ranks (on a device X<->Y is local)
   const std::pair<const Reshape*, int> reshapes[] = {{x_to_y_.get(), 0}, {y_to_z_.get(), 1}, {z_to_y_.get(), 1},
                                                      {y_to_x_.get(), 0}, {x_to_z_.get(), -1}, {z_to_x_.get(), -1}};
   for (const auto& [r, grid_axis] : reshapes)

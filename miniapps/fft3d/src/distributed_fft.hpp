@@ -5,6 +5,10 @@
 // With fuse_transpose (the default) the unpack after a transpose and the pack before one are no separate passes:
 // the FFT next to the transpose reads or writes the transposed blocks itself (fused_transpose_fft.hpp); a transpose
 // among one rank then costs no pass at all beyond the FFT's own, as in a serial 3-D FFT.
+// On a device (the default execution space is a GPU's) every local FFT is a batch of contiguous lines, which the
+// device library plans directly: the fields live in device memory, pack and unpack are device kernels, slabs take
+// the pencil path with p_row = 1 (the x -> y step a local transpose, no MPI) instead of the strided y FFT, and
+// there is no fused form (the library reads whole lines; docs/architecture.md).
 // Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
 #pragma once
 #include <mpi.h>
@@ -26,11 +30,18 @@ struct FFTOptions {
   Mapping mapping = Mapping::mdrange;  // of the pack/unpack kernels
   int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
   bool fuse_transpose = true;          // FFTs read/write the transposes' blocks directly (fused_transpose_fft.hpp)
+  bool gpu_aware = false;              // comm.gpu_aware: MPI gets the device buffers (device builds)
+
+  // What runs: fused only on host back ends (the device library reads whole lines), and the pencil path for slabs
+  // on a device.
+  bool fused() const { return fuse_transpose && mem_space_on_host; }
+  static bool pencil_path(DecompKind kind) { return kind == DecompKind::pencil || !mem_space_on_host; }
 };
 
 class DistributedFFT {
  public:
-  // Collective over comm (builds the process grid, sub-communicators, transposes and FFTW plans).
+  // Collective over comm (builds the process grid, sub-communicators, transposes and FFT plans). InputError where
+  // comm.gpu_aware asks for device buffers from a strategy that copies blocks on the host.
   DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt);
 
   const Decomposition& decomposition() const { return d_; }
@@ -65,7 +76,8 @@ class DistributedFFT {
   Pencil x_, y_, z_;
   std::unique_ptr<Reshape> x_to_y_, y_to_z_, z_to_y_, y_to_x_;  // pencil
   std::unique_ptr<Reshape> x_to_z_, z_to_x_;                    // slab
-  Field work_, work2_, send_, recv_;  // work2_: pencil only (Y stage)
+  Field work_, work2_;  // work2_: the pencil path only (Y stage)
+  TransposeBuffer send_, recv_;
 };
 
 }  // namespace proxylab::fft3d

@@ -6,14 +6,12 @@
 //             published checksums for classes S, W, A, B, C; NPB's "Mop/s total" beside the GFLOP/s.
 #include "fft3d_app.hpp"
 
-#include <fftw3.h>
-
 #include <algorithm>
 #include <cmath>
-#include <cstring>
 
 #include "checks.hpp"
 #include "fft3d_results.hpp"
+#include "library_baseline.hpp"
 #include "memory_estimate.hpp"
 #include "nas_ft.hpp"
 #include "proxylab/launch_counter.hpp"
@@ -43,11 +41,12 @@ void declare(Schema& s) {
   s.boolean("fft3d.fuse_transpose", true,
             "the FFT next to each transpose reads the received blocks / writes the blocks to send itself, in "
             "cache-sized chunks (no unpack pass after, no pack pass before it); false: separate pack, exchange, unpack "
-            "and FFT passes (heFFTe / 2DECOMP style)");
+            "and FFT passes (heFFTe / 2DECOMP style). Host back ends only: on a device the passes are separate");
   s.integer("fft3d.iterations", 10, 1, 100000, "fft: timed forward+inverse pairs; ft: NAS FT iterations");
   s.integer("fft3d.warmup", 1, 0, 1000, "fft: untimed forward+inverse pairs before timing");
   s.boolean("fft3d.serial_baseline", false,
-            "fft, 1 rank: also time one serial FFTW 3-D plan over the same data and compare with the local FFT stage");
+            "fft, 1 rank: also time the FFT library's own 3-D plan over the same data (FFTW; on a device kokkos-fft, "
+            "cuFFT on CUDA) and compare with the transform and its local FFT stage");
   s.real("ft.alpha", nas::alpha, 0.0, 1.0, "ft: diffusion constant of the evolution exp(-4 alpha pi^2 |k|^2 t)");
   s.integer("verify.serial_max_points", 1 << 21, 0, 1LL << 26,
             "compare with a serial FFTW 3-D transform on rank 0 when nx*ny*nz is at most this (0: never)");
@@ -108,26 +107,6 @@ void verify_transform(RunContext& ctx, const RunOptions& o, DistributedFFT& fft,
   }
 }
 
-// One serial FFTW 3-D plan over the whole grid (1 rank), seconds per forward transform (median).
-double serial_fftw_seconds(const Decomposition& d, const Field& u, int repeats, bool measure) {
-  const long long n = d.points();
-  fftw_complex* a = fftw_alloc_complex(n);
-  fftw_complex* b = fftw_alloc_complex(n);
-  fftw_plan plan = fftw_plan_dft_3d(d.global[2], d.global[1], d.global[0], a, b, FFTW_FORWARD,
-                                    measure ? FFTW_MEASURE : FFTW_ESTIMATE);
-  std::memcpy(a, u.data(), sizeof(fftw_complex) * n);
-  std::vector<double> t;
-  for (int i = 0; i < repeats + 1; ++i) {
-    const double t0 = MPI_Wtime();
-    fftw_execute(plan);
-    if (i > 0) t.push_back(MPI_Wtime() - t0);
-  }
-  fftw_destroy_plan(plan);
-  fftw_free(a);
-  fftw_free(b);
-  return median(t);
-}
-
 void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, const Field& u, const Field& spectrum,
                   const Field& back) {
   const int iterations = o.iterations, warmup = o.warmup;
@@ -177,6 +156,7 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
   long long bytes = fft.transpose_bytes_sent() - bytes0, bytes_all = 0;
   MPI_Allreduce(&bytes, &bytes_all, 1, MPI_LONG_LONG, MPI_SUM, ctx.comm);
   TransformResults r;
+  r.flops = flops;
   r.iterations_done = done;
   r.forward_seconds_median = t_fwd, r.inverse_seconds_median = t_inv;
   r.gflops_forward = flops / t_fwd * 1e-9, r.gflops_inverse = flops / t_inv * 1e-9;
@@ -197,8 +177,9 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
   if (o.serial_baseline) {
     if (ctx.size == 1) {
       r.serial_baseline = TransformResults::SerialBaseline::measured;
-      r.serial_fftw3d_seconds =
-          serial_fftw_seconds(fft.decomposition(), u, std::max(3, done), o.fft.planning == FFTPlanning::measure);
+      const LibraryBaseline b =
+          library_3d_fft(fft.decomposition(), u, std::max(3, done), o.fft.planning == FFTPlanning::measure);
+      r.library_3d = b.library, r.library_3d_seconds = b.seconds;
     } else {
       r.serial_baseline = TransformResults::SerialBaseline::not_on_many_ranks;
     }
@@ -281,7 +262,8 @@ void run(RunContext& ctx) {
   const RunOptions o = read_options(ctx.config);
   const Decomposition d = Decomposition::make(o.decomposition, o.nx, o.ny, o.nz, ctx.size, o.p_row, o.p_col);
   require_memory(ctx.comm, estimate_memory(d, o, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
-  publish_results(ctx, SetupSummary{d, to_string(o.fft.strategy), to_string(o.fft.planning), ctx.threads()});
+  publish_results(ctx, SetupSummary{d, to_string(o.fft.strategy), to_string(o.fft.planning), ctx.threads(),
+                                    o.fft.fused(), mpi_buffer_mode(o.fft.gpu_aware)});
 
   std::unique_ptr<DistributedFFT> fft;
   {

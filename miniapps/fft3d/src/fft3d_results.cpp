@@ -10,13 +10,19 @@ std::string SetupSummary::to_text() const {
   const Decomposition& d = decomposition;
   std::ostringstream out;
   out << "  grid " << d.global[0] << " x " << d.global[1] << " x " << d.global[2] << " (" << d.points() << " points), "
-      << d.describe() << ", transpose " << transpose << ", FFTW " << planning << ", " << threads
-      << " thread(s) per rank\n";
+      << d.describe() << ", transpose " << transpose << ", FFT planning " << planning << ", " << threads
+      << " thread(s) per rank\n"
+      << "  local FFTs " << (fused ? "fused with the transposes' copies" : "and copies in separate passes")
+      << ", MPI buffers in " << mpi_buffers << "\n";
   return out.str();
 }
 
 nlohmann::json SetupSummary::to_json() const {
-  return {{"p_row", decomposition.p_row}, {"p_col", decomposition.p_col}, {"points", decomposition.points()}};
+  return {{"p_row", decomposition.p_row},
+          {"p_col", decomposition.p_col},
+          {"points", decomposition.points()},
+          {"fused_transpose", fused},
+          {"mpi_buffers", mpi_buffers}};
 }
 
 std::string TransformResults::to_text() const {
@@ -35,8 +41,12 @@ std::string TransformResults::to_text() const {
         pack_unpack_bytes_per_transform, pack_unpack_gbs, 100.0 * pack_unpack_gbs / copy_gbs_same_bytes,
         copy_gbs_same_bytes);
   if (serial_baseline == SerialBaseline::measured)
-    text += text_printf("  serial FFTW 3-D plan: %.4e s per transform; local FFT stage %.4e s = %.1f%% of its speed\n",
-                        serial_fftw3d_seconds, s.local_fft, 100.0 * serial_fftw3d_seconds / s.local_fft);
+    text += text_printf(
+        "  %s: %.4e s per transform (%.3f GFLOP/s); the transform = %.1f%% of its speed (forward and inverse "
+        "median), its local FFT stage %.4e s = %.1f%%\n",
+        library_3d.c_str(), library_3d_seconds, flops / library_3d_seconds * 1e-9,
+        100.0 * library_3d_seconds / (0.5 * (forward_seconds_median + inverse_seconds_median)), s.local_fft,
+        100.0 * library_3d_seconds / s.local_fft);
   else if (serial_baseline == SerialBaseline::not_on_many_ranks)
     text += "  (fft3d.serial_baseline: runs on 1 rank only)\n";
   return text;
@@ -59,8 +69,12 @@ nlohmann::json TransformResults::to_json() const {
       {"iterations_done", iterations_done},
       {"model_counts", model_counts}};
   if (serial_baseline == SerialBaseline::measured) {
-    j["serial_fftw3d_seconds"] = serial_fftw3d_seconds;
-    j["local_fft_vs_serial_fftw_pct"] = 100.0 * serial_fftw3d_seconds / s.local_fft;
+    j["library_3d_fft"] = library_3d;
+    j["library_3d_fft_seconds"] = library_3d_seconds;
+    j["library_3d_fft_gflops"] = flops / library_3d_seconds * 1e-9;
+    j["transform_vs_library_pct"] =
+        100.0 * library_3d_seconds / (0.5 * (forward_seconds_median + inverse_seconds_median));
+    j["local_fft_vs_library_pct"] = 100.0 * library_3d_seconds / s.local_fft;
   }
   return j;
 }

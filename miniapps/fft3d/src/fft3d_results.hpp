@@ -15,6 +15,8 @@ struct SetupSummary {
   Decomposition decomposition;
   std::string transpose, planning;  // choice names
   int threads = 1;                  // per rank
+  bool fused = true;                // fft3d.fuse_transpose as it runs (host back ends only)
+  std::string mpi_buffers;          // device.hpp mpi_buffer_mode()
 
   std::string to_text() const;
   nlohmann::json to_json() const;
@@ -30,7 +32,9 @@ struct TransformResults {  // mode fft
   double transpose_bytes_all_ranks = 0, transpose_gbs = 0;
   double pack_unpack_bytes_per_transform = 0, pack_unpack_gbs = 0, copy_gbs_same_bytes = 0;
   enum class SerialBaseline { off, measured, not_on_many_ranks } serial_baseline = SerialBaseline::off;
-  double serial_fftw3d_seconds = 0;
+  std::string library_3d;  // the FFT library's 3-D plan (fft3d.serial_baseline, 1 rank)
+  double library_3d_seconds = 0;
+  double flops = 0;  // per transform
   nlohmann::json model_counts;
 
   std::string to_text() const;

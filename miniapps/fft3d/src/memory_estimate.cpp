@@ -13,7 +13,7 @@ namespace proxylab::fft3d {
 MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int rank, int ranks) {
   const int r = rank % d.p_row, c = rank / d.p_row;  // ProcessGrid rank = c * p_row + r
   const double x = d.x_pencil(r, c).size(), y = d.y_pencil(r, c).size(), z = d.z_pencil(r, c).size();
-  const bool pencil = d.kind == DecompKind::pencil;
+  const bool pencil = FFTOptions::pencil_path(d.kind);  // a Y-stage work array too
   const double scratch = pencil ? std::max({x, y, z}) : std::max(x, z);
   const double points = double(d.points()), cplx = sizeof(Complex);
   const bool ft = o.mode == RunMode::ft;
@@ -26,7 +26,7 @@ MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int 
   // The in-run copy ceiling of pack + unpack (fft3d_app.cpp stream_copy_gbs): two arrays of the values the pack and
   // unpack kernels copy per transform. Per stage among q_s > 1 ranks: fused, the values that leave the rank (packed in
   // one direction, unpacked in the other); unfused, pack (with the own block) and unpack.
-  const bool fused = o.fft.fuse_transpose;
+  const bool fused = o.fft.fused();
   double copied = 0;
   for (int qs : {d.p_row, d.p_col})
     if (qs > 1) copied += fused ? scratch * (qs - 1) / qs : scratch + scratch * (qs - 1) / qs;
@@ -35,6 +35,8 @@ MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int 
   // DistributedFFT: FFT work arrays and the transpose buffers
   e.view("fft3d::work, work2", pencil ? 2 : 1, scratch * cplx)
       .view("fft3d::send, recv", 2, std::max(moved, 1.0) * cplx)
+      .host("fft3d::send, recv host copies for MPI (device buffers staged)", 2,
+            TransposeBuffer::host_copy_bytes(std::max(moved, 1.0), o.fft.gpu_aware))
       .view("fft3d::copy_a, copy_b (pack + unpack ceiling)", ft ? 0 : 2, copied * cplx)
       // fused transpose (fft3d.fuse_transpose): each host thread's team scratch for the lines of one chunk
       .view("fft3d fused FFT lines (team scratch per thread)", fused ? host_threads() : 0,

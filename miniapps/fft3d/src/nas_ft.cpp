@@ -7,23 +7,13 @@
 
 namespace proxylab::fft3d::nas {
 
-std::uint64_t powmod46(std::uint64_t a, std::uint64_t k) {
-  std::uint64_t r = 1;
-  while (k) {
-    if (k & 1) r = mulmod46(r, a);
-    a = mulmod46(a, a);
-    k >>= 1;
-  }
-  return r;
-}
-
 void initial_field(const Pencil& p, const int global[3], const Field& u) {
   const int nx = global[0], ny = global[1], x0 = p.lo[0], y0 = p.lo[1], z0 = p.lo[2], nyl = p.n[1], nxl = p.n[0];
   const long long lines = (long long)p.n[2] * nyl;
   const double two_m46 = std::ldexp(1.0, -46);
   Kokkos::parallel_for(
-      "fft3d::nas_initial_field", Kokkos::RangePolicy<HostExec, Kokkos::IndexType<long long>>(0, lines),
-      [=](long long line) {
+      "fft3d::nas_initial_field", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, lines),
+      KOKKOS_LAMBDA(long long line) {
         const long long z = z0 + line / nyl, y = y0 + line % nyl;
         // Draws consumed before (x0, y, z): 2 per point, x fastest; the first draw is a * seed.
         const std::uint64_t before = 2ULL * (std::uint64_t(z * ny + y) * nx + x0);
@@ -42,17 +32,19 @@ void initial_field(const Pencil& p, const int global[3], const Field& u) {
 RealField twiddle(const Pencil& p, const int global[3], double alpha_value) {
   RealField tw(std::string("fft3d::twiddle"), size_t(p.size() > 0 ? p.size() : 1));
   const double ap = -4.0 * alpha_value * M_PI * M_PI;
-  int lo[3], g[3], ord[3];
-  for (int a = 0; a < 3; ++a) lo[a] = p.lo[a], g[a] = global[a], ord[a] = p.order[a];
+  struct Axes {  // per memory dim: first global index, global extent (copied into the kernel)
+    int lo[3], g[3];
+  } ax;
+  for (int d = 0; d < 3; ++d) ax.lo[d] = p.lo[p.order[d]], ax.g[d] = global[p.order[d]];
   const int e1 = p.extent(1), e2 = p.extent(2);
   Kokkos::parallel_for(
-      "fft3d::nas_twiddle", Kokkos::RangePolicy<HostExec, Kokkos::IndexType<long long>>(0, p.size()),
-      [=](long long idx) {
+      "fft3d::nas_twiddle", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, p.size()),
+      KOKKOS_LAMBDA(long long idx) {
         const int m[3] = {int(idx / ((long long)e1 * e2)), int((idx / e2) % e1), int(idx % e2)};
         long long k2 = 0;
         for (int d = 0; d < 3; ++d) {
-          const int a = ord[d], i = lo[a] + m[d];
-          const long long kbar = (i + g[a] / 2) % g[a] - g[a] / 2;  // NPB: mod(i + n/2, n) - n/2
+          const int i = ax.lo[d] + m[d], n = ax.g[d];
+          const long long kbar = (i + n / 2) % n - n / 2;  // NPB: mod(i + n/2, n) - n/2
           k2 += kbar * kbar;
         }
         tw(idx) = kmath::exp(ap * double(k2));
@@ -63,22 +55,27 @@ RealField twiddle(const Pencil& p, const int global[3], double alpha_value) {
 
 void evolve(const Field& u, const RealField& tw) {
   Kokkos::parallel_for(
-      "fft3d::nas_evolve", Kokkos::RangePolicy<HostExec, Kokkos::IndexType<long long>>(0, (long long)tw.extent(0)),
-      [=](long long i) { u(i) *= tw(i); });
+      "fft3d::nas_evolve", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, (long long)tw.extent(0)),
+      KOKKOS_LAMBDA(long long i) { u(i) *= tw(i); });
   Kokkos::fence();
 }
 
 std::complex<double> checksum(const Pencil& p, const int global[3], const Field& u, MPI_Comm comm) {
   // Each of the 1024 points is owned by one rank; the others contribute exact zeros, and the sum
-  // runs in j order on every rank, so the bits do not depend on the decomposition.
-  std::vector<double> mine(2048, 0.0), all(2048);
-  for (int j = 1; j <= 1024; ++j) {
-    const int x = j % global[0], y = (3 * j) % global[1], z = (5 * j) % global[2];
-    const int c[3] = {x - p.lo[0], y - p.lo[1], z - p.lo[2]};
-    if (c[0] < 0 || c[0] >= p.n[0] || c[1] < 0 || c[1] >= p.n[1] || c[2] < 0 || c[2] >= p.n[2]) continue;
-    const Complex v = u(((long long)c[2] * p.n[1] + c[1]) * p.n[0] + c[0]);  // X stage: (z, y, x)
-    mine[2 * (j - 1)] = v.real(), mine[2 * (j - 1) + 1] = v.imag();
-  }
+  // runs in j order on every rank, so the bits do not depend on the decomposition. The owned points are picked
+  // where u lives, then copied to the host for MPI.
+  View1D<double> picked("fft3d::nas_checksum_points", 2048);
+  const int gx = global[0], gy = global[1], gz = global[2];
+  const int lx = p.lo[0], ly = p.lo[1], lz = p.lo[2], nx = p.n[0], ny = p.n[1], nz = p.n[2];
+  Kokkos::parallel_for(
+      "fft3d::nas_checksum", Kokkos::RangePolicy<ExecSpace>(1, 1025), KOKKOS_LAMBDA(int j) {
+        const int c0 = j % gx - lx, c1 = (3 * j) % gy - ly, c2 = (5 * j) % gz - lz;
+        if (c0 < 0 || c0 >= nx || c1 < 0 || c1 >= ny || c2 < 0 || c2 >= nz) return;
+        const Complex v = u(((long long)c2 * ny + c1) * nx + c0);  // X stage: (z, y, x)
+        picked(2 * (j - 1)) = v.real(), picked(2 * (j - 1) + 1) = v.imag();
+      });
+  const auto mine = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), picked);
+  std::vector<double> all(2048);
   MPI_Allreduce(mine.data(), all.data(), 2048, MPI_DOUBLE, MPI_SUM, comm);
   double re = 0, im = 0;
   for (int j = 0; j < 1024; ++j) re += all[2 * j], im += all[2 * j + 1];

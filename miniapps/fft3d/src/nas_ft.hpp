@@ -27,8 +27,17 @@ KOKKOS_INLINE_FUNCTION std::uint64_t mulmod46(std::uint64_t a, std::uint64_t x) 
   const std::uint64_t mid = (a1 * x0 + a0 * x1) & m23;
   return ((mid << 23) + a0 * x0) & m46;
 }
-std::uint64_t powmod46(std::uint64_t a, std::uint64_t k);  // a^k mod 2^46
+KOKKOS_INLINE_FUNCTION std::uint64_t powmod46(std::uint64_t a, std::uint64_t k) {  // a^k mod 2^46
+  std::uint64_t r = 1;
+  while (k) {
+    if (k & 1) r = mulmod46(r, a);
+    a = mulmod46(a, a);
+    k >>= 1;
+  }
+  return r;
+}
 
+// The kernels run on the default execution space, over fields in its memory.
 // The initial field on a pencil laid out (z, y, x) (the X stage).  // NPB FT: compute_initial_conditions
 void initial_field(const Pencil& p, const int global[3], const Field& u);
 

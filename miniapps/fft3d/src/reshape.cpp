@@ -85,31 +85,37 @@ std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name, Category 
 
 }  // namespace
 
-// fft3d: the pack/unpack loops of CASTEP's / 2DECOMP's transposes, one strided 3-D copy. The loop order keeps the
-// writes contiguous (copies are made with the destination's strides descending).
+// fft3d: the pack/unpack loops of CASTEP's / 2DECOMP's transposes, one strided 3-D copy on the default execution
+// space. The loop order keeps the writes contiguous (copies are made with the destination's strides descending).
 void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const Complex* src, Complex* dst) {
   if (c.n[0] <= 0 || c.n[1] <= 0 || c.n[2] <= 0) return;
   const long long s0 = c.src0, d0 = c.dst0;
   const long long sa0 = c.sa[0], sa1 = c.sa[1], sa2 = c.sa[2], da0 = c.da[0], da1 = c.da[1], da2 = c.da[2];
-  if (mapping == Mapping::mdrange) {
-    // Cache-blocked: per i, tiles of tile x tile (j, k) elements, so that whichever of j and k the source runs along
-    // contiguously, a tile's rows of both arrays stay in cache (a transposing copy reads each line once).
-    constexpr int tile = 8;  // 8 x 8 complex: best of 4..64 for a 128^3 transposing copy (66% of memcpy)
-    const int n1 = c.n[1], n2 = c.n[2];
-    Kokkos::parallel_for(kernel_name, Kokkos::RangePolicy<HostExec>(0, c.n[0]), [=](int i) {
-      const Complex* s = src + s0 + i * sa0;
-      Complex* d = dst + d0 + i * da0;
-      for (int j0 = 0; j0 < n1; j0 += tile)
-        for (int k0 = 0; k0 < n2; k0 += tile) {
-          const int j1 = j0 + tile < n1 ? j0 + tile : n1, k1 = k0 + tile < n2 ? k0 + tile : n2;
-          for (int j = j0; j < j1; ++j)
-            for (int k = k0; k < k1; ++k) d[j * da1 + k * da2] = s[j * sa1 + k * sa2];
-        }
-    });
-    return;
+  if constexpr (mem_space_on_host) {
+    if (mapping == Mapping::mdrange) {
+      // Cache-blocked: per i, tiles of tile x tile (j, k) elements, so that whichever of j and k the source runs along
+      // contiguously, a tile's rows of both arrays stay in cache (a transposing copy reads each line once).
+      constexpr int tile = 8;  // 8 x 8 complex: best of 4..64 for a 128^3 transposing copy (66% of memcpy)
+      const int n1 = c.n[1], n2 = c.n[2];
+      Kokkos::parallel_for(kernel_name, Kokkos::RangePolicy<HostExec>(0, c.n[0]), [=](int i) {
+        const Complex* s = src + s0 + i * sa0;
+        Complex* d = dst + d0 + i * da0;
+        for (int j0 = 0; j0 < n1; j0 += tile)
+          for (int k0 = 0; k0 < n2; k0 += tile) {
+            const int j1 = j0 + tile < n1 ? j0 + tile : n1, k1 = k0 + tile < n2 ? k0 + tile : n2;
+            for (int j = j0; j < j1; ++j)
+              for (int k = k0; k < k1; ++k) d[j * da1 + k * da2] = s[j * sa1 + k * sa2];
+          }
+      });
+      return;
+    }
   }
-  auto body = [=](int i, int j, int k) { dst[d0 + i * da0 + j * da1 + k * da2] = src[s0 + i * sa0 + j * sa1 + k * sa2]; };
-  for_each_3d<HostExec>(kernel_name, mapping, 0, c.n[0], 0, c.n[1], 0, c.n[2], body);
+  // Elsewhere the mapping's own 3-D loop (on a GPU: the contiguous k of neighbouring threads writes neighbouring
+  // values).
+  auto body = KOKKOS_LAMBDA(int i, int j, int k) {
+    dst[d0 + i * da0 + j * da1 + k * da2] = src[s0 + i * sa0 + j * sa1 + k * sa2];
+  };
+  for_each_3d<ExecSpace>(kernel_name, mapping, 0, c.n[0], 0, c.n[1], 0, c.n[2], body);
 }
 
 Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy,
@@ -145,7 +151,8 @@ Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm,
                                    std::to_string(limit) + " per rank (use more ranks or a smaller grid)");
 }
 
-void Reshape::apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const {
+void Reshape::apply(const Complex* in, Complex* out, const TransposeBuffer& send, const TransposeBuffer& recv,
+                    Timers* timers) const {
   if (in == out) throw RuntimeError("fft3d reshape: input and output arrays must differ");
   pack_and_exchange(in, send, recv, timers);
   {
@@ -154,31 +161,36 @@ void Reshape::apply(const Complex* in, Complex* out, Complex* send, Complex* rec
     Kokkos::fence();
     packed_bytes_ += elements(own_) * sizeof(Complex);
   }
-  unpack(recv, out, timers);
+  unpack(recv.data(), out, timers);
 }
 
-void Reshape::pack_and_exchange(const Complex* in, Complex* send, Complex* recv, Timers* timers) const {
+void Reshape::pack_and_exchange(const Complex* in, const TransposeBuffer& send, const TransposeBuffer& recv,
+                                Timers* timers) const {
   if (!transpose_) return;
   {
     auto t = scope(timers, "pack", Category::compute);
     for (int q = 0; q < ranks(); ++q)
-      if (q != me_) copy_box("fft3d::pack", mapping_, pack_[q], in, send);
+      if (q != me_) copy_box("fft3d::pack", mapping_, pack_[q], in, send.data());
     Kokkos::fence();
   }
   packed_bytes_ += send_total_ * sizeof(Complex);
   exchange(send, recv, timers);
 }
 
-void Reshape::exchange_and_unpack(const Complex* send, Complex* recv, Complex* out, Timers* timers) const {
+void Reshape::exchange_and_unpack(const TransposeBuffer& send, const TransposeBuffer& recv, Complex* out,
+                                  Timers* timers) const {
   if (!transpose_) return;
   exchange(send, recv, timers);
-  unpack(recv, out, timers);
+  unpack(recv.data(), out, timers);
 }
 
-void Reshape::exchange(const Complex* send, Complex* recv, Timers* timers) const {
+// The blocks to send are in MPI's memory first (staged: copied to the host), the received ones in the buffer after.
+void Reshape::exchange(const TransposeBuffer& send, const TransposeBuffer& recv, Timers* timers) const {
   auto t = scope(timers, "transpose", Category::communication);
-  transpose_->exchange(reinterpret_cast<const double*>(send), scounts_, sdispls_, reinterpret_cast<double*>(recv),
-                       rcounts_, rdispls_);
+  send.to_mpi(0, size_t(send_total_));
+  transpose_->exchange(reinterpret_cast<const double*>(send.mpi()), scounts_, sdispls_,
+                       reinterpret_cast<double*>(recv.mpi()), rcounts_, rdispls_);
+  recv.from_mpi(0, size_t(recv_total_));
 }
 
 void Reshape::unpack(const Complex* recv, Complex* out, Timers* timers) const {
@@ -208,21 +220,21 @@ Block Reshape::block(const Complex* base, long long offset, const Pencil& layout
   return k;
 }
 
-std::vector<Block> Reshape::received(const Complex* in, const Complex* recv) const {
+std::vector<Block> Reshape::received(const Complex* in, const TransposeBuffer& recv) const {
   std::vector<Block> v;
   for (int q = 0; q < ranks(); ++q)
     if (intersect(in_[q], out_[me_]).size() > 0)
       v.push_back(q == me_ ? block(in, 0, in_[me_], nullptr, q, false)
-                           : block(recv, rdispls_[q] / 2, in_[me_], in_[q].order, q, false));
+                           : block(recv.data(), rdispls_[q] / 2, in_[me_], in_[q].order, q, false));
   return v;
 }
 
-std::vector<Block> Reshape::to_send(Complex* out, Complex* send) const {
+std::vector<Block> Reshape::to_send(Complex* out, const TransposeBuffer& send) const {
   std::vector<Block> v;
   for (int q = 0; q < ranks(); ++q)
     if (intersect(in_[me_], out_[q]).size() > 0)
       v.push_back(q == me_ ? block(out, 0, out_[me_], nullptr, q, true)
-                           : block(send, sdispls_[q] / 2, in_[me_], in_[me_].order, q, true));
+                           : block(send.data(), sdispls_[q] / 2, in_[me_], in_[me_].order, q, true));
   return v;
 }
 

@@ -3,7 +3,8 @@
 // contiguously, exchanged through common's Transpose strategy and unpacked into the output layout.
 //   send block to q   = in[me] ∩ out[q]      recv block from q = in[q] ∩ out[me]
 // Blocks travel in the input memory order; pack and unpack are one strided 3-D copy kernel (unpack
-// loops in the output's order: contiguous writes). The own block is copied directly, in to out.
+// loops in the output's order: contiguous writes) on the default execution space. The own block is copied
+// directly, in to out. MPI gets the buffers as MPIBuffer says (host memory, staged, or device memory).
 #pragma once
 #include <mpi.h>
 
@@ -33,19 +34,23 @@ class Reshape {
   // ranks_per_node > 0 (node_aware only): emulate nodes as blocks of that many consecutive ranks of comm.
   Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy, Mapping mapping,
           int ranks_per_node = 0);
-  // in: input-stage data of this rank; out: output-stage data (a different array); send/recv: scratch of at least
+  // in: input-stage data of this rank; out: output-stage data (a different array); send/recv: buffers of at least
   // send_size() / recv_size() values. Timers (optional) get pack, transpose, unpack.
-  void apply(const Complex* in, Complex* out, Complex* send, Complex* recv, Timers* timers) const;
+  void apply(const Complex* in, Complex* out, const TransposeBuffer& send, const TransposeBuffer& recv,
+             Timers* timers) const;
 
   // The same in two halves, for an FFT fused with the copies (fused_transpose_fft.hpp):
   //   forward: pack_and_exchange() (the others' blocks only), then received() are the parts of the output box
   //            (the own block in `in`, the others' blocks in `recv`) for gather_fft;
   //   reverse: to_send() are the destinations of the input box's parts (the own block in `out`, the others' in
   //            `send`) for fft_scatter, then exchange_and_unpack() (the others' blocks only).
-  void pack_and_exchange(const Complex* in, Complex* send, Complex* recv, Timers* timers) const;
-  std::vector<Block> received(const Complex* in, const Complex* recv) const;
-  std::vector<Block> to_send(Complex* out, Complex* send) const;
-  void exchange_and_unpack(const Complex* send, Complex* recv, Complex* out, Timers* timers) const;
+  // (Host back ends: the fused FFTs run on the host.)
+  void pack_and_exchange(const Complex* in, const TransposeBuffer& send, const TransposeBuffer& recv,
+                         Timers* timers) const;
+  std::vector<Block> received(const Complex* in, const TransposeBuffer& recv) const;
+  std::vector<Block> to_send(Complex* out, const TransposeBuffer& send) const;
+  void exchange_and_unpack(const TransposeBuffer& send, const TransposeBuffer& recv, Complex* out,
+                           Timers* timers) const;
   long long send_size() const { return send_total_; }
   long long recv_size() const { return recv_total_; }
   const Transpose* transpose() const { return transpose_.get(); }
@@ -59,7 +64,7 @@ class Reshape {
   int me_ = 0;
   Mapping mapping_;
   std::unique_ptr<Transpose> transpose_;
-  void exchange(const Complex* send, Complex* recv, Timers* timers) const;
+  void exchange(const TransposeBuffer& send, const TransposeBuffer& recv, Timers* timers) const;
   void unpack(const Complex* recv, Complex* out, Timers* timers) const;
   Block block(const Complex* base, long long offset, const Pencil& layout, const int order[3], int q,
               bool outgoing) const;

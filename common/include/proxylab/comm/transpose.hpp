@@ -37,6 +37,11 @@ class Transpose {
   // the multi-leader path on one machine, studies of the leader count); 0 = the real shared-memory nodes.
   static std::unique_ptr<Transpose> create_node_aware(MPI_Comm comm, int ranks_per_node);
   virtual ~Transpose() = default;
+  // Whether the strategy hands the buffers only to MPI calls, so that they may be device memory given to a
+  // GPU-aware MPI (alltoallv, nonblocking); the others copy blocks with host memcpy or through shared memory.
+  static bool takes_device_memory(TransposeStrategy s) {
+    return s == TransposeStrategy::alltoallv || s == TransposeStrategy::nonblocking;
+  }
 
   // Collective: rank r receives sendcounts[r] doubles from send + sdispls[r] of every rank, stored
   // at recv + rdispls[src]. recvcounts[src] must equal what src sends here (as MPI_Alltoallv).

@@ -1,0 +1,70 @@
+#include "library_baseline.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+#include <vector>
+
+#ifdef PROXYLAB_DEVICE_FFT
+#include <KokkosFFT.hpp>
+#else
+#include <fftw3.h>
+
+#include <cstring>
+#endif
+
+namespace proxylab::fft3d {
+namespace {
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  const size_t n = v.size();
+  return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
+}
+
+// Median seconds of `repeats` calls of run() after one untimed call.
+template <class Run>
+double time_repeats(int repeats, const Run& run) {
+  std::vector<double> t;
+  for (int i = 0; i < repeats + 1; ++i) {
+    const double t0 = MPI_Wtime();
+    run();
+    if (i > 0) t.push_back(MPI_Wtime() - t0);
+  }
+  return median(t);
+}
+
+}  // namespace
+
+#ifdef PROXYLAB_DEVICE_FFT
+LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, bool) {
+  using Grid = Kokkos::View<Complex***, Kokkos::LayoutRight, MemSpace>;
+  const int nx = d.global[0], ny = d.global[1], nz = d.global[2];
+  Grid in("fft3d::baseline_in", nz, ny, nx), out("fft3d::baseline_out", nz, ny, nx);
+  Kokkos::deep_copy(in, Kokkos::View<const Complex***, Kokkos::LayoutRight, MemSpace,
+                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>(u.data(), nz, ny, nx));
+  KokkosFFT::Plan<ExecSpace, Grid, Grid, 3> plan(ExecSpace(), in, out, KokkosFFT::Direction::forward,
+                                                 KokkosFFT::axis_type<3>{-3, -2, -1});
+  const double seconds = time_repeats(repeats, [&] {
+    KokkosFFT::execute(plan, in, out, KokkosFFT::Normalization::none);
+    ExecSpace().fence();
+  });
+  return {std::string("kokkos-fft 3-D plan (") + ExecSpace::name() + ")", seconds};
+}
+#else
+LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, bool measure) {
+  const long long n = d.points();
+  fftw_complex* a = fftw_alloc_complex(n);
+  fftw_complex* b = fftw_alloc_complex(n);
+  fftw_plan plan = fftw_plan_dft_3d(d.global[2], d.global[1], d.global[0], a, b, FFTW_FORWARD,
+                                    measure ? FFTW_MEASURE : FFTW_ESTIMATE);
+  std::memcpy(a, u.data(), sizeof(fftw_complex) * n);
+  const double seconds = time_repeats(repeats, [&] { fftw_execute(plan); });
+  fftw_destroy_plan(plan);
+  fftw_free(a);
+  fftw_free(b);
+  return {std::string("serial FFTW 3-D plan (") + (measure ? "FFTW_MEASURE" : "FFTW_ESTIMATE") + ")", seconds};
+}
+#endif
+
+}  // namespace proxylab::fft3d
