@@ -3,6 +3,7 @@
 // direction 7 - k is the opposite of k. A message sent towards direction k carries tag k; the
 // receiver posts it as "from direction 7 - k". A rank may be its own neighbour (periodic, px = 1).
 #include "proxylab/comm/halo.hpp"
+#include "proxylab/comm/mpi_buffer.hpp"
 
 #include <mpi.h>
 
@@ -58,6 +59,11 @@ struct BoxList {
   int dir[8] = {0};                                // direction of box b (host side)
   int slot[8] = {-1, -1, -1, -1, -1, -1, -1, -1};  // box of direction k, -1 if none
   int total() const { return off[n]; }
+  int span() const {  // buffer elements from the first box's start to the last one's end
+    int end = 0;
+    for (int b = 0; b < n; ++b) end = end > at[b] + count(b) ? end : at[b] + count(b);
+    return end;
+  }
   int count(int b) const { return off[b + 1] - off[b]; }
   void add(int k, const Box& box, int buffer_offset) {
     dir[n] = k, slot[k] = n, at[n] = buffer_offset;
@@ -111,13 +117,14 @@ bool mpi_finalized() {
 }
 
 // Shared by the strategies that move packed buffers (packed, persistent, rma, sendrecv). Packing and unpacking run
-// where the fields live; MPI is given host memory: with a device memory space the buffers are staged through host
-// mirrors (an MPI library without GPU support, such as Debian's MPICH, cannot read device pointers; it crashed in
-// MPI_Isend). On host back ends the mirrors are the buffers themselves and staging does nothing.
+// where the fields live; MPI gets the buffers as MPIBuffer says: on host back ends the buffers themselves; with a
+// device memory space host copies (an MPI library without GPU support, such as Debian's MPICH, cannot read device
+// pointers; it crashed in MPI_Isend), of which only the packed edges cross the bus; with gpu_aware the device
+// buffers.
 class BufferedHalo : public HaloExchange {
  protected:
-  BufferedHalo(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nf)
-      : HaloExchange(s, grid, nx, ny, w, nf) {
+  BufferedHalo(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
+      : HaloExchange(s, grid, nx, ny, w, nf), gpu_aware_(gpu_aware) {
     send_list_.nf = recv_list_.nf = nf;
     for (int k = 0; k < 8; ++k) {
       nbr_[k] = grid.neighbor(dir_dx[k], dir_dy[k]);
@@ -137,39 +144,34 @@ class BufferedHalo : public HaloExchange {
                          std::to_string(nfields_) + ", " + std::to_string(ny_ + 2 * w_) + ", " +
                          std::to_string(nx_ + 2 * w_) + ")");
   }
-  // The buffers and MPI's host copies of them (the same views on host back ends).
-  void allocate_send(int n) {
-    send_ = View1D<double>("halo::send", n);
-    send_host_ = Kokkos::create_mirror_view(send_);
-  }
+  void allocate_send(int n) { send_ = MPIBuffer<double>("halo::send", size_t(n), gpu_aware_); }
   void allocate_recv(int n, const std::string& label = "halo::recv") {
-    recv_ = View1D<double>(label, n);
-    recv_host_ = Kokkos::create_mirror_view(recv_);
+    recv_ = MPIBuffer<double>(label, size_t(n), gpu_aware_);
   }
-  // pack into send_, then hand it to MPI
+  // pack into send_, then hand the packed part to MPI
   void pack_for_mpi(const BoxList& L, const View3D<double>& fields) {
-    pack(L, fields, send_);
-    if constexpr (!mem_space_on_host) Kokkos::deep_copy(send_host_, send_);
+    pack(L, fields, send_.view());
+    send_.to_mpi(0, size_t(L.span()));
   }
   // take what MPI received, then unpack it
   void unpack_from_mpi(const BoxList& L, const View3D<double>& fields) {
-    if constexpr (!mem_space_on_host) Kokkos::deep_copy(recv_, recv_host_);
-    unpack(L, recv_, fields);
+    recv_.from_mpi(0, size_t(L.span()));
+    unpack(L, recv_.view(), fields);
   }
-  // MPI's view of the buffers (host memory)
-  double* send_ptr(int b) { return send_host_.data() + send_list_.at[b]; }
-  double* recv_ptr(int b) { return recv_host_.data() + recv_list_.at[b]; }
+  // MPI's view of the buffers
+  double* send_ptr(int b) { return send_.mpi() + send_list_.at[b]; }
+  double* recv_ptr(int b) { return recv_.mpi() + recv_list_.at[b]; }
+  bool gpu_aware_;
   int nbr_[8];
   BoxList send_list_, recv_list_;
-  View1D<double> send_, recv_;
-  View1D<double>::HostMirror send_host_, recv_host_;
+  MPIBuffer<double> send_, recv_;
 };
 
 // Pack, MPI_Irecv/MPI_Isend to all neighbours, MPI_Waitall, unpack.
 class PackedHalo : public BufferedHalo {
  public:
-  PackedHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf)
-      : BufferedHalo(HaloStrategy::packed, grid, nx, ny, w, nf) {}
+  PackedHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
+      : BufferedHalo(HaloStrategy::packed, grid, nx, ny, w, nf, gpu_aware) {}
   void exchange(const View3D<double>& fields) override {
     check(fields);
     pack_for_mpi(send_list_, fields);
@@ -191,8 +193,8 @@ class PackedHalo : public BufferedHalo {
 // Persistent requests set up once (the seeds' HALO "persistent isend/irecv"), started each exchange.
 class PersistentHalo : public BufferedHalo {
  public:
-  PersistentHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf)
-      : BufferedHalo(HaloStrategy::persistent, grid, nx, ny, w, nf) {
+  PersistentHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
+      : BufferedHalo(HaloStrategy::persistent, grid, nx, ny, w, nf, gpu_aware) {
     for (int b = 0; b < recv_list_.n; ++b) {
       const int k = recv_list_.dir[b];
       req_.emplace_back();
@@ -227,8 +229,8 @@ class PersistentHalo : public BufferedHalo {
 // fixed-size slot in the window, so a neighbour's slot offset is known without asking.
 class RmaHalo : public BufferedHalo {
  public:
-  RmaHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf)
-      : BufferedHalo(HaloStrategy::rma, grid, nx, ny, w, nf) {
+  RmaHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf)  // window and puts in host memory (halo.hpp)
+      : BufferedHalo(HaloStrategy::rma, grid, nx, ny, w, nf, false) {
     int edge = std::max(nx, ny);
     MPI_Allreduce(MPI_IN_PLACE, &edge, 1, MPI_INT, MPI_MAX, grid.comm());
     slot_ = nf * w * edge;
@@ -240,7 +242,7 @@ class RmaHalo : public BufferedHalo {
     }
     recv_list_ = slotted;
     allocate_recv(8 * slot_, "halo::window");
-    MPI_Win_create(recv_host_.data(), MPI_Aint(8) * slot_ * sizeof(double), sizeof(double), MPI_INFO_NULL, grid.comm(),
+    MPI_Win_create(recv_.mpi(), MPI_Aint(8) * slot_ * sizeof(double), sizeof(double), MPI_INFO_NULL, grid.comm(),
                    &win_);
   }
   ~RmaHalo() override {
@@ -270,8 +272,8 @@ class RmaHalo : public BufferedHalo {
 // edge stay untouched, as in the eight-neighbour strategies.
 class SendrecvHalo : public BufferedHalo {
  public:
-  SendrecvHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf)
-      : BufferedHalo(HaloStrategy::sendrecv, grid, nx, ny, w, nf) {
+  SendrecvHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
+      : BufferedHalo(HaloStrategy::sendrecv, grid, nx, ny, w, nf, gpu_aware) {
     const bool west = nbr_[3] != MPI_PROC_NULL, east = nbr_[4] != MPI_PROC_NULL;
     const int xa = west ? 0 : w, xb = east ? nx + 2 * w : nx + w;
     for (auto* L : {&xs_, &xr_, &ys_, &yr_}) L->nf = nf;
@@ -308,8 +310,8 @@ class SendrecvHalo : public BufferedHalo {
     pack_for_mpi(S, fields);
     for (int k : {lo, hi}) {
       const int sb = S.slot[k], rb = R.slot[opposite(k)];
-      MPI_Sendrecv(send_host_.data() + S.at[sb], S.count(sb), MPI_DOUBLE, nbr_[k], k, recv_host_.data() + R.at[rb],
-                   R.count(rb), MPI_DOUBLE, nbr_[opposite(k)], k, grid_.comm(), MPI_STATUS_IGNORE);
+      MPI_Sendrecv(send_.mpi() + S.at[sb], S.count(sb), MPI_DOUBLE, nbr_[k], k, recv_.mpi() + R.at[rb], R.count(rb),
+                   MPI_DOUBLE, nbr_[opposite(k)], k, grid_.comm(), MPI_STATUS_IGNORE);
     }
     // Ghosts whose neighbour is MPI_PROC_NULL received nothing: unpack only the others.
     BoxList live;
@@ -379,7 +381,7 @@ class DatatypeHalo : public HaloExchange {
 }  // namespace
 
 std::unique_ptr<HaloExchange> HaloExchange::create(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int width,
-                                                   int nfields) {
+                                                   int nfields, bool gpu_aware) {
   const bool ok = width >= 1 && width <= nx && width <= ny && nfields >= 1;
   collective_check<InputError>(grid.comm(), ok,
                                "halo width " + std::to_string(width) + " with a " + std::to_string(nx) + " x " +
@@ -387,11 +389,11 @@ std::unique_ptr<HaloExchange> HaloExchange::create(HaloStrategy s, const Process
                                    " fields; allowed: 1 <= width <= min(nx, ny) of every block, nfields >= 1");
   switch (s) {
     case HaloStrategy::packed:
-      return std::make_unique<PackedHalo>(grid, nx, ny, width, nfields);
+      return std::make_unique<PackedHalo>(grid, nx, ny, width, nfields, gpu_aware);
     case HaloStrategy::sendrecv:
-      return std::make_unique<SendrecvHalo>(grid, nx, ny, width, nfields);
+      return std::make_unique<SendrecvHalo>(grid, nx, ny, width, nfields, gpu_aware);
     case HaloStrategy::persistent:
-      return std::make_unique<PersistentHalo>(grid, nx, ny, width, nfields);
+      return std::make_unique<PersistentHalo>(grid, nx, ny, width, nfields, gpu_aware);
     case HaloStrategy::datatype:
       return std::make_unique<DatatypeHalo>(grid, nx, ny, width, nfields);
     case HaloStrategy::rma:

@@ -1,16 +1,23 @@
 #!/usr/bin/env bash
-# The GPU check: proxylab's CUDA build (Kokkos 4.6.01 + ci/patches/kokkos-4.6.01-cuda13.patch, Hopper) run on
-# one NVIDIA GPU. The binaries and the shared libraries the GPU machine lacks (MPICH and its UCX, OpenBLAS,
-# yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in .gpu/bundle.tar.xz
-# (docs/perf/gpu/bundle.sh).
-# Usage: bash docs/perf/gpu/device-check.sh OUTDIR   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
+# The GPU check: proxylab's CUDA build (Kokkos 4.6.01 + ci/patches/kokkos-4.6.01-cuda13.patch, Hopper; kokkos-fft
+# 1.0.0 over cuFFT) run on one NVIDIA GPU. The binaries and the shared libraries the GPU machine lacks (MPICH and
+# its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
+# .gpu/bundle.tar.xz (docs/perf/gpu/bundle.sh); the CUDA libraries are the machine's own.
+# Usage: bash docs/perf/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
+#   PART: tests, pop, fft3d, stream (default: all, in that order; one call of the device tool runs them all)
 set -uo pipefail
 out=${1:?usage: device-check.sh OUTDIR}
 mkdir -p "$out/records"
 [ -f .gpu/bundle.tar.xz ] && tar -C .gpu -xJf .gpu/bundle.tar.xz
-# CUDA's runtime library comes from the GPU machine's own toolkit.
-cudart=$(find /usr/local/cuda*/ /usr/lib /opt -name 'libcudart.so.13*' 2>/dev/null | head -n 1)
-export LD_LIBRARY_PATH=$PWD/.gpu/lib${cudart:+:$(dirname "$cudart")}${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+parts=${*:2}; parts=${parts:-tests pop fft3d stream}
+want() { [[ " $parts " == *" $1 "* ]]; }
+# CUDA's runtime, cuFFT and cuBLAS come from the GPU machine's own toolkit.
+cuda_libs=""
+for lib in 'libcudart.so.13*' 'libcufft.so.12*' 'libcublas.so.13*'; do
+  found=$(find /usr/local/cuda*/ /usr/lib /opt -name "$lib" 2>/dev/null | head -n 1)
+  [ -n "$found" ] && [[ ":$cuda_libs:" != *":$(dirname "$found"):"* ]] && cuda_libs=$cuda_libs:$(dirname "$found")
+done
+export LD_LIBRARY_PATH=$PWD/.gpu/lib$cuda_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMP_PROC_BIND=spread OMP_PLACES=threads OMP_NUM_THREADS=8
 bin=.gpu/bin
 log=$out/gpu.log
@@ -24,40 +31,64 @@ run() {
   echo "=== $name: $*"
   timeout 120 "$@" --json "$out/records/$name.json" >"$out/records/$name.txt" 2>&1
   local rc=$?
-  grep -E 'ranks x threads|iterations \(|time per iteration|FOM:|VERIFICATION|error|Error' "$out/records/$name.txt" | head -8
+  grep -E 'ranks x threads|device:|iterations \(|time per iteration|forward|pack \+ unpack|3-D plan|Checksum|FOM:|VERIFICATION|error|Error|FAILED' \
+    "$out/records/$name.txt" | head -14
   echo "exit $rc"
 }
 # The unit tests compiled for the GPU (Catch2; each variant against the reference), at 1 and 2 ranks.
-for t in $bin/test-*; do
+want tests && for t in $bin/test-*; do
   [ -f "$t" ] || continue
   name=$(basename "$t")
   echo "=== $name"; timeout 120 "$t" > "$out/records/$name.txt" 2>&1; echo "exit $?"; tail -n 3 "$out/records/$name.txt"
-  case $name in test-common-mpi|test-comm-strategies|test-pop-solvers)
+  case $name in test-common-mpi|test-comm-strategies|test-pop-solvers|test-fft3d)
     echo "=== $name, 2 ranks"; timeout 120 $bin/mpiexec.hydra -n 2 "$t" > "$out/records/$name-np2.txt" 2>&1
     echo "exit $?"; tail -n 3 "$out/records/$name-np2.txt" ;;
   esac
 done
 pop=$bin/proxylab-pop
-run pop-small-flat $pop --deck inputs/pop/small.yaml
-for m in flat mdrange team; do
-  run "pop-x1-$m" $pop --deck inputs/pop/x1.yaml --set solver.mapping=$m
-done
-# Three interleaved rounds of the tenth-degree benchmark (GPU mappings and, below, the host): take the medians.
-for r in 1 2 3; do
-  for m in flat mdrange team; do
-    run "pop-tenth-$m-r$r" $pop --deck inputs/pop/tenth-bench.yaml --set solver.mapping=$m --set bench.stream=false
-  done
-  [ -x $bin/host/proxylab-pop ] && OMP_NUM_THREADS=16 run "pop-tenth-bench-host-team-r$r" $bin/host/proxylab-pop \
-    --deck inputs/pop/tenth-bench.yaml --set bench.stream=false
-done
-# The same decks on the machine's CPU cores: the OpenMP build (-march=x86-64-v3), 16 threads, 1 rank.
-if [ -x $bin/host/proxylab-pop ]; then
-  for d in x1; do
-    OMP_NUM_THREADS=16 run "pop-$d-host-team" $bin/host/proxylab-pop --deck inputs/pop/$d.yaml --set bench.stream=false
+fft3d=$bin/proxylab-fft3d
+# fft3d: every deck kind verified at 1 rank (slab and pencil, NAS FT class S and A checksums, an uneven grid), 2 ranks
+# sharing the GPU (transposes staged through host memory), then 256^3 and 512^3 against cuFFT's own 3-D plan
+# (fft3d.serial_baseline) with pack + unpack against a device copy of the same bytes, two rounds.
+if want fft3d; then
+  run fft3d-small $fft3d --deck inputs/fft3d/small.yaml
+  run fft3d-small-pencil $fft3d --deck inputs/fft3d/small.yaml --set fft3d.decomposition=pencil
+  run fft3d-uneven $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=96 --set fft3d.ny=80 --set fft3d.nz=72
+  run fft3d-nas-S $fft3d --deck inputs/fft3d/nas_S.yaml
+  run fft3d-nas-A $fft3d --deck inputs/fft3d/nas_A.yaml
+  run fft3d-small-2ranks $bin/mpiexec.hydra -n 2 $fft3d --deck inputs/fft3d/small.yaml --set fft3d.decomposition=pencil
+  for r in 1 2; do
+    for n in 256 512; do
+      for d in slab pencil; do
+        run "fft3d-$n-$d-r$r" $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=$n --set fft3d.ny=$n \
+          --set fft3d.nz=$n --set fft3d.decomposition=$d --set fft3d.iterations=10 --set fft3d.warmup=2 \
+          --set fft3d.serial_baseline=true --set verify.serial_max_points=0
+      done
+    done
   done
 fi
-run pop-x1-2ranks $bin/mpiexec.hydra -n 2 $pop --deck inputs/pop/x1.yaml
-run pop-tenth-converged-team $pop --deck inputs/pop/tenth.yaml --set solver.mapping=team
+if want pop; then
+  run pop-small-flat $pop --deck inputs/pop/small.yaml
+  for m in flat mdrange team; do
+    run "pop-x1-$m" $pop --deck inputs/pop/x1.yaml --set solver.mapping=$m
+  done
+  # Three interleaved rounds of the tenth-degree benchmark (GPU mappings and, below, the host): take the medians.
+  for r in 1 2 3; do
+    for m in flat mdrange team; do
+      run "pop-tenth-$m-r$r" $pop --deck inputs/pop/tenth-bench.yaml --set solver.mapping=$m --set bench.stream=false
+    done
+    [ -x $bin/host/proxylab-pop ] && OMP_NUM_THREADS=16 run "pop-tenth-bench-host-team-r$r" $bin/host/proxylab-pop \
+      --deck inputs/pop/tenth-bench.yaml --set bench.stream=false
+  done
+  # The same decks on the machine's CPU cores: the OpenMP build (-march=x86-64-v3), 16 threads, 1 rank.
+  if [ -x $bin/host/proxylab-pop ]; then
+    for d in x1; do
+      OMP_NUM_THREADS=16 run "pop-$d-host-team" $bin/host/proxylab-pop --deck inputs/pop/$d.yaml --set bench.stream=false
+    done
+  fi
+  run pop-x1-2ranks $bin/mpiexec.hydra -n 2 $pop --deck inputs/pop/x1.yaml
+  run pop-tenth-converged-team $pop --deck inputs/pop/tenth.yaml --set solver.mapping=team
+fi
 # STREAM on the GPU's memory: 2^27 doubles (1 GiB) per array
-run stream $bin/proxylab-stream --deck inputs/stream/default.yaml --set stream.n=134217728
+want stream && run stream $bin/proxylab-stream --deck inputs/stream/default.yaml --set stream.n=134217728
 tar -C "$out" -cf "$out/records.tar" records && rm -rf "$out/records"

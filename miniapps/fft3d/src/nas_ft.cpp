@@ -6,6 +6,14 @@
 #include "proxylab/kmath.hpp"
 
 namespace proxylab::fft3d::nas {
+namespace {
+
+// Per memory dim of a pencil: first global index, global extent (copied into the twiddle kernel).
+struct SpectralAxes {
+  int lo[3], g[3];
+};
+
+}  // namespace
 
 void initial_field(const Pencil& p, const int global[3], const Field& u) {
   const int nx = global[0], ny = global[1], x0 = p.lo[0], y0 = p.lo[1], z0 = p.lo[2], nyl = p.n[1], nxl = p.n[0];
@@ -32,9 +40,7 @@ void initial_field(const Pencil& p, const int global[3], const Field& u) {
 RealField twiddle(const Pencil& p, const int global[3], double alpha_value) {
   RealField tw(std::string("fft3d::twiddle"), size_t(p.size() > 0 ? p.size() : 1));
   const double ap = -4.0 * alpha_value * M_PI * M_PI;
-  struct Axes {  // per memory dim: first global index, global extent (copied into the kernel)
-    int lo[3], g[3];
-  } ax;
+  SpectralAxes ax;
   for (int d = 0; d < 3; ++d) ax.lo[d] = p.lo[p.order[d]], ax.g[d] = global[p.order[d]];
   const int e1 = p.extent(1), e2 = p.extent(2);
   Kokkos::parallel_for(

@@ -10,6 +10,9 @@
 //   datatype    MPI derived (subarray) types straight from the field, no packing
 //   rma         one-sided MPI_Put of packed edges into the neighbours' windows, MPI_Win_fence
 //               (the SHMEM / Co-Array Fortran analogue)
+// With device fields the packed buffers are MPIBuffers (comm/mpi_buffer.hpp): staged through host memory, or handed
+// to a GPU-aware MPI with gpu_aware (packed, sendrecv, persistent; rma's window and datatype's subarrays of the
+// field stay in host memory: MPI_Win_create and derived types over device memory are where GPU-aware MPIs differ).
 #pragma once
 #include <memory>
 #include <string>
@@ -29,9 +32,10 @@ inline HaloStrategy parse_halo_strategy(const std::string& name) { return parse_
 class HaloExchange {
  public:
   // nx, ny: interior size of this rank's block; width: ghost width w (>= 1, <= nx and ny);
-  // nfields: extent(0) of the views passed to exchange(). Collective over grid.comm().
+  // nfields: extent(0) of the views passed to exchange(); gpu_aware: comm.gpu_aware (device builds). Collective
+  // over grid.comm().
   static std::unique_ptr<HaloExchange> create(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int width,
-                                              int nfields);
+                                              int nfields, bool gpu_aware = false);
   virtual ~HaloExchange() = default;
 
   // Blocking exchange of every field. Collective among neighbours (every rank must call it).

@@ -1,0 +1,41 @@
+// MPIBuffer (comm/mpi_buffer.hpp): what MPI is given. Host back ends: the buffer itself; a device back end: a host
+// copy, of which to_mpi / from_mpi move only the part asked for; comm.gpu_aware: the device buffer itself.
+#include "proxylab/comm/mpi_buffer.hpp"
+
+#include "proxylab/testing.hpp"
+
+using proxylab::MPIBuffer;
+
+TEST_CASE("MPIBuffer: MPI sees the packed part after to_mpi, the buffer the received part after from_mpi", "[comm]") {
+  const size_t n = 100;
+  MPIBuffer<double> buf("test::buffer", n, false);
+  CHECK(buf.size() == n);
+  CHECK(buf.staged() == !proxylab::mem_space_on_host);
+  CHECK((buf.mpi() == buf.data()) == proxylab::mem_space_on_host);
+  const auto v = buf.view();
+  Kokkos::parallel_for(
+      "test::fill", Kokkos::RangePolicy<proxylab::ExecSpace>(0, int(n)), KOKKOS_LAMBDA(int i) { v(i) = i; });
+  Kokkos::fence();
+  if (buf.staged())
+    for (size_t i = 0; i < n; ++i) buf.mpi()[i] = -1;  // the host copy before the copy
+  buf.to_mpi(10, 20);
+  for (size_t i = 10; i < 30; ++i) CHECK(buf.mpi()[i] == double(i));
+  if (buf.staged()) {
+    CHECK(buf.mpi()[9] == -1);  // only the part asked for crossed
+    CHECK(buf.mpi()[30] == -1);
+  }
+  for (size_t i = 40; i < 50; ++i) buf.mpi()[i] = 1000.0 + i;  // "received"
+  buf.from_mpi(40, 10);
+  const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+  for (size_t i = 40; i < 50; ++i) CHECK(back(i) == 1000.0 + i);
+  CHECK(back(39) == 39);
+  CHECK(back(50) == 50);
+  CHECK(MPIBuffer<double>::host_copy_bytes(n, false) == (proxylab::mem_space_on_host ? 0 : n * sizeof(double)));
+}
+
+TEST_CASE("MPIBuffer: with gpu_aware MPI is given the buffer itself", "[comm]") {
+  MPIBuffer<double> buf("test::device_buffer", 8, true);
+  CHECK_FALSE(buf.staged());
+  CHECK(buf.mpi() == buf.data());
+  CHECK(MPIBuffer<double>::host_copy_bytes(8, true) == 0);
+}
