@@ -89,6 +89,7 @@ def checked_launch(args, ranks: int, threads: int) -> launch.Launch:
     """The launch of a command, checked before anything is built or started (LaunchError: bad input)."""
     plan = launch.Launch(ranks, threads, launch.options_from(args))
     plan.check()
+    plan.check_launcher_program()
     return plan
 
 

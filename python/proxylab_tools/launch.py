@@ -11,6 +11,12 @@ Launchers (--launcher, or the environment variable PROXYLAB_LAUNCHER):
     TEMPLATE  any command line with {ranks}, {threads}, {nodes}, {ranks_per_node} in it, e.g.
               PROXYLAB_LAUNCHER='srun -n {ranks} -c {threads} --cpu-bind=cores'
 
+Caps (refused with exit 2 before anything starts; --ignore-caps lifts them): on this machine (mpiexec or none on one
+node) at most 16 threads per core with --oversubscribe (one per core without it) and at most one rank per
+RANK_MEMORY_MIB of the memory available (a rank of MPICH + Kokkos holds about 20-24 MiB before its arrays);
+anywhere, at most MAX_THREADS_PER_RANK threads per rank (OpenMP runtimes crash far below 10^8 threads: 3000 aborted,
+99999999 segfaulted).
+
 Binding: unless --oversubscribe, each rank gets its own `threads` cores from the launcher (mpiexec
 -bind-to core:T, srun -c T --cpu-bind=cores, flux -c T -o cpu-affinity=per-task) and its threads are
 spread over them (OMP_PROC_BIND=spread, OMP_PLACES=cores), so no two threads share a core. With
@@ -28,9 +34,13 @@ import subprocess
 import sys
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 LAUNCHERS = ("mpiexec", "srun", "flux", "none")
 PLACEHOLDERS = ("ranks", "threads", "nodes", "ranks_per_node")
+OVERSUBSCRIBE_PER_CORE = 16     # threads per core at most with --oversubscribe (this machine)
+RANK_MEMORY_MIB = 32            # memory a rank needs at the least (this machine)
+MAX_THREADS_PER_RANK = 1024     # threads per rank at most (any machine)
 
 
 class LaunchError(ValueError):
@@ -43,6 +53,17 @@ def cores_available() -> int:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not Linux
         return os.cpu_count() or 1
+
+
+def memory_available_mib() -> float:
+    """MemAvailable of /proc/meminfo in MiB (infinite where unknown)."""
+    try:
+        for line in Path("/proc/meminfo").read_text().splitlines():
+            if line.startswith("MemAvailable:"):
+                return float(line.split()[1]) / 1024.0
+    except (OSError, ValueError, IndexError):
+        pass
+    return float("inf")
 
 
 def binding_env(base: dict[str, str], threads: int, bound: bool) -> dict[str, str]:
@@ -93,6 +114,7 @@ class LaunchOptions:
     nodes: int | None = None
     ranks_per_node: int | None = None
     oversubscribe: bool = False
+    ignore_caps: bool = False    # --ignore-caps: run beyond the sanity caps on ranks and threads
 
     def resolved_launcher(self) -> str:
         return self.launcher or os.environ.get("PROXYLAB_LAUNCHER", "") or "mpiexec"
@@ -152,8 +174,8 @@ class Launch:
         if self.is_template:
             try:
                 self.template_words()
-            except (KeyError, IndexError, ValueError) as e:
-                raise LaunchError(f"launcher template '{launcher}': {e}; placeholders: "
+            except (KeyError, IndexError, ValueError, AttributeError, TypeError) as e:
+                raise LaunchError(f"launcher template '{launcher}': {type(e).__name__} {e}; placeholders: "
                                   f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}; or one of {', '.join(LAUNCHERS)}")
             if "{ranks}" not in launcher:
                 raise LaunchError(f"launcher '{launcher}': neither one of {', '.join(LAUNCHERS)} nor a template with "
@@ -171,6 +193,44 @@ class Launch:
                 raise LaunchError(f"--ranks {self.ranks} x --threads {self.threads} = {self.ranks * self.threads} "
                                   f"threads on {cores} cores of this machine: at most {cores}, or pass --oversubscribe "
                                   "(binding off; timings then mean little)")
+        if not o.ignore_caps:
+            self.check_caps()
+
+    def check_caps(self) -> None:
+        """LaunchError beyond the sanity caps (module docstring)."""
+        lift = "; --ignore-caps runs it anyway"
+        if self.threads > MAX_THREADS_PER_RANK:
+            raise LaunchError(f"--threads {self.threads}: at most {MAX_THREADS_PER_RANK} threads per rank{lift}")
+        if not self.local:
+            return
+        cores = cores_available()
+        most = OVERSUBSCRIBE_PER_CORE * cores
+        if self.ranks * self.threads > most:
+            raise LaunchError(f"--ranks {self.ranks} x --threads {self.threads} = {self.ranks * self.threads} threads on "
+                              f"{cores} cores of this machine: at most {most} ({OVERSUBSCRIBE_PER_CORE} per core) even "
+                              f"with --oversubscribe{lift}")
+        memory = memory_available_mib()
+        if self.ranks * RANK_MEMORY_MIB > memory:
+            raise LaunchError(f"--ranks {self.ranks}: each rank needs at least {RANK_MEMORY_MIB} MiB and this machine "
+                              f"has {memory:.0f} MiB available (MemAvailable): at most "
+                              f"{int(memory // RANK_MEMORY_MIB)} ranks{lift}")
+
+    def check_launcher_program(self) -> None:
+        """LaunchError when the launcher's program cannot be started here (not found, not executable): before a run
+        starts (a job script runs elsewhere and is not checked)."""
+        if self.launcher == "none":
+            return
+        try:
+            program = self.prefix()[0]
+        except IndexError:
+            raise LaunchError(f"launcher template '{self.launcher}' is empty")
+        found = shutil.which(program)
+        if not found:
+            what = ("PROXYLAB_MPIEXEC" if self.launcher == "mpiexec" and os.environ.get("PROXYLAB_MPIEXEC") else
+                    "the launcher template" if self.is_template else f"--launcher {self.launcher}")
+            raise LaunchError(f"{what}: the program '{program}' is not found or not executable; allowed: a launcher "
+                              f"this machine has ({', '.join(n for n in LAUNCHERS if n == 'none' or shutil.which(n))}"
+                              " or a template)")
 
     @property
     def local(self) -> bool:
@@ -250,7 +310,10 @@ def add_arguments(sp) -> None:
     sp.add_argument("--nodes", type=int, default=None, help="nodes to run on (srun, flux)")
     sp.add_argument("--ranks-per-node", type=int, default=None, help="ranks on each node")
     sp.add_argument("--oversubscribe", action="store_true",
-                    help="allow more ranks x threads than cores (binding off)")
+                    help=f"allow more ranks x threads than cores, up to {OVERSUBSCRIBE_PER_CORE} per core (binding off)")
+    sp.add_argument("--ignore-caps", action="store_true",
+                    help=f"run beyond the sanity caps ({OVERSUBSCRIBE_PER_CORE} threads per core, {RANK_MEMORY_MIB} MiB "
+                         f"per rank, {MAX_THREADS_PER_RANK} threads per rank)")
 
 
 def ranks_for(ranks: int | None, options: LaunchOptions, default: int = 1) -> int:
@@ -264,7 +327,8 @@ def ranks_for(ranks: int | None, options: LaunchOptions, default: int = 1) -> in
 
 def options_from(args) -> LaunchOptions:
     return LaunchOptions(getattr(args, "launcher", "") or "", getattr(args, "nodes", None),
-                         getattr(args, "ranks_per_node", None), bool(getattr(args, "oversubscribe", False)))
+                         getattr(args, "ranks_per_node", None), bool(getattr(args, "oversubscribe", False)),
+                         bool(getattr(args, "ignore_caps", False)))
 
 
 def main(argv: list[str]) -> int:

@@ -188,6 +188,7 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
     output_files.OutputError when the record cannot be delivered."""
     plan = Launch(ranks, threads, launch if launch is not None else default_options(ranks, threads))
     plan.check()
+    plan.check_launcher_program()
     if json_path:
         why = output_files.problem(json_path)
         if why:

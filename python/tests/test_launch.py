@@ -51,8 +51,38 @@ class LaunchChecks(unittest.TestCase):
             self.refused(plan(ranks=3), "--ranks 3 x --threads 1 = 3 threads on 2 cores", "--oversubscribe")
             self.refused(plan(ranks=2, threads=2), "= 4 threads on 2 cores")
             plan(ranks=2, threads=1).check()
-            plan(ranks=1000, oversubscribe=True).check()
+            plan(ranks=32, oversubscribe=True).check()
             plan(ranks=64, launcher="srun").check()  # the scheduler's nodes, not this machine's cores
+
+    def test_caps_on_ranks_and_threads(self):
+        # Issue 29, finding 5: --ranks 99999 --oversubscribe forked ranks long after SIGTERM (3454 processes),
+        # --threads 99999999 --oversubscribe segfaulted and --threads 3000 aborted: refused before anything starts.
+        with machine(cores=2), mock.patch.object(launch, "memory_available_mib", lambda: 24000.0):
+            self.refused(plan(ranks=99999, oversubscribe=True), "= 99999 threads on 2 cores", "at most 32 (16 per core)",
+                         "--ignore-caps")
+            self.refused(plan(ranks=1, threads=99999999, oversubscribe=True), "--threads 99999999",
+                         "at most 1024 threads per rank")
+            self.refused(plan(ranks=1, threads=3000, oversubscribe=True), "--threads 3000")
+            self.refused(plan(ranks=1, threads=2000, launcher="srun"), "--threads 2000")  # any launcher
+            plan(ranks=99999, oversubscribe=True, ignore_caps=True).check()
+        with machine(cores=64), mock.patch.object(launch, "memory_available_mib", lambda: 1000.0):
+            self.refused(plan(ranks=40, oversubscribe=True), "each rank needs at least 32 MiB", "at most 31 ranks")
+
+    def test_a_launcher_that_cannot_start_is_refused(self):
+        # Issue 29, finding 8: --launcher flux without flux, and a missing PROXYLAB_MPIEXEC, ended in tracebacks.
+        with machine(), mock.patch.object(launch.shutil, "which", lambda program: None):
+            with self.assertRaises(launch.LaunchError) as e:
+                plan(launcher="flux").check_launcher_program()
+            self.assertIn("--launcher flux: the program 'flux' is not found", str(e.exception))
+            with self.assertRaises(launch.LaunchError) as e:
+                plan(launcher="mysrun -n {ranks}").check_launcher_program()
+            self.assertIn("the launcher template: the program 'mysrun'", str(e.exception))
+            plan(launcher="none").check_launcher_program()
+        with machine(env={"PROXYLAB_MPIEXEC": "/nonexistent/mpiexec"}), \
+                mock.patch.object(launch, "mpiexec_executable", lambda: "/nonexistent/mpiexec"):
+            with self.assertRaises(launch.LaunchError) as e:
+                plan().check_launcher_program()
+            self.assertIn("PROXYLAB_MPIEXEC: the program '/nonexistent/mpiexec'", str(e.exception))
 
     def test_launcher_specific_refusals(self):
         with machine():
@@ -60,6 +90,9 @@ class LaunchChecks(unittest.TestCase):
             self.refused(plan(ranks=4, launcher="mpiexec", nodes=2, oversubscribe=True), "--nodes 2", "srun or flux")
             self.refused(plan(launcher="mpirun -np 2"), "nor a template with {ranks}")
             self.refused(plan(launcher="srun -n {rank}"), "placeholders")
+            # Issue 29, finding 12: an attribute or index of a placeholder raised a traceback
+            self.refused(plan(launcher="srun -n {ranks.foo}"), "AttributeError", "placeholders")
+            self.refused(plan(launcher="srun -n {ranks[0]}"), "placeholders")
             self.refused(plan(ranks=6, launcher="srun", nodes=2, ranks_per_node=2), "2 x --ranks-per-node 2 = 4")
 
     def test_ranks_from_nodes(self):
