@@ -19,6 +19,7 @@ import argparse
 import importlib
 import os
 import shutil
+import signal
 import subprocess
 import sys
 import time
@@ -114,6 +115,9 @@ def cmd_run(args) -> int:
     if res.returncode == runner.EXIT_INTERRUPTED:
         log("interrupted: " + (f"the record says so ({args.json})" if res.record and args.json else
                                "the job stopped" if res.record else "no record was written"))
+    failure = runner.job_failure(res)
+    if failure:
+        log(failure)
     return res.returncode
 
 
@@ -261,6 +265,25 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _stop(sig, _frame):
+    raise KeyboardInterrupt(signal.Signals(sig).name)
+
+
+def take_signals() -> None:
+    """From here on SIGINT, SIGTERM and SIGHUP end the command as Ctrl-C does (exit 130; a running job is stopped
+    first, job.py). The `proxylab` wrapper starts Python with them blocked and notes one that came before: handlers
+    first, then what was pending is delivered."""
+    for sig in STOP_SIGNALS:
+        signal.signal(sig, _stop)
+    pending = os.environ.pop("PROXYLAB_PENDING_SIGNAL", "")
+    if pending:
+        raise KeyboardInterrupt(pending)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
+
+
 def main(argv: list[str] | None = None) -> int:
     argv = list(sys.argv[1:] if argv is None else argv)
     command_line = list(argv)
@@ -281,6 +304,7 @@ def main(argv: list[str] | None = None) -> int:
         args.ranks_given = args.ranks is not None
         args.ranks = 2 if args.ranks is None else args.ranks
     try:
+        take_signals()
         return int(args.func(args) or 0)
     except (launch.LaunchError, output_files.OutputProblem) as e:
         log(str(e))
@@ -288,8 +312,11 @@ def main(argv: list[str] | None = None) -> int:
     except output_files.OutputError as e:
         log(f"--json {e}")
         return 3
-    except KeyboardInterrupt:
-        log("interrupted")
+    except KeyboardInterrupt as e:
+        # no record of this run exists: none of an earlier one may look like it
+        if getattr(args, "json", None) and not output_files.problem(args.json):
+            output_files.remove_stale(args.json)
+        log(f"interrupted{f' ({e})' if str(e) else ''}")
         return 130
 
 

@@ -1,14 +1,23 @@
 """Running one launched job so that a signal ends it cleanly and nothing outlives the front end.
 
 - The launcher starts in its own session and process group: a terminal's Ctrl-C reaches the front end only,
-  which forwards it once, as SIGTERM (which mpiexec, srun and flux all pass to the ranks; srun takes a single
-  SIGINT as a request for status), so the ranks stop at their next check, print what they have and write
-  their record.
+  which forwards it once, as SIGTERM, so the ranks stop at their next check, print what they have and write
+  their record. Ranks on this machine (mpiexec or none on one node) get it from the front end itself, each as soon
+  as it catches SIGTERM (/proc/PID/status SigCgt: the proxies install their handler first thing): a signal in the
+  first instants is neither lost nor fatal, and mpiexec is never signalled while it is still starting the ranks
+  (MPICH's Hydra asserted then). Elsewhere (srun, flux, templates) the launcher gets it and passes it on (srun
+  takes a single SIGINT as a request for status, hence SIGTERM).
 - The front end then waits (PROXYLAB_STOP_GRACE seconds, default 30) for the job to finish writing; after
   that, or at a second Ctrl-C, it aborts the job: SIGINT twice (mpiexec's and srun's "abort"), then SIGKILL
   to the launcher's process group.
+- The front end is a child subreaper (PR_SET_CHILD_SUBREAPER): whatever the launcher started and left behind
+  becomes its child, and when a job ends every process left below the front end is killed, however many the
+  launcher kept spawning.
 - If the front end itself dies (a batch system's kill, a closed terminal), the kernel sends the launcher
   SIGTERM (PR_SET_PDEATHSIG, set in the child before exec), so the ranks stop as after Ctrl-C.
+- The job's output passes through the front end (captured, or copied to its own stdout and stderr): when the
+  reader of that output goes away (`| head -1`), the job runs on and writes its record instead of dying of
+  SIGPIPE.
 
 Standard library only (prctl through ctypes; without it, Linux or not, the job still runs).
 """
@@ -21,9 +30,97 @@ import subprocess
 import threading
 import time
 from dataclasses import dataclass
+from pathlib import Path
 
 PR_SET_PDEATHSIG = 1
+PR_SET_CHILD_SUBREAPER = 36
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+
+
+def _prctl():
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+def become_subreaper() -> None:
+    """Orphans of the jobs this process starts become its children (Linux; elsewhere nothing happens)."""
+    prctl = _prctl()
+    if prctl is not None:
+        prctl(PR_SET_CHILD_SUBREAPER, 1, 0, 0, 0)
+
+
+def _parent(pid: str) -> int | None:
+    """The parent of a live process, None when it is gone or a zombie."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except (OSError, IndexError):
+        return None
+    return None if fields[0] == "Z" else int(fields[1])
+
+
+def descendants(root: int) -> list[int]:
+    """PIDs of the live processes below `root` (Linux /proc; empty elsewhere)."""
+    children: dict[int, list[int]] = {}
+    try:
+        entries = [e for e in os.listdir("/proc") if e.isdigit()]
+    except OSError:
+        return []
+    for pid in entries:
+        parent = _parent(pid)
+        if parent is not None:
+            children.setdefault(parent, []).append(int(pid))
+    found, todo = [], [root]
+    while todo:
+        for child in children.get(todo.pop(), []):
+            found.append(child)
+            todo.append(child)
+    return found
+
+
+def catches(pid: int, sig: int) -> bool:
+    """The process has a handler for `sig` (its SigCgt mask in /proc/PID/status)."""
+    try:
+        for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+            if line.startswith("SigCgt:"):
+                return bool(int(line.split()[1], 16) >> (sig - 1) & 1)
+    except (OSError, ValueError, IndexError):
+        pass
+    return False
+
+
+def executable(pid: int) -> str:
+    try:
+        return os.path.realpath(os.readlink(f"/proc/{pid}/exe"))
+    except OSError:
+        return ""
+
+
+def kill_leftovers(rounds: int = 50) -> None:
+    """SIGKILL every process still below this one (a launcher's orphans included), until none is left, and reap
+    the orphans handed to us."""
+    for _ in range(rounds):
+        left = descendants(os.getpid())
+        if not left:
+            return
+        for pid in left:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except (ProcessLookupError, PermissionError):
+                pass
+        _reap_orphans()
+        time.sleep(0.05)
+
+
+def _reap_orphans() -> None:
+    while True:
+        try:
+            pid, _ = os.waitpid(-1, os.WNOHANG)
+        except ChildProcessError:
+            return
+        if pid == 0:
+            return
 
 
 def stop_grace() -> float:
@@ -36,11 +133,7 @@ def stop_grace() -> float:
 def _die_with_parent_preexec():
     """preexec_fn: ask the kernel for SIGTERM when the front end dies (and check it is not gone already)."""
     parent = os.getpid()
-    try:
-        libc = ctypes.CDLL(None, use_errno=True)
-        prctl = libc.prctl
-    except (OSError, AttributeError):
-        prctl = None
+    prctl = _prctl()
 
     def preexec():
         if prctl is not None:
@@ -62,14 +155,17 @@ class JobResult:
 
 
 class _Stopper:
-    """Signal handlers while a job runs: the first signal forwards SIGTERM, a second aborts."""
+    """Signal handlers while a job runs: the first signal forwards SIGTERM (to the local ranks themselves when
+    ranks_exe names their binary, else to the launcher's group), a second aborts."""
 
-    def __init__(self, proc: subprocess.Popen):
+    def __init__(self, proc: subprocess.Popen, ranks_exe: str | None):
         self.proc = proc
+        self.ranks_exe = os.path.realpath(ranks_exe) if ranks_exe else None
         self.signal = 0
         self.deadline: float | None = None
         self.abort_now = False
         self.previous = {}
+        self.stopped: set[int] = set()  # ranks told to stop
 
     def __enter__(self):
         if threading.current_thread() is threading.main_thread():
@@ -85,9 +181,28 @@ class _Stopper:
         if self.signal:
             self.abort_now = True
             return
-        self.signal = sig
+        self.stop(sig)
+
+    def stop(self, sig: int) -> None:
+        """Ask the job to stop (a signal, a timeout): SIGTERM now, and to local ranks that start later."""
+        self.signal = self.signal or sig
         self.deadline = time.monotonic() + stop_grace()
-        forward(self.proc, signal.SIGTERM)
+        if self.ranks_exe is None:
+            forward(self.proc, signal.SIGTERM)
+        else:
+            self.stop_ranks()
+
+    def stop_ranks(self) -> None:
+        """SIGTERM to every local rank not yet told, once it catches SIGTERM (until then it is starting up)."""
+        if self.ranks_exe is None or self.deadline is None:
+            return
+        for pid in descendants(os.getpid()):
+            if pid not in self.stopped and executable(pid) == self.ranks_exe and catches(pid, signal.SIGTERM):
+                try:
+                    os.kill(pid, signal.SIGTERM)
+                    self.stopped.add(pid)
+                except (ProcessLookupError, PermissionError):
+                    pass
 
 
 def forward(proc: subprocess.Popen, sig: int) -> None:
@@ -110,24 +225,59 @@ def abort(proc: subprocess.Popen, wait: float = 3.0) -> None:
     forward(proc, signal.SIGKILL)
 
 
-def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: float | None = None) -> JobResult:
-    """Runs the launch command. capture: stdout and stderr are returned, else they go to the terminal."""
+def _copy(fd: int, parts: list[bytes] | None, to_fd: int) -> None:
+    """Reads the job's stream until it closes: into `parts`, or copied to the front end's own `to_fd` as it comes.
+    When `to_fd`'s reader has gone (EPIPE), the rest is read and dropped (and to_fd pointed at /dev/null, so the
+    front end's own last lines cannot fail either): the job is never stopped by a closed pipe."""
+    broken = False
+    while True:
+        try:
+            chunk = os.read(fd, 65536)
+        except OSError:
+            chunk = b""
+        if not chunk:
+            break
+        if parts is not None:
+            parts.append(chunk)
+        elif not broken:
+            try:
+                os.write(to_fd, chunk)
+            except BrokenPipeError:
+                broken = True
+                devnull = os.open(os.devnull, os.O_WRONLY)
+                os.dup2(devnull, to_fd)
+                os.close(devnull)
+            except OSError:
+                broken = True
+    os.close(fd)
+
+
+def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: float | None = None,
+            ranks_exe: str | None = None) -> JobResult:
+    """Runs the launch command. capture: stdout and stderr are returned, else they are copied to the front end's.
+    ranks_exe: the ranks' binary when they run on this machine (signals then go to them, see the module's text).
+    LaunchError when the launcher cannot be started at all."""
+    from .launch import LaunchError  # (launch.py does not import this module)
     t0 = time.perf_counter()
-    pipe = subprocess.PIPE if capture else None
-    proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=pipe, stderr=pipe, stdin=subprocess.DEVNULL,
-                            start_new_session=True, preexec_fn=_die_with_parent_preexec())
+    become_subreaper()
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                                stdin=subprocess.DEVNULL, start_new_session=True,
+                                preexec_fn=_die_with_parent_preexec())
+    except OSError as e:
+        raise LaunchError(f"cannot start the launcher '{cmd[0]}': {e.strerror or e}")
     out_parts: list[bytes] = []
     err_parts: list[bytes] = []
     readers = []
-    if capture:
-        for stream, parts in ((proc.stdout, out_parts), (proc.stderr, err_parts)):
-            th = threading.Thread(target=lambda s=stream, p=parts: p.extend(iter(lambda: s.read(65536), b"")),
-                                  daemon=True)
-            th.start()
-            readers.append(th)
+    for stream, parts, to_fd in ((proc.stdout, out_parts, 1), (proc.stderr, err_parts, 2)):
+        th = threading.Thread(target=_copy, args=(os.dup(stream.fileno()), parts if capture else None, to_fd),
+                              daemon=True)
+        stream.close()
+        th.start()
+        readers.append(th)
     result = JobResult(0, "", "", 0.0)
     end = None if timeout is None else time.monotonic() + timeout
-    with _Stopper(proc) as stopper:
+    with _Stopper(proc, ranks_exe) as stopper:
         try:
             while proc.poll() is None:
                 now = time.monotonic()
@@ -137,8 +287,9 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
                     break
                 if end is not None and now > end and not result.timed_out:
                     result.timed_out = True  # stop it as after Ctrl-C: the ranks write what they have
+                    stopper.stop(0)
                     stopper.deadline = now + min(stop_grace(), 10.0)
-                    forward(proc, signal.SIGTERM)
+                stopper.stop_ranks()
                 try:
                     proc.wait(timeout=0.1)
                 except subprocess.TimeoutExpired:
@@ -147,6 +298,7 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
             if proc.poll() is None:  # an exception in the front end itself: the job must not outlive it
                 abort(proc, wait=1.0)
             proc.wait()
+            kill_leftovers()
             for th in readers:
                 th.join(timeout=5)
         result.stopped_by = stopper.signal

@@ -137,18 +137,34 @@ class RunResult:
 
 
 
+EXIT_BAD_INPUT = 2
+EXIT_RUNTIME_FAILURE = 3
+
+
 def job_exit_code(record: dict | None, launcher_rc: int, stopped_by: int, timed_out: bool) -> int:
     """130 when the job was stopped by a signal or its record says 'interrupted'; else the record's verdict (0 verified,
-    1 not); a launcher failure other than those (a crash after the record was written) stays a failure; without a
-    record, the launcher's code."""
+    1 not); a launcher failure other than those (a crash after the record was written) stays a failure. Without a
+    record: the binaries' own bad-input and runtime-failure codes (2, 3: they said why), else 3 (the launcher failed,
+    or the job died or ended without a record: job_failure() says how)."""
     if stopped_by or (record or {}).get("status") == "interrupted":
         return EXIT_INTERRUPTED
     if timed_out:
         return EXIT_TIMEOUT
     if record is None:
-        return launcher_rc
+        return launcher_rc if launcher_rc in (EXIT_BAD_INPUT, EXIT_RUNTIME_FAILURE) else EXIT_RUNTIME_FAILURE
     verdict = 0 if record.get("verification", {}).get("passed") else 1
     return launcher_rc if launcher_rc not in (0, 1, EXIT_INTERRUPTED) else verdict
+
+
+def job_failure(result: "RunResult") -> str:
+    """What went wrong, for a job that ended without a record and said nothing of its own (exit 2 and 3 are the
+    binaries' messages); '' otherwise."""
+    rc = result.launcher_returncode
+    if result.record is not None or result.returncode != EXIT_RUNTIME_FAILURE or rc == EXIT_RUNTIME_FAILURE:
+        return ""
+    how = f"was killed by signal {-rc}" if rc is not None and rc < 0 else f"exited with {rc}"
+    return (f"the job ({' '.join(result.command[:1])} ...) {how} and no rank wrote a record (exit 3): the launcher "
+            "failed, or the ranks died before the end")
 
 
 def default_options(ranks: int, threads: int) -> LaunchOptions:
@@ -197,7 +213,8 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
     record_path = os.path.join(private, "record.json")
     try:
         cmd = app_command(app, plan, deck, sets, record_path, trace, quiet, extra, preset, exe)
-        res = job.run_job(cmd, plan.env(), ROOT, capture, timeout)
+        ranks_exe = str(Path(exe) if exe else binary(app, preset)) if plan.local else None
+        res = job.run_job(cmd, plan.env(), ROOT, capture, timeout, ranks_exe)
         try:
             text = Path(record_path).read_text()
             record = json.loads(text) if text.strip() else None

@@ -166,6 +166,18 @@ class JobExitCode(unittest.TestCase):
         self.assertEqual(code(None, 2, 0, False), 2)
         self.assertEqual(code(done, 139, 0, False), 139)       # a crash after the record was written
         self.assertEqual(code(None, 0, 0, True), 124)
+        # Issue 29, finding 8: PROXYLAB_MPIEXEC=/bin/false exited 1 with no message; a pipe closed under the job
+        # exited 243 (SIGPIPE): without a record, a failure of the launch is a runtime failure, and says so
+        for launcher_rc in (1, 0, -13, 139, 255):
+            self.assertEqual(code(None, launcher_rc, 0, False), 3)
+        self.assertEqual(code(None, 3, 0, False), 3)
+        res = runner.RunResult("stream", 1, 1, "", [], 3, 0.1, record=None, command=["/bin/false", "-n", "1"],
+                               launcher_returncode=1)
+        self.assertIn("the job (/bin/false ...) exited with 1 and no rank wrote a record", runner.job_failure(res))
+        res.launcher_returncode = -9
+        self.assertIn("was killed by signal 9", runner.job_failure(res))
+        res.launcher_returncode = 3  # the binary's own runtime failure: it said why
+        self.assertEqual(runner.job_failure(res), "")
 
 
 class OutputPaths(unittest.TestCase):

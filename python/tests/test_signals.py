@@ -139,6 +139,44 @@ class FrontEndSignals(unittest.TestCase):
         job.assert_no_process_left(self, timeout=20)
 
 
+@unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists(), "pop is not built")
+class SignalsAtAnyMoment(unittest.TestCase):
+    """Issue 29, finding 4: a signal in the first second was lost (SIGINT at 0.2 s: the whole solve ran), fatal to the
+    front end (SIGTERM very early: exit 143, no message, an earlier record left) or a traceback (SIGINT at 0.05 s).
+    Through the `proxylab` wrapper, as a user starts it: SIGINT and SIGTERM at 0.05, 0.2, 0.5, 1 and 5 s end the run
+    with exit 130, and either a record that says 'interrupted' or none (the earlier run's record removed), and no
+    process left."""
+
+    def test_sigint_and_sigterm_from_the_first_instant(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            record = Path(tmp) / "run.json"
+            for delay in (0.05, 0.2, 0.5, 1.0, 5.0):
+                for sig in (signal.SIGINT, signal.SIGTERM):
+                    with self.subTest(delay=delay, signal=sig.name):
+                        record.write_text('{"status": "completed", "from": "an earlier run"}')
+                        job = Job([str(ROOT / "proxylab"), "run", "pop", "--ranks", "2", "--oversubscribe",
+                                   *LONG_POP, "--json", str(record)])
+                        time.sleep(delay)
+                        t = job.signal_group(sig)
+                        code = job.finish(60)
+                        self.assertEqual(code, 130, job.output[-3000:])
+                        self.assertLess(time.monotonic() - t, 20)
+                        self.assertNotIn("Traceback", job.output)
+                        if record.exists():
+                            self.assertEqual(json.loads(record.read_text())["status"], "interrupted", job.output)
+                        job.assert_no_process_left(self)
+
+    def test_a_closed_pipe_does_not_lose_the_run(self):
+        # Issue 29, finding 8: `./proxylab run ... | head -1` exited 243 (SIGPIPE) with no message and no record.
+        with tempfile.TemporaryDirectory() as tmp:
+            record = Path(tmp) / "run.json"
+            p = subprocess.run(f"'{ROOT / 'proxylab'}' run pop --json '{record}' | head -1; exit ${{PIPESTATUS[0]}}",
+                               shell=True, executable="/bin/bash", capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stderr)
+            self.assertEqual(len(p.stdout.splitlines()), 1)
+            self.assertTrue(json.loads(record.read_text())["verification"]["passed"])
+
+
 class Escalation(unittest.TestCase):
     def test_a_job_that_ignores_the_signal_is_aborted(self):
         build = fake_build_dir()
