@@ -52,7 +52,9 @@ def problems(record: dict, expects: list[str], fom_min: float | None) -> list[st
             out.append(f"field '{key}' should be a {kind.__name__}, not {type(record[key]).__name__}")
     if out:
         return out
-    if record["status"] != "completed":
+    if record["status"] == "output_failed":
+        out.append(f"status is 'output_failed': the run could not write {'; '.join(record.get('failed_outputs', []))}")
+    elif record["status"] != "completed":
         out.append(f"status is '{record['status']}', not 'completed': the run was stopped before it finished "
                    "(its numbers cover part of a run)")
     out += [f"provenance lacks '{k}'" for k in PROVENANCE if k not in record["provenance"]]

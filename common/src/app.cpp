@@ -280,6 +280,13 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   // ---- report ---------------------------------------------------------------------------------
   int code = exit_ok;
   try {
+    // The trace first: a trace that cannot be written is noted in the summary and the record.
+    if (trace.enabled())
+      ctx.write_outputs([&] {
+        const size_t n = trace.write(*trace_out);
+        ctx.out() << "trace: " << n << " spans written to " << trace_path
+                  << " (open in ui.perfetto.dev or ./proxylab gantt)\n";
+      });
     auto stats = timers.reduce(comm);
     int mine = report.verified() ? 1 : 0, all = 0;
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
@@ -307,7 +314,9 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
                               {"max_s", s.max},
                               {"imbalance_pct", s.imbalance_pct}});
       nlohmann::json record = report.to_json();
-      record["status"] = ctx.interrupted() ? "interrupted" : "completed";
+      record["status"] = ctx.interrupted()                     ? "interrupted"
+                         : !report.failed_outputs().empty() ? "output_failed"
+                                                             : "completed";
       record["deck"] = cfg->deck_name();
       record["config"] = cfg->to_json();
       record["provenance"] = provenance(comm);
@@ -321,12 +330,10 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
       record["run_seconds"] = t_run;
       json_out->commit(record.dump(2) + "\n");
     }
-    if (trace.enabled()) {
-      size_t n = trace.write(*trace_out);
-      ctx.out() << "trace: " << n << " spans written to " << trace_path
-                << " (open in ui.perfetto.dev or ./proxylab gantt)\n";
-    }
-    code = ctx.interrupted() ? exit_interrupted : all ? exit_ok : exit_verification_failed;
+    code = ctx.interrupted()                     ? exit_interrupted
+           : !report.failed_outputs().empty() ? exit_runtime_failure
+           : all                              ? exit_ok
+                                              : exit_verification_failed;
   } catch (const std::exception& e) {
     return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
@@ -345,6 +352,14 @@ RunContext::RunContext(const Config& cfg, MPI_Comm c, Timers& t, Trace& tr, Repo
 int RunContext::threads() const { return host_threads(); }
 
 bool RunContext::gpu_aware() const { return config.boolean("comm.gpu_aware"); }
+
+void RunContext::write_outputs(const std::function<void()>& write) {
+  try {
+    write();
+  } catch (const RuntimeError& e) {  // OutputFile::commit throws on every rank alike
+    report.output_failed(e.what());
+  }
+}
 
 std::ostream& RunContext::out() { return (rank == 0 && !quiet) ? std::cout : null_stream; }
 std::ostream& RunContext::always() { return rank == 0 ? std::cout : null_stream; }
@@ -367,6 +382,12 @@ void RunContext::require_finite(double value, const std::string& what) {
 
 int run_app(int argc, char** argv, const AppSpec& spec) {
   install_stop_handlers();  // before MPI_Init: a signal during start-up ends the run as an interrupted one
+  // Before MPI_Init, which crashes below this limit: every rank checks alone; the first rank of the launch says why.
+  if (const std::string problem = address_space_problem(); !problem.empty()) {
+    const char* rank = std::getenv("PMI_RANK") ? std::getenv("PMI_RANK") : std::getenv("OMPI_COMM_WORLD_RANK");
+    if (!rank || std::string(rank) == "0") std::cerr << "proxylab " << spec.name << ": bad input: " << problem << std::endl;
+    return exit_bad_input;
+  }
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   MPI_Comm_dup(MPI_COMM_WORLD, &g_error_comm);

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
+#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -56,33 +57,52 @@ std::string allowed_text(const ParamSpec& p) {
   return "";
 }
 
-bool parse_integer(const std::string& s, long long& out) {
+// A scalar without the blanks around it (" 64" and "64 " read alike).
+std::string trimmed(const std::string& s) {
+  const size_t first = s.find_first_not_of(" \t"), last = s.find_last_not_of(" \t");
+  return first == std::string::npos ? std::string() : s.substr(first, last - first + 1);
+}
+
+// An integer, or an integral value written as a real (1e6, 2.0). Beyond the range of long long (2^63) it is
+// clamped to that range, so the range check says "out of range" rather than "not an integer".
+bool parse_integer(const std::string& text, long long& out) {
+  const std::string s = trimmed(text);
   if (s.empty()) return false;
   errno = 0;
   char* end = nullptr;
   long long v = std::strtoll(s.c_str(), &end, 10);
-  if (errno == 0 && *end == '\0') {
-    out = v;
+  if (*end == '\0') {
+    out = v;  // on overflow strtoll gives LLONG_MAX or LLONG_MIN: out of every declared range
     return true;
   }
-  // Accept integral values written as reals (1e6, 2.0), nothing else.
   double d = std::strtod(s.c_str(), &end);
-  if (*end != '\0' || !std::isfinite(d) || d != std::floor(d) || std::fabs(d) > 9.0e18) return false;
-  out = static_cast<long long>(d);
+  if (*end != '\0' || !std::isfinite(d) || d != std::floor(d)) return false;
+  const double limit = 9.2e18;  // below 2^63
+  out = d > limit ? std::numeric_limits<long long>::max() : d < -limit ? std::numeric_limits<long long>::min()
+                                                                       : static_cast<long long>(d);
   return true;
 }
 
-bool parse_real(const std::string& s, double& out) {
+// A finite real number; `why` says what is wrong otherwise. A value so small that it underflows to 0 (1e-400) is
+// refused, not read as 0.
+bool parse_real(const std::string& text, double& out, std::string& why) {
+  const std::string s = trimmed(text);
+  why = " (not a finite real number)";
   if (s.empty()) return false;
+  errno = 0;
   char* end = nullptr;
   double v = std::strtod(s.c_str(), &end);
   if (*end != '\0' || !std::isfinite(v)) return false;
+  if (errno == ERANGE && v == 0.0) {
+    why = " (underflows to 0: smaller in magnitude than the smallest double, 4.9e-324)";
+    return false;
+  }
   out = v;
   return true;
 }
 
-bool parse_boolean(const std::string& s, bool& out) {
-  std::string l = s;
+bool parse_boolean(const std::string& text, bool& out) {
+  std::string l = trimmed(text);
   std::transform(l.begin(), l.end(), l.begin(), [](unsigned char c) { return std::tolower(c); });
   if (l == "true" || l == "yes" || l == "on") return out = true, true;
   if (l == "false" || l == "no" || l == "off") return out = false, true;
@@ -259,7 +279,7 @@ void Config::assign(const ParamSpec& p, const std::string& scalar, const std::st
       if (v.i < p.min || v.i > p.max) bad(" (out of range)");
       break;
     case ParamType::real:
-      if (!parse_real(scalar, v.r)) bad(" (not a finite real number)");
+      if (std::string why; !parse_real(scalar, v.r, why)) bad(why);
       if (v.r < p.min || v.r > p.max) bad(" (out of range)");
       break;
     case ParamType::boolean:

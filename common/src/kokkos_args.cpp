@@ -1,11 +1,14 @@
 // Checks of Kokkos' own flags (see kokkos_args.hpp).
 #include "proxylab/kokkos_args.hpp"
 
+#include <sys/resource.h>
+
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cctype>
 #include <cstdlib>
 #include <cstring>
+#include <utility>
 #include <vector>
 
 namespace proxylab {
@@ -101,6 +104,39 @@ std::string kokkos_arguments_problem(int argc, char** argv) {
     if (!value) continue;
     const std::string allowed = allowed_problem(k.kind, value);
     if (!allowed.empty()) return "environment " + std::string(k.env) + "='" + value + "': takes " + allowed;
+  }
+  return thread_count_problem(argc, argv);
+}
+
+std::string address_space_problem() {
+  struct rlimit lim {};
+  if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || double(lim.rlim_cur) >= min_address_space_bytes)
+    return "";
+  return "the address-space limit (RLIMIT_AS, ulimit -v) is " + std::to_string(lim.rlim_cur / 1024) +
+         " KiB; allowed: at least " + std::to_string(static_cast<long long>(min_address_space_bytes) / 1024) +
+         " KiB (MPI and Kokkos need about 150 MiB of address space to start), or none";
+}
+
+std::string thread_count_problem(int argc, char** argv) {
+  // The thread counts a run may ask for: the flags, KOKKOS_NUM_THREADS and OMP_NUM_THREADS (its first level).
+  std::vector<std::pair<std::string, std::string>> asked;
+  for (int i = 1; i < argc; ++i) {
+    const std::string arg = argv[i];
+    const auto eq = arg.find('=');
+    if (eq != std::string::npos && (arg.rfind("--kokkos-num-threads=", 0) == 0 || arg.rfind("--kokkos-threads=", 0) == 0))
+      asked.emplace_back("'" + arg + "'", arg.substr(eq + 1));
+  }
+  for (const char* env : {"KOKKOS_NUM_THREADS", "OMP_NUM_THREADS"})
+    if (const char* value = std::getenv(env)) {
+      const std::string v = value;
+      asked.emplace_back(std::string("environment ") + env + "='" + v + "'", v.substr(0, v.find(',')));
+    }
+  for (const auto& [what, value] : asked) {
+    const bool number = !value.empty() && value.size() <= 18 &&
+                        std::all_of(value.begin(), value.end(), [](unsigned char c) { return std::isdigit(c); });
+    if (number && std::stoll(value) > max_threads_per_rank)
+      return what + ": at most " + std::to_string(max_threads_per_rank) +
+             " threads per rank (OpenMP runtimes abort or crash long before 10^8 threads)";
   }
   return "";
 }

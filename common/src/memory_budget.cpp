@@ -1,13 +1,19 @@
 // Memory estimates against the memory a rank may use (see memory_budget.hpp).
 #include "proxylab/memory_budget.hpp"
 
+#include <sys/resource.h>
+#include <unistd.h>
+
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <string>
+#include <vector>
 
 #include "proxylab/device.hpp"
 #include "proxylab/errors.hpp"
@@ -49,14 +55,20 @@ double cgroup_available() {
   return std::max(0.0, max - current);
 }
 
+// Headroom of this process's address-space limit (RLIMIT_AS, `ulimit -v`): the limit less what is mapped now;
+// infinite without a limit.
+double address_space_headroom() {
+  struct rlimit lim {};
+  if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY) return unknown_bytes;
+  double pages = 0;
+  std::ifstream("/proc/self/statm") >> pages;
+  return std::max(0.0, double(lim.rlim_cur) - pages * double(sysconf(_SC_PAGESIZE)));
+}
+
 void node_available(double& bytes, std::string& source) {
   if (const char* env = std::getenv("PROXYLAB_AVAILABLE_MEMORY")) {
-    char* end = nullptr;
-    const double v = std::strtod(env, &end);
-    if (end != env && *end == '\0' && v > 0) {
-      bytes = v, source = "PROXYLAB_AVAILABLE_MEMORY";
-      return;
-    }
+    bytes = parse_memory_bytes(env), source = "PROXYLAB_AVAILABLE_MEMORY";  // checked on every rank first
+    return;
   }
   const double mem = meminfo_available(), cg = cgroup_available();
   bytes = std::min(mem, cg);
@@ -64,6 +76,29 @@ void node_available(double& bytes, std::string& source) {
 }
 
 }  // namespace
+
+double parse_memory_bytes(const std::string& text) {
+  const char* s = text.c_str();
+  char* end = nullptr;
+  const double v = std::strtod(s, &end);
+  if (end == s || !std::isfinite(v) || v <= 0) return -1;
+  std::string unit(end);
+  std::transform(unit.begin(), unit.end(), unit.begin(), [](unsigned char c) { return std::toupper(c); });
+  const std::vector<std::string> prefixes = {"K", "M", "G", "T"};
+  if (unit.empty() || unit == "B") return v;
+  for (size_t k = 0; k < prefixes.size(); ++k)
+    if (unit == prefixes[k] || unit == prefixes[k] + "B" || unit == prefixes[k] + "IB")
+      return v * std::pow(1024.0, double(k + 1));
+  return -1;
+}
+
+std::string available_memory_problem() {
+  const char* env = std::getenv("PROXYLAB_AVAILABLE_MEMORY");
+  if (!env || parse_memory_bytes(env) > 0) return "";
+  return std::string("environment variable PROXYLAB_AVAILABLE_MEMORY has value '") + env +
+         "'; allowed: a positive number of bytes per node, optionally with a binary suffix K, M, G or T (e.g. "
+         "17179869184, 16e9, 16G, 16GiB)";
+}
 
 MemoryEstimate::MemoryEstimate() {
   view("Kokkos per-thread reduction and team buffers", host_threads(), kokkos_buffers_per_thread);
@@ -139,6 +174,7 @@ MemoryAvailable available_memory(MPI_Comm comm) {
 }
 
 void require_memory(MPI_Comm comm, const MemoryEstimate& estimate, const std::string& keys) {
+  collective_check<InputError>(comm, available_memory_problem().empty(), available_memory_problem());
   const MemoryAvailable a = available_memory(comm);
   const bool device = !mem_space_on_host;  // the Views live in device memory
   const auto host_part = device ? MemoryEstimate::Part::host : MemoryEstimate::Part::all;
@@ -150,6 +186,13 @@ void require_memory(MPI_Comm comm, const MemoryEstimate& estimate, const std::st
       << (a.ranks_on_node > 1 ? "s" : "") << " there); allowed: a problem that fits: change " << keys
       << ", or spread it over more nodes";
   collective_check<InputError>(comm, need <= a.per_rank(), why.str());
+  // Each rank's own address-space limit (ulimit -v): a run past it would die in an allocation, seconds later.
+  const double headroom = address_space_headroom();
+  std::ostringstream as;
+  as << "the run needs an estimated " << format_bytes(estimate.bytes()) << " per rank (" << estimate.breakdown()
+     << ") but this process's address-space limit (RLIMIT_AS, ulimit -v) leaves " << format_bytes(headroom)
+     << "; allowed: a problem that fits: change " << keys << ", spread it over more ranks, or raise ulimit -v";
+  collective_check<InputError>(comm, estimate.bytes() <= headroom, as.str());
   if (!device) return;
   const DeviceInfo d = device_info();
   const int sharing = d.devices_on_node > 0 ? (a.ranks_on_node + d.devices_on_node - 1) / d.devices_on_node : 1;

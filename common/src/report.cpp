@@ -39,6 +39,7 @@ std::string Report::summary_text() const {
                   c.passed ? "ok" : "FAILED", c.value, c.limit, c.detail.c_str());
     os << buf;
   }
+  for (const auto& f : failed_outputs_) os << "OUTPUT FAILED: " << f << "\n";
   std::snprintf(buf, sizeof buf, "FOM: %.6g %s (%s)\n", fom_value_, fom_unit_.c_str(), fom_name_.c_str());
   os << buf;
   os << verification_line(verified());
@@ -63,10 +64,12 @@ nlohmann::json Report::to_json() const {
   for (const auto& c : checks_)
     checks.push_back(
         {{"name", c.name}, {"passed", c.passed}, {"value", c.value}, {"limit", c.limit}, {"detail", c.detail}});
-  return {{"app", app_},
-          {"fom", {{"name", fom_name_}, {"value", fom_value_}, {"unit", fom_unit_}}},
-          {"verification", {{"passed", verified()}, {"checks", checks}, {"changed_limits", changed_limits_}}},
-          {"results", results_}};
+  nlohmann::json j = {{"app", app_},
+                      {"fom", {{"name", fom_name_}, {"value", fom_value_}, {"unit", fom_unit_}}},
+                      {"verification", {{"passed", verified()}, {"checks", checks}, {"changed_limits", changed_limits_}}},
+                      {"results", results_}};
+  if (!failed_outputs_.empty()) j["failed_outputs"] = failed_outputs_;
+  return j;
 }
 
 std::string enabled_backends() {

@@ -74,6 +74,16 @@ TEST_CASE("config: every error names key, value and what is allowed", "[config]"
     CHECK(e.find("'grid.nx' has value '0' (out of range)") != std::string::npos);
     CHECK(error_of(s, "", {"solver.crit=2"}).find("out of range") != std::string::npos);
   }
+  SECTION("numbers read alike whatever blanks surround them; huge and tiny ones say why (issue 29, finding 13)") {
+    Config blanks(s, "", "", {"grid.nx= 64", "solver.crit=1e-10 "});
+    CHECK(blanks.integer("grid.nx") == 64);  // ' 64' was accepted and '64 ' refused
+    CHECK(blanks.real("solver.crit") == 1e-10);
+    CHECK(Config(s, "", "", {"grid.nx=64 "}).integer("grid.nx") == 64);
+    CHECK(error_of(s, "", {"grid.nx=9223372036854775808"}).find("(out of range)") != std::string::npos);  // 2^63
+    CHECK(error_of(s, "", {"grid.nx=-1e30"}).find("(out of range)") != std::string::npos);
+    CHECK(error_of(s, "", {"solver.crit=1e-400"}).find("underflows to 0") != std::string::npos);  // was read as 0
+    CHECK(Config(s, "", "", {"solver.crit=5e-324"}).real("solver.crit") > 0);  // the smallest double is a number
+  }
   SECTION("NaN and infinity are not numbers here") {
     CHECK(error_of(s, "", {"solver.crit=nan"}).find("not a finite real") != std::string::npos);
     CHECK(error_of(s, "", {"solver.crit=inf"}).find("not a finite real") != std::string::npos);

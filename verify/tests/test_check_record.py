@@ -35,6 +35,8 @@ class CheckRecordTest(unittest.TestCase):
             "min <= avg <= max": lambda r: r["timers"][0].update(avg_s=3.0),
             "no verification checks": lambda r: r["verification"].update(checks=[]),
             "status is 'interrupted'": lambda r: r.update(status="interrupted"),
+            "could not write --trace '/dev/full'": lambda r: r.update(
+                status="output_failed", failed_outputs=["--trace '/dev/full': writing failed: errno 28"]),
         }
         for message, damage in cases.items():
             r = copy.deepcopy(GOOD)

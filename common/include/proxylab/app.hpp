@@ -55,6 +55,10 @@ class RunContext {
   // Collective: RuntimeError on all ranks if `value` is not finite on any rank.
   void require_finite(double value, const std::string& what);
 
+  // Collective: runs `write` (which commits output files: OutputFile::commit); a file it could not write is noted
+  // in the report (Report::output_failed) instead of ending the run, whose results are kept.
+  void write_outputs(const std::function<void()>& write);
+
  private:
   bool interrupted_ = false;
 };

@@ -90,7 +90,7 @@ template <class Space>
 class FFTPlan {
  public:
   explicit FFTPlan(const FFTShape& shape)
-      : shape_(shape), backend_(&backend_for(shape)) {}
+      : shape_(shape), in_span_(shape.input_span()), out_span_(shape.output_span()), backend_(&backend_for(shape)) {}
 
   // Transforms `in` into `out` (rank-1 contiguous Views; the same View for an in-place shape). Runs on Space's
   // default instance; on the host it is complete on return, on a device it is queued (fence before reading on the
@@ -105,6 +105,8 @@ class FFTPlan {
     backend_->execute(in.data(), out.data());
   }
   const FFTShape& shape() const { return shape_; }
+  long long input_span() const { return in_span_; }
+  long long output_span() const { return out_span_; }
   int n() const { return shape_.n; }
   int howmany() const { return shape_.howmany(); }
   FFTKind kind() const { return shape_.kind; }
@@ -132,6 +134,7 @@ class FFTPlan {
   void check(size_t in_span, bool in_complex, bool in_contiguous, size_t out_span, bool out_complex,
              bool out_contiguous) const;
   FFTShape shape_;
+  long long in_span_, out_span_;  // what the shape reads and writes, computed once
   const detail::FFTBackend* backend_;
 };
 
@@ -147,11 +150,11 @@ template <class Space, class T>
 using FFTLines = Kokkos::View<T*, typename Space::memory_space, Kokkos::MemoryTraits<Kokkos::Unmanaged>>;
 template <class Space, class T>
 FFTLines<Space, T> fft_input_at(const FFTPlan<Space>& plan, T* p) {
-  return FFTLines<Space, T>(p, size_t(plan.shape().input_span()));
+  return FFTLines<Space, T>(p, size_t(plan.input_span()));
 }
 template <class Space, class T>
 FFTLines<Space, T> fft_output_at(const FFTPlan<Space>& plan, T* p) {
-  return FFTLines<Space, T>(p, size_t(plan.shape().output_span()));
+  return FFTLines<Space, T>(p, size_t(plan.output_span()));
 }
 
 void fft_clear_plans();  // forget cached plans (tests, or before a planning-mode change)
@@ -162,10 +165,9 @@ std::string fft_view_mismatch(const FFTShape& shape, const char* which, size_t s
 template <class Space>
 void FFTPlan<Space>::check(size_t in_span, bool in_complex, bool in_contiguous, size_t out_span, bool out_complex,
                            bool out_contiguous) const {
-  const bool in_ok = in_contiguous && in_complex == (shape_.kind != FFTKind::r2c) &&
-                     (long long)in_span >= shape_.input_span();
-  const bool out_ok = out_contiguous && out_complex == (shape_.kind != FFTKind::c2r) &&
-                      (long long)out_span >= shape_.output_span();
+  const bool in_ok = in_contiguous && in_complex == (shape_.kind != FFTKind::r2c) && (long long)in_span >= in_span_;
+  const bool out_ok =
+      out_contiguous && out_complex == (shape_.kind != FFTKind::c2r) && (long long)out_span >= out_span_;
   if (!in_ok) throw RuntimeError(fft_view_mismatch(shape_, "input", in_span, in_complex, in_contiguous));
   if (!out_ok) throw RuntimeError(fft_view_mismatch(shape_, "output", out_span, out_complex, out_contiguous));
 }

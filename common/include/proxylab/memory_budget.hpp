@@ -48,10 +48,18 @@ struct MemoryAvailable {
 };
 
 // Collective over comm: the ranks of each node agree on one value (read by the node's first rank).
+// PROXYLAB_AVAILABLE_MEMORY must hold a valid value (require_memory checks it first).
 MemoryAvailable available_memory(MPI_Comm comm);
 
-// Collective over comm: InputError on every rank (exit 2) when this rank's estimate exceeds its share,
-// naming the estimate and its largest items, the available memory, and `keys` (what to change). Device builds
+// PROXYLAB_AVAILABLE_MEMORY's value in bytes: a positive number with an optional binary suffix K, M, G, T (also
+// KB/KiB, ...); -1 for anything else.
+double parse_memory_bytes(const std::string& text);
+// "" when PROXYLAB_AVAILABLE_MEMORY is unset or valid, else the message naming its value and what is allowed.
+std::string available_memory_problem();
+
+// Collective over comm: InputError on every rank (exit 2) when this rank's estimate exceeds its share (or its
+// address-space limit, RLIMIT_AS), naming the estimate and its largest items, the available memory, and `keys`
+// (what to change); also when PROXYLAB_AVAILABLE_MEMORY holds no valid value. Device builds
 // check the Views against the device's free memory (shared by the ranks on one device) and the rest against the
 // node's memory.
 void require_memory(MPI_Comm comm, const MemoryEstimate& estimate, const std::string& keys);

@@ -46,7 +46,12 @@ class Report {
   void set_changed_limits(nlohmann::json changed) { changed_limits_ = std::move(changed); }
   const nlohmann::json& changed_limits() const { return changed_limits_; }
 
-  std::string summary_text() const;                  // checks, FOM: and VERIFICATION: lines
+  // An output the run could not write (the message names the file and the error): the record says
+  // status 'output_failed' and lists them, the run exits 3 (its results and verification stay in the record).
+  void output_failed(const std::string& message) { failed_outputs_.push_back(message); }
+  const std::vector<std::string>& failed_outputs() const { return failed_outputs_; }
+
+  std::string summary_text() const;                  // checks, OUTPUT FAILED:, FOM: and VERIFICATION: lines
   std::string verification_line(bool passed) const;  // "VERIFICATION: PASSED" (+ changed limits)
   nlohmann::json to_json() const;                    // app, fom, verification, results
 
@@ -56,6 +61,7 @@ class Report {
   std::vector<VerificationCheck> checks_;
   nlohmann::json results_ = nlohmann::json::object();
   nlohmann::json changed_limits_ = nlohmann::json::array();
+  std::vector<std::string> failed_outputs_;
 };
 
 // Provenance of a run: version, git hash and dirty flag, compiler and flags, Kokkos version and enabled

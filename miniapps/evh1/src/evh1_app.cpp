@@ -235,7 +235,7 @@ void run(RunContext& ctx) {
   publish_results(ctx, r);
   ctx.report.set_fom("zone-cycles per second", r.zone_cycles / elapsed, "zone-cycles/s");
 
-  density.write(global, g, t, to_string(pb.kind));
+  ctx.write_outputs([&] { density.write(global, g, t, to_string(pb.kind)); });
 }
 
 }  // namespace

@@ -129,13 +129,14 @@ void run(RunContext& ctx) {
                         1.0, "after exactly " + std::to_string(st.iterations) + " iterations");
   }
 
-  if (operator_files.matrix.enabled()) {
-    const OperatorCounts n = write_operator(operator_files, *dom, op, b, x,
-                                            {to_string(opt.kind), st.iterations, st.converged, opt.crit, tarea_norm});
-    publish_results(
-        ctx, OperatorFileSummary{operator_files.matrix.path(), operator_files.rhs.path(),
-                                 operator_files.solution.path(), operator_files.index.path(), n.rows, n.entries});
-  }
+  if (operator_files.matrix.enabled())
+    ctx.write_outputs([&] {
+      const OperatorCounts n = write_operator(operator_files, *dom, op, b, x,
+                                              {to_string(opt.kind), st.iterations, st.converged, opt.crit, tarea_norm});
+      publish_results(
+          ctx, OperatorFileSummary{operator_files.matrix.path(), operator_files.rhs.path(),
+                                   operator_files.solution.path(), operator_files.index.path(), n.rows, n.entries});
+    });
 
   // ---- record -------------------------------------------------------------------------------------
   const int it = st.iterations > 0 ? st.iterations : 1;
