@@ -169,10 +169,10 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   int fail_on_rank = -1;
   std::vector<int> slow_ranks;
   double slow_factor = 2.0;
-  cli.add_option("--deck", deck_path, "YAML input deck (default: built-in defaults)");
+  auto* deck_flag = cli.add_option("--deck", deck_path, "YAML input deck (default: built-in defaults)");
   cli.add_option("--set", overrides, "override a deck key: --set section.key=value (repeatable)");
-  cli.add_option("--json", json_path, "write the full run record (JSON) to this file");
-  cli.add_option("--trace", trace_path, "write a per-rank Chrome trace (JSON) to this file");
+  auto* json_flag = cli.add_option("--json", json_path, "write the full run record (JSON) to this file");
+  auto* trace_flag = cli.add_option("--trace", trace_path, "write a per-rank Chrome trace (JSON) to this file");
   cli.add_flag("--quiet", quiet, "print only the FOM and VERIFICATION lines");
   cli.add_flag("--help-deck", help_deck, "list every deck key with its type, default and allowed values");
   bool deck_schema = false;
@@ -221,6 +221,11 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   std::unique_ptr<OutputFile> json_out, trace_out;
   std::unique_ptr<Config> cfg;
   try {
+    // A flag given with an empty value names no file: refused, never taken for "no such output" (issue 29,
+    // finding 13: --json '' ran without a record and exited 0).
+    for (const auto& [flag, value] : {std::pair{deck_flag, &deck_path}, {json_flag, &json_path}, {trace_flag, &trace_path}})
+      if (flag->count() > 0 && value->empty())
+        throw InputError(flag->get_name() + " '': the path is empty; allowed: a file path");
     if (!json_path.empty() && json_path == trace_path)
       throw InputError("--json and --trace name the same file '" + json_path + "'");
     json_out = std::make_unique<OutputFile>(comm, 0, "--json", json_path);

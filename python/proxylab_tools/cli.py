@@ -100,8 +100,11 @@ def cmd_run(args) -> int:
         return 2
     plan = checked_launch(args, launch.ranks_for(args.ranks, launch.options_from(args)), args.threads)
     for flag, path in (("--json", args.json), ("--trace", args.trace)):
-        if path:
+        if path is not None:  # given empty: "the path is empty" (exit 2), not "no output"
             output_files.require_writable(path, flag)
+    if args.deck is not None and not args.deck:
+        log("--deck '': the path is empty; allowed: a deck file, or a name under inputs/" + args.app)
+        return 2
     if not runner.binary(args.app, args.preset).exists():
         rc = ensure_built(args)
         if rc:

@@ -129,9 +129,12 @@ def validate(data, where: str) -> dict:
 
 def load(name_or_path: str) -> dict:
     path = resolve(name_or_path)
+    known = ", ".join(available()) or "none"
     if not path.exists():
-        known = ", ".join(available()) or "none"
         raise MachineError(f"--machine {name_or_path}: no such file {path} (machines in {MACHINES_DIR}: {known})")
+    if not path.is_file():
+        raise MachineError(f"--machine {name_or_path}: {path} is not a file (a machine description is one YAML "
+                           f"file; machines in {MACHINES_DIR}: {known})")
     try:
         import yaml  # PyYAML: in ci/requirements.txt (.deps/venv) and Debian's python3-yaml
     except ImportError as e:
@@ -141,6 +144,10 @@ def load(name_or_path: str) -> dict:
         data = yaml.safe_load(path.read_text())
     except yaml.YAMLError as e:
         raise MachineError(f"{path}: not valid YAML: {e}") from e
+    except UnicodeDecodeError as e:
+        raise MachineError(f"{path}: not UTF-8 text (byte {e.start}): a machine description is a YAML file") from e
+    except OSError as e:
+        raise MachineError(f"{path}: cannot be read: {e.strerror}") from e
     return validate(data, str(path))
 
 

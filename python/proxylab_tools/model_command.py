@@ -128,6 +128,9 @@ def register(subparsers) -> None:
     sp.set_defaults(func=main)
 
 
+MAX_MODEL_RANKS = 1 << 26  # rank counts a prediction may be asked for
+
+
 def main(args) -> int:
     try:
         machine = machine_file.load(args.machine)
@@ -141,6 +144,10 @@ def main(args) -> int:
                            name=f"{machine['name']} ({args.ranks_per_node} ranks per node)")
             if "cache_per_core_mb" in machine:  # the node's cache, shared by fewer ranks
                 machine["cache_per_core_mb"] *= cores / args.ranks_per_node
+        too_many = [p for p in args.ranks if p > MAX_MODEL_RANKS]
+        if too_many:
+            raise mdl.ModelError(f"--ranks {too_many[0]}: at most {MAX_MODEL_RANKS} (2^26, more cores than any machine "
+                                 "built); predictions beyond a deck's own decomposition limit are marked *")
         vs = variants(args.vary)
         if args.count_ranks and (len(args.count_ranks) != 2 or args.count_ranks[0] >= args.count_ranks[1]):
             raise mdl.ModelError(f"--count-ranks {args.count_ranks}: give two increasing rank counts, e.g. 1,4")

@@ -71,7 +71,7 @@ def problem(path: str | os.PathLike) -> str:
     """'' when `path` can be written, else why not (for a message: "'x.json' is a folder, not a file")."""
     p = os.fspath(path)
     if not p:
-        return "the path is empty"
+        return "'': the path is empty; allowed: a file path"
     if p.endswith("/"):
         return f"'{p}' names a folder, not a file"
     fd = descriptor_of(p)

@@ -11,6 +11,7 @@ from __future__ import annotations
 import json
 import os
 import shutil
+import stat
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -84,13 +85,16 @@ def resolve_deck(app: str, deck: str | None) -> Path | None:
     installed prefix); None: the app's default deck. Anything else is returned as given, for the binary to report."""
     if not deck:
         return default_deck(app)
-    if Path(deck).exists():  # a directory too: the binary says why it is no deck
-        return Path(deck).resolve()
-    if (ROOT / deck).is_file():
-        return Path(deck)
-    for p in (ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
-        if p.is_file():
-            return p
+    try:
+        if Path(deck).exists():  # a directory too: the binary says why it is no deck
+            return Path(deck).absolute()  # not resolved: /dev/stdin stays /dev/stdin
+        if (ROOT / deck).is_file():
+            return Path(deck)
+        for p in (ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
+            if p.is_file():
+                return p
+    except OSError:  # a name the system refuses (too long, ...): the binary says why
+        pass
     return Path(deck)
 
 
@@ -212,9 +216,10 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
     private = tempfile.mkdtemp(prefix=f"proxylab-{canonical_app(app)}-")
     record_path = os.path.join(private, "record.json")
     try:
+        deck = readable_deck(absolute_deck(deck), private)
         cmd = app_command(app, plan, deck, sets, record_path, trace, quiet, extra, preset, exe)
         ranks_exe = str(Path(exe) if exe else binary(app, preset)) if plan.local else None
-        res = job.run_job(cmd, plan.env(), ROOT, capture, timeout, ranks_exe)
+        res = job.run_job(cmd, plan.env(), working_directory(), capture, timeout, ranks_exe)
         try:
             text = Path(record_path).read_text()
             record = json.loads(text) if text.strip() else None
@@ -232,6 +237,44 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
         else:
             output_files.remove_stale(json_path)
     return result
+
+
+def working_directory() -> str:
+    """Where the ranks run: the user's current folder, so that relative paths in deck keys (output.density_file,
+    output.operator_file) and tools' files (Kokkos Tools) land where --json and --trace do; ROOT when the current
+    folder no longer exists."""
+    try:
+        return os.getcwd()
+    except OSError:
+        return str(ROOT)
+
+
+def absolute_deck(deck):
+    """A deck named from ROOT (inputs/pop/x1.yaml, as resolve_deck keeps it) as the ranks find it from anywhere."""
+    if deck and not Path(deck).is_absolute() and not Path(deck).exists() and (ROOT / deck).exists():
+        return ROOT / deck
+    return deck
+
+
+# The binaries refuse a deck beyond this (common/config: 64 KiB); a stream is read one byte past it, so they say so.
+DECK_BYTES_MAX = 64 * 1024
+
+
+def readable_deck(deck, folder: str):
+    """The deck as the ranks can read it: a pipe, /dev/stdin or another stream (not a regular file) is read here
+    once and handed on as a file in `folder` (the ranks' stdin is not the user's, and a stream reads once)."""
+    if not deck:
+        return deck
+    try:
+        mode = os.stat(deck).st_mode
+    except OSError:
+        return deck  # missing, or a name the system refuses: the binary says why
+    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+        return deck
+    copy = Path(folder) / "deck.yaml"
+    with open(deck, "rb") as stream:
+        copy.write_bytes(stream.read(DECK_BYTES_MAX + 1))
+    return copy
 
 
 def verified_record(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), exe=None) -> dict:

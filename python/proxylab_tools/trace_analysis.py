@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import heapq
 import json
+import math
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -20,18 +21,42 @@ class Span:
     t1: float
 
 
+# Timestamps and durations (microseconds) beyond this are no run's: a trace that holds them is refused.
+MAX_MICROSECONDS = 1e15  # about 31 years
+
+
+def _time(event: dict, key: str, index: int, default=None) -> float:
+    """event[key] as microseconds: a finite number in [0, MAX_MICROSECONDS] (ts may be negative: any epoch)."""
+    value = event.get(key, default)
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"event {index}: '{key}' is {value!r}, not a number")
+    if not math.isfinite(value) or abs(value) > MAX_MICROSECONDS or (key == "dur" and value < 0):
+        raise ValueError(f"event {index}: '{key}' is {value!r}; allowed: a finite number of microseconds"
+                         f"{' >= 0' if key == 'dur' else ''} up to {MAX_MICROSECONDS:g}")
+    return float(value)
+
+
 def load_trace(path: str | Path) -> dict[int, list[Span]]:
-    """Spans per rank (pid) from a Chrome trace (object with traceEvents, or a bare event list)."""
+    """Spans per rank (pid) from a Chrome trace (object with traceEvents, or a bare event list). ValueError naming
+    the event and the field for anything that is not such a trace (NaN, negative or absurd durations included)."""
     doc = json.loads(Path(path).read_text())
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
+    if not isinstance(events, list):
+        raise ValueError(f"'traceEvents' is {type(events).__name__}, not a list of events")
     ranks: dict[int, list[Span]] = {}
-    for e in events:
+    for index, e in enumerate(events):
+        if not isinstance(e, dict):
+            raise ValueError(f"event {index} is {type(e).__name__}, not an object")
         if e.get("ph") != "X":
             continue
         cat = e.get("cat", "other")
-        t0 = float(e["ts"]) * 1e-6
-        ranks.setdefault(int(e.get("pid", 0)), []).append(
-            Span(str(e.get("name", "")), cat if cat in CATEGORIES else "other", t0, t0 + float(e.get("dur", 0)) * 1e-6))
+        t0 = _time(e, "ts", index) * 1e-6
+        pid = e.get("pid", 0)
+        if isinstance(pid, bool) or not isinstance(pid, int):
+            raise ValueError(f"event {index}: 'pid' is {pid!r}, not an integer")
+        ranks.setdefault(pid, []).append(
+            Span(str(e.get("name", "")), cat if cat in CATEGORIES else "other", t0,
+                 t0 + _time(e, "dur", index, 0) * 1e-6))
     return dict(sorted(ranks.items()))
 
 

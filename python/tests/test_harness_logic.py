@@ -196,6 +196,27 @@ class Gantt(unittest.TestCase):
         self.assertEqual(len([ln for ln in short.splitlines() if ln.startswith(("0 ", "1 "))]), 1)
 
 
+    def test_a_file_that_is_no_trace_is_refused_naming_what(self):
+        # Issue 29, finding 12: {"traceEvents": "x"} ended in a traceback; NaN, negative and 1e308 durations were
+        # taken (a chart of nothing, or of nonsense).
+        cases = {
+            '{"traceEvents": "x"}': "'traceEvents' is str, not a list",
+            '{"traceEvents": [3]}': "event 0 is int, not an object",
+            '[{"ph": "X", "ts": 0, "dur": NaN}]': "'dur' is nan",
+            '[{"ph": "X", "ts": 0, "dur": -5}]': "'dur' is -5",
+            '[{"ph": "X", "ts": 0, "dur": 1e308}]': "'dur' is 1e+308",
+            '[{"ph": "X", "ts": "soon", "dur": 1}]': "'ts' is 'soon', not a number",
+            '[{"ph": "X", "ts": 0, "dur": 1, "pid": "a"}]': "'pid' is 'a', not an integer",
+        }
+        with tempfile.TemporaryDirectory() as d:
+            for text, message in cases.items():
+                path = Path(d) / "t.json"
+                path.write_text(text)
+                with self.subTest(text=text), self.assertRaises(ValueError) as e:
+                    gantt.analyse(path)
+                self.assertIn(message, str(e.exception))
+
+
 class RecordedTraces(unittest.TestCase):
     """Traces of real runs (python/tests/fixtures), checked against sums computed here independently."""
 

@@ -86,6 +86,23 @@ class OutputTargets(unittest.TestCase):
                 self.assertIn(message, p.stdout + p.stderr, f"{name} {flag}")
                 self.assertNotIn("VERIFICATION", p.stdout, f"{name} {flag}: it ran")
 
+    def test_empty_paths_are_refused(self):
+        # Issue 29, finding 13: --json '' ran to the end, exit 0, no record anywhere.
+        for cmd in (front(extra="--json ''"), direct(1) + " --json ''", front(extra="--deck ''")):
+            p = sh(cmd)
+            self.assertEqual(p.returncode, 2, cmd + p.stdout + p.stderr)
+            self.assertIn("'': the path is empty", p.stdout + p.stderr)
+            self.assertNotIn("VERIFICATION", p.stdout)
+
+    def test_a_deck_from_a_pipe(self):
+        # Issue 29, finding 13: --deck /dev/stdin failed with a path '/proc/<pid>/fd/pipe:[...]'.
+        p = sh(f"printf 'stream:\n  n: 4096\n  iterations: 2\n' | {sys.executable} -m proxylab_tools.cli run stream "
+               "--deck /dev/stdin --quiet --json /dev/stdout | python3 -c "
+               "'import json,sys; t=sys.stdin.read(); r=json.loads(t[t.index(\"{\"):]); "
+               "print(r[\"config\"][\"stream\"][\"n\"], r[\"verification\"][\"passed\"])'")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        self.assertEqual(p.stdout.split()[-2:], ["4096", "True"])
+
     def test_failed_run_leaves_no_stale_record(self):
         for name, cmd in (("direct", direct()), ("front end", front())):
             record = self.dir / f"{name.replace(' ', '-')}.json"
@@ -165,6 +182,18 @@ class DensityFile(unittest.TestCase):
             ny, nx = meta["shape"]
             self.assertEqual(Path(f"{tmp}/rho.bin").stat().st_size, 8 * nx * ny)
             self.assertEqual(sorted(x.name for x in Path(tmp).iterdir()), ["rho.bin", "rho.bin.json"])
+
+    def test_relative_paths_are_the_users(self):
+        # Issue 29, finding 7: a relative output.density_file went to the repository root (the ranks ran there),
+        # --json and --trace to the user's folder. Now all of them go to the folder the front end runs in, and the
+        # deck is still found by its name from the repository root.
+        with tempfile.TemporaryDirectory() as tmp:
+            p = subprocess.run([sys.executable, "-m", "proxylab_tools.cli", "run", "evh1", "--deck",
+                                "inputs/evh1/test-sedov.yaml", "--set", "output.density_file=rho.bin", "--json",
+                                "run.json", "--quiet"], cwd=tmp, env=ENV, capture_output=True, text=True, timeout=120)
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertEqual(sorted(x.name for x in Path(tmp).iterdir()), ["rho.bin", "rho.bin.json", "run.json"])
+            self.assertFalse((ROOT / "rho.bin").exists())
 
     @unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists(), "pop is not built")
     def test_pop_operator_files_checked_before_the_run(self):

@@ -1,7 +1,9 @@
 """Unit tests of the performance model's arithmetic (proxylab_tools.model) and the machine files
 (proxylab_tools.machine_file): numbers worked out by hand."""
 import math
+import tempfile
 import unittest
+from pathlib import Path
 
 import harness_testing  # noqa: F401  (puts python/ on the path)
 from proxylab_tools import machine_file, machine_measure
@@ -258,6 +260,27 @@ class MachineFiles(unittest.TestCase):
         del m["sources"]["fft_gflops_per_core"]
         with self.assertRaisesRegex(machine_file.MachineError, "fft_gflops_per_core"):
             machine_file.validate(m, "m.yaml")
+
+    def test_a_folder_or_a_binary_file_is_refused_naming_it(self):
+        # Issue 29, finding 12: model --machine DIR or a binary file ended in a traceback.
+        with tempfile.TemporaryDirectory() as d:
+            with self.assertRaisesRegex(machine_file.MachineError, "is not a file"):
+                machine_file.load(d)
+            binary = Path(d) / "b.yaml"
+            binary.write_bytes(bytes(range(256)))
+            with self.assertRaisesRegex(machine_file.MachineError, "not UTF-8 text"):
+                machine_file.load(str(binary))
+
+    def test_rank_counts_beyond_any_machine_are_refused(self):
+        # Issue 29, finding 12: model --ranks 99999999999999 predicted for 1e14 ranks on a 3072-point grid.
+        import contextlib
+        import io
+        from proxylab_tools import cli
+        err = io.StringIO()
+        with contextlib.redirect_stdout(err), contextlib.redirect_stderr(err):
+            rc = cli.main(["model", "pop", "--machine", "xt4", "--ranks", "1,99999999999999"])
+        self.assertEqual(rc, 2)
+        self.assertIn("--ranks 99999999999999: at most 67108864", err.getvalue())
 
     def test_unknown_pattern_in_a_record(self):
         rec = {"results": {"model_counts": counts(2, [], [comm("broadcast", 1, 8, 1, 2)])}}

@@ -82,9 +82,14 @@ void declare(Schema& s) {
   s.real("advection.uy", 1.0, -100, 100, "flow velocity y");
   s.real("advection.p", 1.0, 1e-10, 1e10, "uniform pressure");
   s.real("advection.amplitude", 0.2, 0.0, 0.9, "density wave amplitude");
-  s.real("verify.sod_l1", 0.01, 0, 1e10, "shock tube: limit of the mean |rho - rho_exact| (exact Riemann solution)");
-  s.real("verify.sedov_radius", 0.05, 0, 1e10, "Sedov: limit of |R_num - R(t)| / R(t)");
-  s.real("verify.sedov_jump", 3.0, 0, 6, "Sedov: lower limit of the peak density jump rho_max / rho0");
+  s.real("verify.sod_l1", 0, 0, 1e10,
+         "shock tube: limit of the mean |rho - rho_exact| (exact Riemann solution); 0 = first order at the run's "
+         "resolution, 2 (rho_max - rho_min) n^-0.8 (README)");
+  s.real("verify.sedov_radius", 0, 0, 1e10,
+         "Sedov: limit of |R_num - R(t)| / R(t); 0 = 1.5 zones of R (the densest ring sits about a zone behind)");
+  s.real("verify.sedov_jump", 0, 0, 6,
+         "Sedov: lower limit of the peak density jump rho_max / rho0; 0 = 6 - c (R / dx)^-0.53, c = 18 (nu = 2) or 30 "
+         "(nu = 3) (README)");
   s.real("verify.mirror", 1e-8, 0, 1e10, "Sedov: limit of the mirror asymmetry (round-off amplified by the flow)");
   s.real("verify.diagonal", 0.05, 0, 1e10, "Sedov: limit of the x <-> y asymmetry (operator-splitting error)");
   s.real("verify.sedov_theta_spread", 1.0, 0, 1e10,

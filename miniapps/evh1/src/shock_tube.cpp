@@ -193,13 +193,14 @@ void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, 
   const Gas& gas = o.sweep.gas;
   const Tube tube = make_tube(o.sod, gas.gamma);
   const GridSpec& g = pb.grid;
-  double l1 = 0;
+  double l1 = 0, rho_min = std::numeric_limits<double>::infinity(), rho_max = 0;
   for (int j = 0; j < g.ny; ++j)
     for (int i = 0; i < g.nx; ++i) {
       double distance = 0;
       const Interface& in = owner(tube, tube.zeta(g, i, j), t, distance);
-      l1 +=
-          std::fabs(field(f, g, var_rho, i, j) - exact_sample(in.left, in.right, gas.gamma, in.star, distance / t).rho);
+      const double exact = exact_sample(in.left, in.right, gas.gamma, in.star, distance / t).rho;
+      l1 += std::fabs(field(f, g, var_rho, i, j) - exact);
+      rho_min = std::min(rho_min, exact), rho_max = std::max(rho_max, exact);
     }
   l1 /= double(g.nx) * g.ny;
   for (const Interface& in : tube.interfaces) {
@@ -225,8 +226,19 @@ void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, 
                                  {"waves", describe_waves(main.left, main.right, gas.gamma, main.star)},
                                  {"l1_density", l1},
                                  {"time", t}};
-  ctx.out() << "  Sod: exact p* = " << main.star.p << ", u* = " << main.star.u << "; L1 density error " << l1 << "\n";
-  ctx.report.check_le("Sod L1 density error vs exact solution", l1, o.verify.sod_l1);
+  // The limit (verify.sod_l1 = 0): first order or a little less at discontinuities, L1 <= 2 (rho_max - rho_min)
+  // n^-0.8 with n the zones along the tube (measured README: the coefficient a correct run needs is at most 0.92
+  // over Sod and Toro's tests 1-5 at 32-512 zones).
+  const int n = tube.axis == TubeAxis::y ? g.ny : g.nx;
+  const bool derived = o.verify.sod_l1 == 0;
+  const double limit = derived ? 2.0 * (rho_max - rho_min) * std::pow(double(n), -0.8) : o.verify.sod_l1;
+  ctx.report.results()["sod"]["l1_limit"] = limit;
+  ctx.out() << "  Sod: exact p* = " << main.star.p << ", u* = " << main.star.u << "; L1 density error " << l1
+            << ", limit " << limit
+            << (derived ? " (first order at " + std::to_string(n) + " zones: 2 (rho_max - rho_min) n^-0.8)"
+                        : std::string(" (verify.sod_l1)"))
+            << "\n";
+  ctx.report.check_le("Sod L1 density error vs exact solution", l1, limit);
 }
 
 }  // namespace proxylab::evh1

@@ -17,7 +17,7 @@ TEST_CASE("evh1: the memory estimate matches the peak of Kokkos allocations", "[
        {"{algorithm: transpose, mapping: pencil}", "{algorithm: halo, mapping: batched, lanes: 4}",
         "{algorithm: transpose, mapping: batched, lanes: 8}", "{algorithm: halo, mapping: batched, lanes: 16}"}) {
     const testing::AppDeck deck(evh1::app_spec(),
-                                std::string("grid: {nx: 96, ny: 64}\ntime: {max_steps: 2}\nevh1: ") + variant + "\n");
+                                std::string("grid: {nx: 96, ny: 64}\ntime: {t_end: 0.06, max_steps: 2}\nevh1: ") + variant + "\n");
     const Config& cfg = *deck.config;
     const double peak = testing::peak_kokkos_bytes_of_run(evh1::app_spec(), cfg, MPI_COMM_WORLD);
     const evh1::RunOptions o = evh1::read_options(cfg);
