@@ -113,7 +113,16 @@ def problem(path: str | os.PathLike) -> str:
 
 
 def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
-    """Writes `data` to `path` (see the module's rules); OutputError naming the path and errno on failure."""
+    """Writes `data` to `path` (see the module's rules); OutputError naming the path and errno on failure, after which
+    no earlier file is left at `path` (a full disk left the old record in place: issue 29, finding 13)."""
+    try:
+        _write(path, data)
+    except OutputError:
+        remove_stale(path)
+        raise
+
+
+def _write(path: str | os.PathLike, data: bytes | str) -> None:
     p = os.fspath(path)
     raw = data.encode() if isinstance(data, str) else data
     try:

@@ -211,6 +211,18 @@ class OutputPaths(unittest.TestCase):
         self.assertIn("'/dev/full': writing failed", str(e.exception))
         self.assertIn("errno 28", str(e.exception))
 
+    def test_a_failed_write_leaves_no_earlier_record(self):
+        # Issue 29, finding 13: --json on a full disk exited 3 and left the earlier record in place.
+        with tempfile.TemporaryDirectory() as tmp:
+            target = Path(tmp) / "r.json"
+            target.write_text("an earlier run's record")
+            full = OSError(28, "No space left on device")
+            with mock.patch.object(output_files.tempfile, "mkstemp", side_effect=full), \
+                    self.assertRaises(output_files.OutputError) as e:
+                output_files.atomic_write(target, "this run's record")
+            self.assertIn("No space left on device", str(e.exception))
+            self.assertFalse(target.exists())
+
 
 class JobScripts(unittest.TestCase):
     def script(self, *argv):

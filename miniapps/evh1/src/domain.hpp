@@ -58,6 +58,8 @@ struct GridSpec {
   }
 };
 
+struct ZoneBlock;  // zone_block.hpp
+
 struct SweepOptions {
   Gas gas;
   SweepMapping mapping = SweepMapping::batched;
@@ -75,8 +77,8 @@ class Domain {
   virtual void sweep_y(double dt) = 0;
   // Local max over zones of (|u| + c) / dx in either direction (the Courant rate of VH-1: dtcon).
   virtual double max_signal_rate() const = 0;
-  // Collective: the global fields (nvars, ny, nx), x fastest, on every rank.
-  virtual std::vector<double> gather() const = 0;
+  // This rank's zones and their state (zone_block.hpp): a rectangle of the grid, a host copy.
+  virtual ZoneBlock local() const = 0;
   virtual std::string describe() const = 0;
   // One exchange (halo update or transpose) of this rank, for the model (calls are set by the caller).
   virtual CommCount exchange_count() const = 0;

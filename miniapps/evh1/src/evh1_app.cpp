@@ -20,6 +20,7 @@
 #include "run_options.hpp"
 #include "shock_tube.hpp"
 #include "time_loop.hpp"
+#include "zone_block.hpp"
 
 namespace proxylab::evh1 {
 namespace {
@@ -143,19 +144,21 @@ std::unique_ptr<Domain> make_domain(RunContext& ctx, const RunOptions& o, const 
     if (g.ny < ctx.size)
       cfg.reject("grid.ny",
                  "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
-    require_memory(ctx.comm, estimate_memory(o, g, ctx.size, 0, 0), grid_keys);
+    require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, 0, 0), grid_keys);
     return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, o.transpose);
   }
   int px = 0, py = 0;
   choose_halo_grid(o, cfg, ctx.size, g.nx, g.ny, px, py);
-  require_memory(ctx.comm, estimate_memory(o, g, ctx.size, px, py), grid_keys);
+  require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, px, py), grid_keys);
   return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, o.halo, px, py);
 }
 
 // The reference variant: the same problem for the same number of steps on one rank (transpose
 // algorithm on MPI_COMM_SELF, mapping pencil), run on every rank; the fields must agree bit for bit
-// (verify.reference_tol = 0) whatever the algorithm, strategy, mapping and rank count of the run.
-void compare_with_reference(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& global,
+// (verify.reference_tol = 0) whatever the algorithm, strategy, mapping and rank count of the run. Each rank compares
+// its own zones; the reference holds the whole grid on every rank (a test of small grids: its memory does not fall
+// with the rank count).
+void compare_with_reference(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& mine,
                             long long steps) {
   Timers quiet(nullptr, false);
   SweepOptions opt = o.sweep;
@@ -163,9 +166,12 @@ void compare_with_reference(RunContext& ctx, const RunOptions& o, const Problem&
   auto ref = make_transpose_domain(MPI_COMM_SELF, pb.grid, opt, quiet, TransposeStrategy::alltoallv);
   ref->initialize(pb.init);
   run_to(*ref, MPI_COMM_SELF, pb.t_end, o.courant, steps);
-  const std::vector<double> expect = ref->gather();
+  const ZoneBlock expect = ref->local();  // one rank: the whole grid
   double diff = 0;
-  for (std::size_t k = 0; k < expect.size(); ++k) diff = std::max(diff, std::fabs(global[k] - expect[k]));
+  for (int v = 0; v < nvars; ++v)
+    for (int j = mine.j0; j < mine.j0 + mine.nj; ++j)
+      for (int i = mine.i0; i < mine.i0 + mine.ni; ++i)
+        diff = std::max(diff, std::fabs(mine.at(v, i, j) - expect.at(v, i, j)));
   double worst = 0;
   MPI_Allreduce(&diff, &worst, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   publish_results(ctx, ReferenceComparison{steps, worst});
@@ -183,7 +189,7 @@ void run(RunContext& ctx) {
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   domain->initialize(pb.init);
   ctx.check_stop();
-  const Totals initial = totals(domain->gather(), g, gas);
+  const Totals initial = totals(domain->local(), g, gas, ctx.comm);
   publish_results(ctx,
                   SetupSummary{to_string(pb.kind), g.nx, g.ny, pb.t_end, domain->describe(), opt.mapping, opt.lanes});
 
@@ -206,12 +212,12 @@ void run(RunContext& ctx) {
   const double t = done.time;
   const long long steps = done.steps;
 
-  const std::vector<double> global = domain->gather();
+  const ZoneBlock mine = domain->local();
   double local_max = 0;
-  for (double x : global) local_max = std::max(local_max, std::fabs(x));
+  for (double x : mine.f) local_max = std::max(local_max, std::fabs(x));
   ctx.require_finite(local_max, "final state");
-  verify_problem(ctx, o, pb, global, t, steps, initial);
-  if (o.verify.against_reference) compare_with_reference(ctx, o, pb, global, steps);
+  verify_problem(ctx, o, pb, mine, t, steps, initial);
+  if (o.verify.against_reference) compare_with_reference(ctx, o, pb, mine, steps);
 
   RunResults r;
   r.steps = steps, r.time = t, r.elapsed_s = elapsed;
@@ -240,7 +246,9 @@ void run(RunContext& ctx) {
   publish_results(ctx, r);
   ctx.report.set_fom("zone-cycles per second", r.zone_cycles / elapsed, "zone-cycles/s");
 
-  ctx.write_outputs([&] { density.write(global, g, t, to_string(pb.kind)); });
+  // the whole density on rank 0, only when a file asks for it
+  if (!o.density_file.empty())
+    ctx.write_outputs([&] { density.write(gather_density(ctx.comm, 0, mine, g), g, t, to_string(pb.kind)); });
 }
 
 }  // namespace

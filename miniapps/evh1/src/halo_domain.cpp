@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "domain.hpp"
+#include "zone_block.hpp"
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/halo.hpp"
 
@@ -72,33 +73,14 @@ class HaloDomain : public Domain {
                        nghost - xr_.begin);
   }
 
-  std::vector<double> gather() const override {
-    const MPI_Comm comm = pgrid_.comm();
-    const int size = pgrid_.size();
-    const int nyl = yr_.size(), nxl = xr_.size();
-    std::vector<double> mine(std::size_t(nvars) * nyl * nxl);
+  ZoneBlock local() const override {
+    ZoneBlock b{xr_.begin, xr_.size(), yr_.begin, yr_.size(), {}};
+    b.f.resize(std::size_t(nvars) * b.zones());
     for (int v = 0; v < nvars; ++v)
-      for (int jl = 0; jl < nyl; ++jl)
-        for (int il = 0; il < nxl; ++il)
-          mine[(std::size_t(v) * nyl + jl) * nxl + il] = fields_(v, nghost + jl, nghost + il);
-    std::vector<int> counts(size), displs(size, 0);
-    std::vector<BlockRange> xs(size), ys(size);
-    for (int r = 0; r < size; ++r) {
-      xs[r] = split_range(grid.nx, pgrid_.px(), r % pgrid_.px());
-      ys[r] = split_range(grid.ny, pgrid_.py(), r / pgrid_.px());
-      counts[r] = nvars * xs[r].size() * ys[r].size();
-      if (r > 0) displs[r] = displs[r - 1] + counts[r - 1];
-    }
-    std::vector<double> all(std::size_t(nvars) * grid.nx * grid.ny), global(all.size());
-    MPI_Allgatherv(mine.data(), counts[pgrid_.rank()], MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE,
-                   comm);
-    for (int r = 0; r < size; ++r)
-      for (int v = 0; v < nvars; ++v)
-        for (int jl = 0; jl < ys[r].size(); ++jl)
-          for (int il = 0; il < xs[r].size(); ++il)
-            global[(std::size_t(v) * grid.ny + ys[r].begin + jl) * grid.nx + xs[r].begin + il] =
-                all[displs[r] + (std::size_t(v) * ys[r].size() + jl) * xs[r].size() + il];
-    return global;
+      for (int jl = 0; jl < b.nj; ++jl)
+        for (int il = 0; il < b.ni; ++il)
+          b.f[(std::size_t(v) * b.nj + jl) * b.ni + il] = fields_(v, nghost + jl, nghost + il);
+    return b;
   }
 
   CommCount exchange_count() const override {

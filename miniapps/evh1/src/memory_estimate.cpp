@@ -11,11 +11,11 @@
 
 namespace proxylab::evh1 {
 
-MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int ranks, int px, int py) {
+MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank, int ranks, int px, int py) {
   const SweepOptions& opt = o.sweep;
   const bool transpose = px == 0 && py == 0;
   const double nx = g.nx, ny = g.ny, zone = nvars * sizeof(double);
-  const double global = nx * ny * zone;  // Domain::gather's result
+  const double global = nx * ny * zone;  // the whole grid's state
   const int lanes = opt.mapping == SweepMapping::batched ? opt.lanes : 1;
   const int threads = HostExec().concurrency();
   MemoryEstimate e;
@@ -40,13 +40,19 @@ MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int ranks
   const double pencils = transpose ? std::max((g.nx + ranks - 1) / ranks, (g.ny + ranks - 1) / ranks) : line;
   e.view("evh1 sweep scratch (per thread)", threads, double(sweep_scratch_bytes(line, lanes)))
       .view("evh1::phase_times", std::ceil(pencils / lanes) * int(nphases), sizeof(double));
-  // Verification gathers the global fields on every rank (Domain::gather: an Allgatherv buffer and the
-  // reordered copy); verify.against_reference adds a one-rank reference domain and its gather beside them.
+  // Verification (zone_block.hpp): a copy of this rank's zones (Domain::local) and, for Sedov's symmetry checks,
+  // the densities of their mirror images with the all-to-all's buffers, and the radial bins (summed over ranks).
+  const double local = transpose ? std::max(std::ceil(ny / ranks) * nx, std::ceil(nx / ranks) * ny)
+                                 : std::ceil(nx / px) * std::ceil(ny / py);
+  const bool sedov = o.problem == ProblemKind::sedov;
+  e.host("this rank's zones (verification copy)", 1, local * zone)
+      .host("mirror images of this rank's densities (send, receive, mapped)", sedov ? 3 : 0, local * sizeof(double))
+      .host("Sedov radial bins (sum, count)", sedov ? 2 : 0, (std::hypot(nx, ny) + 2) * sizeof(double));
+  // verify.against_reference: a one-rank reference of the whole grid on every rank (tests of small grids)
   if (o.verify.against_reference)
-    e.view("reference domain (xdata, ydata)", 2, global)
-        .host("gathered fields, reference buffers and its gather", 5, global);
-  else
-    e.host("gathered fields (Allgatherv buffer and copy)", 2, global);
+    e.view("reference domain (xdata, ydata)", 2, global).host("reference zones (copy)", 1, global);
+  // output.density_file: rank 0 gathers the density (Gatherv buffer and the ordered field)
+  if (!o.density_file.empty() && rank == 0) e.host("density file (gathered on rank 0)", 2, nx * ny * sizeof(double));
   return e;
 }
 

@@ -1,7 +1,8 @@
 // Peak memory of one evh1 rank from the grid and its decomposition (before the domain allocates): the
-// state arrays, transpose or halo buffers, the sweep's per-thread scratch and the global fields that
-// verification gathers on every rank, counted from the code that allocates them (memory_budget.hpp; the
-// unit test compares it with what Kokkos allocates).
+// state arrays, transpose or halo buffers, the sweep's per-thread scratch and what verification holds (a copy of
+// the rank's own zones and their mirror images; the whole grid only for verify.against_reference, and for the
+// density file on rank 0), counted from the code that allocates them (memory_budget.hpp; the unit tests compare it
+// with what Kokkos allocates and check that it falls as 1 / ranks).
 #pragma once
 #include "domain.hpp"
 #include "proxylab/memory_budget.hpp"
@@ -9,7 +10,8 @@
 
 namespace proxylab::evh1 {
 
-// px = py = 0: algorithm transpose over `ranks`; otherwise the halo algorithm's px x py blocks.
-MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int ranks, int px, int py);
+// px = py = 0: algorithm transpose over `ranks`; otherwise the halo algorithm's px x py blocks. `rank`: this rank
+// (rank 0 writes the density file).
+MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank, int ranks, int px, int py);
 
 }  // namespace proxylab::evh1

@@ -7,6 +7,7 @@
 
 #include "proxylab/comm/reduce.hpp"
 #include "shock_tube.hpp"
+#include "zone_block.hpp"
 
 namespace proxylab::evh1 {
 namespace {
@@ -87,8 +88,9 @@ void check_sedov_extent(const RunOptions& o, const Config& cfg, const Problem& p
     std::snprintf(buf, sizeof buf, "%.4g", v);
     return std::string(buf);
   };
-  const std::string range = t_late > t_early ? "between " + g6(t_early) + " and " + g6(t_late)
-                                             : std::string("none on this grid: add zones (grid.nx, grid.ny)");
+  const std::string range = (t_late > t_early ? "between " + g6(t_early) + " and " + g6(t_late)
+                                              : std::string("none on this grid: add zones (grid.nx, grid.ny)")) +
+                            (o.t_end == 0 ? " (0 is the Sedov default, " + g6(pb.t_end) + ")" : std::string());
   if (r_end > r_far)
     cfg.reject("time.t_end", range + ": by " + g6(pb.t_end) + " the blast (R = " + g6(r_end) + ") comes within " +
                                  g6(sedov_wall_margin_zones) + " zones of the wall at distance " + g6(wall) +
@@ -99,7 +101,36 @@ void check_sedov_extent(const RunOptions& o, const Config& cfg, const Problem& p
                                  g6(o.sedov.radius_zones) + " zones) of its centre: no self-similar blast yet");
 }
 
-void verify_sedov(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t) {
+// Over this rank's zones, reduced over ranks: max rho with the radius of the first zone (in j, i order) that has it.
+struct Peak {
+  double rho = 0, radius = 0;
+};
+Peak global_peak(MPI_Comm comm, const ZoneBlock& b, const GridSpec& g) {
+  Peak mine;
+  for (int j = b.j0; j < b.j0 + b.nj; ++j)
+    for (int i = b.i0; i < b.i0 + b.ni; ++i)
+      if (b.at(var_rho, i, j) > mine.rho) mine.rho = b.at(var_rho, i, j), mine.radius = blast_radius(g, i, j);
+  struct {
+    double value;
+    int rank;
+  } in{mine.rho, 0}, out{};
+  MPI_Comm_rank(comm, &in.rank);
+  MPI_Allreduce(&in, &out, 1, MPI_DOUBLE_INT, MPI_MAXLOC, comm);  // ties: the lowest rank
+  double radius = mine.radius;
+  MPI_Bcast(&radius, 1, MPI_DOUBLE, out.rank, comm);
+  return {out.value, radius};
+}
+
+// max over this rank's zones of |rho - rho at the mirror image|, reduced over ranks.
+double global_asymmetry(MPI_Comm comm, const ZoneBlock& b, const GridSpec& g, Mirror m) {
+  const std::vector<double> image = mapped_density(comm, b, g, m);
+  double worst = 0;
+  for (std::size_t k = 0; k < b.zones(); ++k) worst = std::max(worst, std::fabs(b.f[k] - image[k]));  // rho first
+  MPI_Allreduce(MPI_IN_PLACE, &worst, 1, MPI_DOUBLE, MPI_MAX, comm);
+  return worst;
+}
+
+void verify_sedov(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& f, double t) {
   const GridSpec& g = pb.grid;
   const double rho0 = o.sedov.rho0;
   const VerifyLimits& limit = o.verify;
@@ -110,29 +141,36 @@ void verify_sedov(RunContext& ctx, const RunOptions& o, const Problem& pb, const
   const double xmax = std::max(std::fabs(g.x0), std::fabs(g.x0 + g.nx * g.dx));
   const double ymax = std::max(std::fabs(g.y0), std::fabs(g.y0 + g.ny * g.dx));
   const int nbins = spherical ? g.nx : int(std::hypot(xmax, ymax) / g.dx) + 2;
-  std::vector<double> sum(nbins, 0.0), count(nbins, 0.0);
-  double peak = 0, r_peak = 0;
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) {
-      const double rad = blast_radius(g, i, j), rho = field(f, g, var_rho, i, j);
-      const int b = spherical ? i : int(rad / g.dx);
-      sum[b] += rho;
+  std::vector<double> sum(nbins, 0.0), count(nbins, 0.0);  // this rank's zones, then summed over ranks
+  for (int j = f.j0; j < f.j0 + f.nj; ++j)
+    for (int i = f.i0; i < f.i0 + f.ni; ++i) {
+      const int b = spherical ? i : int(blast_radius(g, i, j) / g.dx);
+      sum[b] += f.at(var_rho, i, j);
       count[b] += 1;
-      if (rho > peak) peak = rho, r_peak = rad;
     }
+  MPI_Allreduce(MPI_IN_PLACE, sum.data(), nbins, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  MPI_Allreduce(MPI_IN_PLACE, count.data(), nbins, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  const Peak top = global_peak(ctx.comm, f, g);
+  const double peak = top.rho, r_peak = top.radius;
   int best = 0;
   for (int b = 0; b < nbins; ++b)
     if (count[b] > 0 && sum[b] / count[b] > sum[best] / std::max(count[best], 1.0)) best = b;
   const double r_shell = spherical ? g.xc(best) : (best + 0.5) * g.dx;
-  // spherical: the shock radius must not depend on theta (max over theta rows of |r_max(theta) - r_shell|)
+  // spherical: the shock radius must not depend on theta (max over theta rows of |r_max(theta) - r_shell|); each
+  // row's maximum over the ranks that hold part of it (MAXLOC: the first i with it, as a loop over the row)
   double spread = 0;
-  if (spherical)
-    for (int j = 0; j < g.ny; ++j) {
-      int imax = 0;
-      for (int i = 1; i < g.nx; ++i)
-        if (field(f, g, var_rho, i, j) > field(f, g, var_rho, imax, j)) imax = i;
-      spread = std::max(spread, std::fabs(g.xc(imax) - r_shell) / g.dx);
-    }
+  if (spherical) {
+    struct RowMax {
+      double rho;
+      int i;
+    };
+    std::vector<RowMax> rows(g.ny, RowMax{-1.0, 0});
+    for (int j = f.j0; j < f.j0 + f.nj; ++j)
+      for (int i = f.i0; i < f.i0 + f.ni; ++i)
+        if (f.at(var_rho, i, j) > rows[j].rho) rows[j] = {f.at(var_rho, i, j), i};
+    MPI_Allreduce(MPI_IN_PLACE, rows.data(), g.ny, MPI_DOUBLE_INT, MPI_MAXLOC, ctx.comm);
+    for (const RowMax& row : rows) spread = std::max(spread, std::fabs(g.xc(row.i) - r_shell) / g.dx);
+  }
   const double err = std::fabs(r_shell - r_exact) / r_exact;
   // The limits (0 = derived): the radius of the densest ring is within 1.5 zones of R (measured 0.14-0.82 zones);
   // the peak jump approaches 6 as the zones across R grow, 6 - jump ~ a (R / dx)^-0.53 (README), so it must reach
@@ -142,17 +180,12 @@ void verify_sedov(RunContext& ctx, const RunOptions& o, const Problem& pb, const
   const double radius_limit = derived_radius ? 1.5 * g.dx / r_exact : limit.sedov_radius;
   const double jump_limit =
       derived_jump ? std::max(1.0, 6.0 - (point ? 30.0 : 18.0) * std::pow(zones_in_r, -0.533)) : limit.sedov_jump;
-  // mirror symmetry about the centre lines (x -> -x, y -> -y) and the diagonal (x <-> y, square grids)
-  double mirror = 0, diagonal = 0;
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) {
-      const double rho = field(f, g, var_rho, i, j);
-      mirror = std::max(mirror, std::fabs(rho - field(f, g, var_rho, i, g.ny - 1 - j)));
-      if (!point) mirror = std::max(mirror, std::fabs(rho - field(f, g, var_rho, g.nx - 1 - i, j)));
-      if (g.nx == g.ny && !point) diagonal = std::max(diagonal, std::fabs(rho - field(f, g, var_rho, j, i)));
-    }
+  // mirror symmetry about the centre lines (x -> -x, y -> -y) and the diagonal (x <-> y, square grids), each zone
+  // against its image on whichever rank holds it
+  double mirror = global_asymmetry(ctx.comm, f, g, Mirror::y);
+  if (!point) mirror = std::max(mirror, global_asymmetry(ctx.comm, f, g, Mirror::x));
+  const double diagonal = g.nx == g.ny && !point ? global_asymmetry(ctx.comm, f, g, Mirror::diagonal) / peak : 0.0;
   mirror /= peak;
-  diagonal /= peak;
   ctx.report.results()["sedov"] = {{"time", t},
                                    {"r_exact", r_exact},
                                    {"r_shell_density_max", r_shell},
@@ -205,16 +238,17 @@ double advection_limit(const GridSpec& g, const AdvectionOptions& a, double t) {
          ((1 + std::fabs(a.ux) * t / lx) / (double(g.nx) * g.nx) + (1 + std::fabs(a.uy) * t / ly) / (double(g.ny) * g.ny));
 }
 
-void verify_advection(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t) {
+void verify_advection(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& f, double t) {
   const GridSpec& g = pb.grid;
   const double ux = o.advection.ux, uy = o.advection.uy;
   double l1 = 0;
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) {
+  for (int j = f.j0; j < f.j0 + f.nj; ++j)
+    for (int i = f.i0; i < f.i0 + f.ni; ++i) {
       // the exact solution is the initial profile translated
       const double exact = advection_zone_density(g, o.advection.amplitude, g.xc(i) - ux * t, g.yc(j) - uy * t);
-      l1 += std::fabs(field(f, g, var_rho, i, j) - exact);
+      l1 += std::fabs(f.at(var_rho, i, j) - exact);
     }
+  MPI_Allreduce(MPI_IN_PLACE, &l1, 1, MPI_DOUBLE, MPI_SUM, ctx.comm);
   l1 /= double(g.nx) * g.ny;
   const bool derived = o.verify.advection_l1 == 0;
   const double limit = derived ? advection_limit(g, o.advection, t) : o.verify.advection_l1;
@@ -298,23 +332,25 @@ Problem make_problem(const RunOptions& o, const Config& cfg) {
   return pb;
 }
 
-// Summed exactly (ExactSum), so that the drift the conservation check sees is the scheme's round-off alone, not
-// that of a sum of nx * ny terms (up to nx * ny * eps relative, naively).
-Totals totals(const std::vector<double>& f, const GridSpec& g, const Gas& gas) {
-  ExactSum mass, energy, momentum_x, momentum_y;
-  for (int j = 0; j < g.ny; ++j) {
-    for (int i = 0; i < g.nx; ++i) {
+// Summed exactly (ExactSum) over this rank's zones and then over the ranks, so that the drift the conservation
+// check sees is the scheme's round-off alone, not that of a sum of nx * ny terms (up to nx * ny * eps relative,
+// naively), and the same bits on every decomposition.
+Totals totals(const ZoneBlock& f, const GridSpec& g, const Gas& gas, MPI_Comm comm) {
+  ExactSum s[4];  // mass, energy, momentum x, momentum y
+  for (int j = f.j0; j < f.j0 + f.nj; ++j) {
+    for (int i = f.i0; i < f.i0 + f.ni; ++i) {
       const double area = zone_volume(g, i, j);
-      const double r = field(f, g, var_rho, i, j), p = field(f, g, var_p, i, j);
-      const double u = field(f, g, var_ux, i, j), v = field(f, g, var_uy, i, j);
-      mass.add(r * area);
-      energy.add((p / (gas.gamma - 1.0) + 0.5 * r * (u * u + v * v)) * area);
-      momentum_x.add(r * u * area);
-      momentum_y.add(r * v * area);
+      const double r = f.at(var_rho, i, j), p = f.at(var_p, i, j), u = f.at(var_ux, i, j), v = f.at(var_uy, i, j);
+      s[0].add(r * area);
+      s[1].add((p / (gas.gamma - 1.0) + 0.5 * r * (u * u + v * v)) * area);
+      s[2].add(r * u * area);
+      s[3].add(r * v * area);
     }
-    for (ExactSum* sum : {&mass, &energy, &momentum_x, &momentum_y}) sum->normalize();  // room for the next row
+    for (ExactSum& sum : s) sum.normalize();  // room for the next row
   }
-  return {mass.to_double(), energy.to_double(), momentum_x.to_double(), momentum_y.to_double()};
+  double t[4];
+  GlobalSum(ReduceStrategy::reproducible, comm).sum_exact(s, t, 4);
+  return {t[0], t[1], t[2], t[3]};
 }
 
 double conservation_limit(long long steps) {
@@ -322,9 +358,9 @@ double conservation_limit(long long steps) {
   return eps * (2 * conservation_total_roundings + conservation_sweep_roundings * 2.0 * double(steps));
 }
 
-void verify_problem(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t,
+void verify_problem(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& f, double t,
                     long long steps, const Totals& initial) {
-  const Totals now = totals(f, pb.grid, o.sweep.gas);
+  const Totals now = totals(f, pb.grid, o.sweep.gas, ctx.comm);
   const Totals& inflow = pb.inflow_rate;
   const double dmass = std::fabs(now.mass - (initial.mass + inflow.mass * t)) / initial.mass;
   const double denergy = std::fabs(now.energy - (initial.energy + inflow.energy * t)) / initial.energy;

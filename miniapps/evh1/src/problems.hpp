@@ -14,6 +14,7 @@
 #include "domain.hpp"
 #include "proxylab/app.hpp"
 #include "run_options.hpp"
+#include "zone_block.hpp"
 
 namespace proxylab::evh1 {
 
@@ -43,12 +44,8 @@ struct Problem {
 // together (cfg only names the deck value in the message).
 Problem make_problem(const RunOptions& o, const Config& cfg);
 
-Totals totals(const std::vector<double>& global, const GridSpec& g, const Gas& gas);
-
-// Variable v of global zone (i, j) in the gathered fields (nvars, ny, nx).
-inline double field(const std::vector<double>& f, const GridSpec& g, int v, int i, int j) {
-  return f[(std::size_t(v) * g.ny + j) * g.nx + i];
-}
+// Collective: the totals of the grid, from each rank's zones (exact sums: the same bits on every decomposition).
+Totals totals(const ZoneBlock& mine, const GridSpec& g, const Gas& gas, MPI_Comm comm);
 
 // The round-off bound of the conservation check (verify.conservation = 0). Each sweep rounds each zone's mass and
 // energy (both positive) at most conservation_sweep_roundings times by at most eps of the zone's content (the
@@ -61,9 +58,9 @@ constexpr int conservation_sweep_roundings = 16;
 constexpr int conservation_total_roundings = 4;
 double conservation_limit(long long steps);
 
-// Checks of the final state (global fields on every rank) at time t after `steps` steps against o's limits; adds
-// results and checks to ctx.report.
-void verify_problem(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& global,
-                    double t, long long steps, const Totals& initial);
+// Collective: checks of the final state (each rank's zones, reduced over ctx.comm: no rank holds the whole grid)
+// at time t after `steps` steps against o's limits; adds results and checks to ctx.report.
+void verify_problem(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& mine, double t,
+                    long long steps, const Totals& initial);
 
 }  // namespace proxylab::evh1

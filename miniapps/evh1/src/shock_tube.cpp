@@ -188,20 +188,22 @@ void check_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb) {
                            number(open_end_margin) + ", its smeared precursor changes the flux through the end)";
 }
 
-void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f,
-                       double t) {
+void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& f, double t) {
   const Gas& gas = o.sweep.gas;
   const Tube tube = make_tube(o.sod, gas.gamma);
   const GridSpec& g = pb.grid;
   double l1 = 0, rho_min = std::numeric_limits<double>::infinity(), rho_max = 0;
-  for (int j = 0; j < g.ny; ++j)
-    for (int i = 0; i < g.nx; ++i) {
+  for (int j = f.j0; j < f.j0 + f.nj; ++j)
+    for (int i = f.i0; i < f.i0 + f.ni; ++i) {
       double distance = 0;
       const Interface& in = owner(tube, tube.zeta(g, i, j), t, distance);
       const double exact = exact_sample(in.left, in.right, gas.gamma, in.star, distance / t).rho;
-      l1 += std::fabs(field(f, g, var_rho, i, j) - exact);
+      l1 += std::fabs(f.at(var_rho, i, j) - exact);
       rho_min = std::min(rho_min, exact), rho_max = std::max(rho_max, exact);
     }
+  MPI_Allreduce(MPI_IN_PLACE, &l1, 1, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  MPI_Allreduce(MPI_IN_PLACE, &rho_min, 1, MPI_DOUBLE, MPI_MIN, ctx.comm);
+  MPI_Allreduce(MPI_IN_PLACE, &rho_max, 1, MPI_DOUBLE, MPI_MAX, ctx.comm);
   l1 /= double(g.nx) * g.ny;
   for (const Interface& in : tube.interfaces) {
     ctx.out() << "  Riemann problem at " << (tube.axis == TubeAxis::oblique ? "distance " : "") << in.position

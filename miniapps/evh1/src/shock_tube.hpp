@@ -21,6 +21,6 @@ void make_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb, Bounda
 void check_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb);
 
 // L1 density error against the exact solution at time t (results, printout and check in ctx.report).
-void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, const std::vector<double>& f, double t);
+void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& mine, double t);
 
 }  // namespace proxylab::evh1

@@ -5,6 +5,7 @@
 #include <cmath>
 
 #include "domain.hpp"
+#include "zone_block.hpp"
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/transpose.hpp"
 
@@ -83,24 +84,19 @@ class TransposeDomain : public Domain {
                        in_x_ ? 0 : -cols_[rank_].begin);
   }
 
-  std::vector<double> gather() const override {
-    const auto& f = in_x_ ? xdata_ : ydata_;
-    const auto& parts = in_x_ ? rows_ : cols_;
-    const int line = in_x_ ? grid.nx : grid.ny;  // zones along the stored (contiguous) direction
-    std::vector<int> counts(size_), displs(size_);
-    for (int r = 0; r < size_; ++r) counts[r] = nvars * parts[r].size() * line;
-    displacements(counts, displs);
-    std::vector<double> all(std::size_t(nvars) * grid.nx * grid.ny), global(all.size());
-    MPI_Allgatherv(f.data(), counts[rank_], MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, comm_);
-    for (int r = 0; r < size_; ++r)
-      for (int v = 0; v < nvars; ++v)
-        for (int k = 0; k < parts[r].size(); ++k)
-          for (int z = 0; z < line; ++z) {
-            const double x = all[displs[r] + (std::size_t(v) * parts[r].size() + k) * line + z];
-            const int i = in_x_ ? z : parts[r].begin + k, j = in_x_ ? parts[r].begin + k : z;
-            global[(std::size_t(v) * grid.ny + j) * grid.nx + i] = x;
-          }
-    return global;
+  // Rows [j0, j1) x every column in the x layout, every row x columns [i0, i1) in the y layout (stored transposed).
+  ZoneBlock local() const override {
+    ZoneBlock b;
+    const BlockRange lines = (in_x_ ? rows_ : cols_)[rank_];
+    b.i0 = in_x_ ? 0 : lines.begin, b.ni = in_x_ ? grid.nx : lines.size();
+    b.j0 = in_x_ ? lines.begin : 0, b.nj = in_x_ ? lines.size() : grid.ny;
+    b.f.resize(std::size_t(nvars) * b.zones());
+    const auto& f = in_x_ ? xdata_ : ydata_;  // (var, j - j0, i) or (var, i - i0, j)
+    for (int v = 0; v < nvars; ++v)
+      for (int jl = 0; jl < b.nj; ++jl)
+        for (int il = 0; il < b.ni; ++il)
+          b.f[(std::size_t(v) * b.nj + jl) * b.ni + il] = in_x_ ? f(v, jl, il) : f(v, il, jl);
+    return b;
   }
 
   CommCount exchange_count() const override {

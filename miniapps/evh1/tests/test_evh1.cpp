@@ -14,6 +14,7 @@
 #include "proxylab/testing.hpp"
 #include "states.hpp"
 #include "time_loop.hpp"
+#include "zone_block.hpp"
 
 using namespace proxylab::evh1;
 using proxylab::testing::allclose;
@@ -323,7 +324,7 @@ double sod_l1(int nx) {
   d->initialize(pb.init);
   const LoopResult r = run_to(*d, MPI_COMM_SELF, pb.t_end, 0.5, 0);
   REQUIRE(r.time == pb.t_end);
-  const auto f = d->gather();
+  const auto f = d->local().f;  // one rank: the whole grid, (var, j, i)
   const Primitive left{1, 0, 1}, right{0.125, 0, 0.1};
   const StarRegion star = exact_star(left, right, gas.gamma);
   double l1 = 0;
@@ -385,7 +386,7 @@ std::vector<double> run_spherical(int nr, int nt, long long steps,
   const GridSpec grid = g;
   d->initialize([&](int i, int j, double* w) { f(grid.xc(i), grid.yc(j), w); });
   run_to(*d, MPI_COMM_SELF, 1.0, 0.5, steps);
-  return d->gather();
+  return d->local().f;  // one rank: the whole grid, (var, j, i)
 }
 }  // namespace
 

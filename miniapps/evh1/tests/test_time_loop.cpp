@@ -9,6 +9,7 @@
 #include "proxylab/errors.hpp"
 #include "proxylab/testing.hpp"
 #include "time_loop.hpp"
+#include "zone_block.hpp"
 
 using namespace proxylab;
 using namespace proxylab::evh1;
@@ -26,7 +27,7 @@ class StandInDomain : public Domain {
   }
   void sweep_y(double) override {}
   double max_signal_rate() const override { return rate_; }
-  std::vector<double> gather() const override { return {}; }
+  ZoneBlock local() const override { return {}; }
   std::string describe() const override { return "stand-in"; }
   CommCount exchange_count() const override { return {}; }
 

@@ -17,6 +17,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -288,6 +289,15 @@ class GlobalSum {
 
   long long reductions() const { return reductions_; }  // global combines so far
   long long words() const { return words_; }            // words combined so far
+
+  // Blocking, strategy reproducible: n exact sums of this rank's values (ExactSum, up to max_words), summed exactly
+  // over all ranks; the doubles are the same bits on every decomposition.
+  void sum_exact(const ExactSum* local, double* out, int n) {
+    if (strategy_ != ReduceStrategy::reproducible || n < 1 || n > max_words)
+      throw std::logic_error("GlobalSum::sum_exact: strategy reproducible and 1..8 sums");
+    start_exact(local, n);
+    finish(out, n);
+  }
 
  private:
   void start_words(const double* local, int n);
