@@ -251,8 +251,11 @@ def working_directory() -> str:
 
 def absolute_deck(deck):
     """A deck named from ROOT (inputs/pop/x1.yaml, as resolve_deck keeps it) as the ranks find it from anywhere."""
-    if deck and not Path(deck).is_absolute() and not Path(deck).exists() and (ROOT / deck).exists():
-        return ROOT / deck
+    try:
+        if deck and not Path(deck).is_absolute() and not Path(deck).exists() and (ROOT / deck).exists():
+            return ROOT / deck
+    except OSError:  # a name the system refuses (too long, ...): the binary says why
+        pass
     return deck
 
 

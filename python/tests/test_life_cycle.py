@@ -86,9 +86,16 @@ class OutputTargets(unittest.TestCase):
                 self.assertIn(message, p.stdout + p.stderr, f"{name} {flag}")
                 self.assertNotIn("VERIFICATION", p.stdout, f"{name} {flag}: it ran")
 
+    def test_a_deck_path_too_long_for_the_system(self):
+        # Issue 29, finding 12: a --deck path over 4096 bytes ended in a traceback of the front end.
+        p = sh(front() + " --deck " + "a/" * 2100 + "x.yaml")  # the last --deck wins
+        self.assertEqual(p.returncode, 2, p.stdout[-500:] + p.stderr[-500:])
+        self.assertNotIn("Traceback", p.stderr)
+        self.assertIn("--deck", p.stderr)
+
     def test_empty_paths_are_refused(self):
         # Issue 29, finding 13: --json '' ran to the end, exit 0, no record anywhere.
-        for cmd in (front(extra="--json ''"), direct(1) + " --json ''", front(extra="--deck ''")):
+        for cmd in (front() + " --json ''", direct(1) + " --json ''", front() + " --deck ''"):
             p = sh(cmd)
             self.assertEqual(p.returncode, 2, cmd + p.stdout + p.stderr)
             self.assertIn("'': the path is empty", p.stdout + p.stderr)
