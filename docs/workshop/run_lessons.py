@@ -66,7 +66,7 @@ FFT = "compare fft3d --deck inputs/fft3d/64cube.yaml"
 FFT_RUN = "--deck inputs/fft3d/64cube.yaml --set fft3d.nx=1024 --set fft3d.ny=1024 --set fft3d.iterations=5"
 TRACES = "docs/workshop/results/10-load-imbalance"
 POP_SMOKE = ["solver.max_iters=20", "solver.crit=0"]
-EVH1_SMOKE = ["grid.nx=32", "grid.ny=32", "time.max_steps=3", "verify.sedov_jump=0", "verify.sedov_radius=10",
+EVH1_SMOKE = ["grid.nx=32", "grid.ny=32", "time.max_steps=3", "verify.sedov_jump=0.01", "verify.sedov_radius=10",
               "verify.diagonal=10"]
 PST_SMOKE = ["model.truncation=10", "time.steps=4"]
 FFT_SMOKE = ["fft3d.nx=16", "fft3d.ny=16", "fft3d.nz=16", "fft3d.iterations=1", "fft3d.warmup=0"]

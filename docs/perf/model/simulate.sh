@@ -11,5 +11,5 @@ sim() { ./proxylab simulate "$@" --machine xt4 --calibrated-on vm | tee -a "$out
 sim pop --deck inputs/pop/x1.yaml --set solver.max_iters=20 --set solver.crit=0 --ranks 16,64,256,1024
 sim pstswm --deck inputs/pstswm/T85L18-case2.yaml --set time.steps=2 --ranks 16,64
 sim evh1 --deck inputs/evh1/sedov-256.yaml --set time.max_steps=5 --set verify.sedov_radius=10 \
-  --set verify.sedov_jump=0 --set verify.diagonal=10 --ranks 16,64
+  --set verify.sedov_jump=0.01 --set verify.diagonal=10 --ranks 16,64
 sim fft3d --deck inputs/fft3d/128cube.yaml --set fft3d.iterations=2 --ranks 16,64,128
