@@ -35,10 +35,13 @@ const char* kind_name(FFTKind k) {
   return "?";
 }
 
-// Elements from the first one a transform reads (or writes) to the last, plus one.
-long long span(long long len, long long stride, const FFTBatch& a, const FFTBatch& b, bool input) {
+// Elements from the first one a transform reads (or writes) to the last, plus one (len, stride: the first
+// dimension; d2, d3: further transform dimensions; a, b: the batch dimensions).
+long long span(long long len, long long stride, const FFTDim& d2, const FFTDim& d3, const FFTBatch& a,
+               const FFTBatch& b, bool input) {
   const long long da = input ? a.idist : a.odist, db = input ? b.idist : b.odist;
-  return (len - 1) * stride + (a.count - 1) * da + (b.count - 1) * db + 1;
+  const long long s2 = input ? d2.istride : d2.ostride, s3 = input ? d3.istride : d3.ostride;
+  return (len - 1) * stride + (d2.n - 1) * s2 + (d3.n - 1) * s3 + (a.count - 1) * da + (b.count - 1) * db + 1;
 }
 
 struct Slice {
@@ -119,11 +122,17 @@ class FFTWPlan final : public detail::FFTBackend {
     const int n = shape_.n;
     FFTBatch inner = shape_.inner, outer = shape_.outer;
     (two_dims() ? outer : inner).count = count;
-    const long long bytes_in = span(shape_.input_length(), shape_.istride, inner, outer, true) * in_elem();
-    const long long bytes_out = span(shape_.output_length(), shape_.ostride, inner, outer, false) * out_elem();
+    const long long bytes_in =
+        span(shape_.input_length(), shape_.istride, shape_.dim2, shape_.dim3, inner, outer, true) * in_elem();
+    const long long bytes_out =
+        span(shape_.output_length(), shape_.ostride, shape_.dim2, shape_.dim3, inner, outer, false) * out_elem();
     void* a = fftw_malloc(std::max(bytes_in, bytes_out));
     void* b = shape_.in_place ? a : fftw_malloc(bytes_out);
-    const fftw_iodim64 dim{n, shape_.istride, shape_.ostride};
+    fftw_iodim64 dims[3];  // the transform's dimensions, slowest first (the DFT is separable: the order is FFTW's)
+    int rank = 0;
+    for (const FFTDim& d : {shape_.dim3, shape_.dim2})
+      if (d.n > 1) dims[rank++] = {d.n, d.istride, d.ostride};
+    dims[rank++] = {n, shape_.istride, shape_.ostride};
     const fftw_iodim64 batch[2] = {{outer.count, outer.idist, outer.odist}, {inner.count, inner.idist, inner.odist}};
     const int nbatch = two_dims() ? 2 : 1;
     const fftw_iodim64* b0 = two_dims() ? batch : batch + 1;
@@ -131,12 +140,14 @@ class FFTWPlan final : public detail::FFTBackend {
     switch (kind_) {
       case FFTKind::c2c_forward:
       case FFTKind::c2c_backward:
-        plan = fftw_plan_guru64_dft(1, &dim, nbatch, b0, (fftw_complex*)a, (fftw_complex*)b,
+        plan = fftw_plan_guru64_dft(rank, dims, nbatch, b0, (fftw_complex*)a, (fftw_complex*)b,
                                     kind_ == FFTKind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD, flags);
         break;
-      case FFTKind::r2c: plan = fftw_plan_guru64_dft_r2c(1, &dim, nbatch, b0, (double*)a, (fftw_complex*)b, flags); break;
+      case FFTKind::r2c:
+        plan = fftw_plan_guru64_dft_r2c(1, dims, nbatch, b0, (double*)a, (fftw_complex*)b, flags);
+        break;
       case FFTKind::c2r:
-        plan = fftw_plan_guru64_dft_c2r(1, &dim, nbatch, b0, (fftw_complex*)a, (double*)b, flags | FFTW_DESTROY_INPUT);
+        plan = fftw_plan_guru64_dft_c2r(1, dims, nbatch, b0, (fftw_complex*)a, (double*)b, flags | FFTW_DESTROY_INPUT);
         break;
     }
     fftw_free(a);
@@ -151,8 +162,8 @@ class FFTWPlan final : public detail::FFTBackend {
   mutable std::vector<Slice> slices_;  // unaligned plans are added on first need
 };
 
-using Key = std::tuple<int, int, long long, long long, int, long long, long long, int, long long, long long, bool, int,
-                       int>;
+using Key = std::tuple<int, int, long long, long long, int, long long, long long, int, long long, long long, int,
+                       long long, long long, int, long long, long long, bool, int, int>;
 std::map<Key, std::unique_ptr<FFTWPlan>>& cache() {
   static std::map<Key, std::unique_ptr<FFTWPlan>> c;
   return c;
@@ -167,17 +178,18 @@ FFTShape FFTShape::lines(FFTKind kind, int n, int howmany, bool in_place, FFTPla
   return sh;
 }
 
-long long FFTShape::input_span() const { return span(input_length(), istride, inner, outer, true); }
-long long FFTShape::output_span() const { return span(output_length(), ostride, inner, outer, false); }
+long long FFTShape::input_span() const { return span(input_length(), istride, dim2, dim3, inner, outer, true); }
+long long FFTShape::output_span() const { return span(output_length(), ostride, dim2, dim3, inner, outer, false); }
 
 double FFTShape::flops() const {
-  const double per = 5.0 * n * std::log2(double(n));
+  const double points = double(this->points()), per = 5.0 * points * std::log2(points);
   return (kind == FFTKind::r2c || kind == FFTKind::c2r ? 0.5 : 1.0) * per * howmany();
 }
 
 bool FFTShape::contiguous_lines() const {
-  const bool inner_lines = istride == 1 && ostride == 1 && (inner.count == 1 || (inner.idist == input_length() &&
-                                                                                 inner.odist == output_length()));
+  if (rank() > 1) return false;
+  const bool inner_lines = istride == 1 && ostride == 1 &&
+                           (inner.count == 1 || (inner.idist == input_length() && inner.odist == output_length()));
   const bool outer_follows = outer.count == 1 || (outer.idist == (long long)inner.count * input_length() &&
                                                   outer.odist == (long long)inner.count * output_length());
   return inner_lines && outer_follows;
@@ -185,7 +197,10 @@ bool FFTShape::contiguous_lines() const {
 
 std::string FFTShape::describe() const {
   std::ostringstream s;
-  s << kind_name(kind) << " n=" << n << " x " << inner.count;
+  s << kind_name(kind) << " n=" << n;
+  for (const FFTDim& d : {dim2, dim3})
+    if (d.n > 1) s << "x" << d.n << " (stride " << d.istride << "/" << d.ostride << ")";
+  s << " x " << inner.count;
   if (outer.count > 1) s << " x " << outer.count;
   s << " (stride " << istride << "/" << ostride << ", dist " << inner.idist << "/" << inner.odist;
   if (outer.count > 1) s << " and " << outer.idist << "/" << outer.odist;
@@ -204,12 +219,14 @@ std::string fft_view_mismatch(const FFTShape& shape, const char* which, size_t s
 namespace detail {
 
 const FFTBackend& fftw_backend(const FFTShape& sh) {
-  if (sh.n < 1 || sh.inner.count < 1 || sh.outer.count < 1)
-    throw InputError("FFT of length " + std::to_string(sh.n) + " x " + std::to_string(sh.inner.count) + " x " +
-                     std::to_string(sh.outer.count) + ": all must be >= 1");
+  if (sh.n < 1 || sh.dim2.n < 1 || sh.dim3.n < 1 || sh.inner.count < 1 || sh.outer.count < 1)
+    throw InputError("FFT " + sh.describe() + ": every length and count must be >= 1");
+  if (sh.rank() > 1 && (sh.kind == FFTKind::r2c || sh.kind == FFTKind::c2r))
+    throw RuntimeError("FFT " + sh.describe() + ": multi-dimensional transforms are c2c here");
   const int threads = HostExec().concurrency();
-  Key key{int(sh.kind),       sh.n,           sh.istride,     sh.ostride,  sh.inner.count, sh.inner.idist, sh.inner.odist,
-          sh.outer.count,     sh.outer.idist, sh.outer.odist, sh.in_place, int(sh.planning), sh.threaded ? threads : 1};
+  Key key{int(sh.kind), sh.n, sh.istride, sh.ostride, sh.dim2.n, sh.dim2.istride, sh.dim2.ostride, sh.dim3.n,
+          sh.dim3.istride, sh.dim3.ostride, sh.inner.count, sh.inner.idist, sh.inner.odist, sh.outer.count,
+          sh.outer.idist, sh.outer.odist, sh.in_place, int(sh.planning), sh.threaded ? threads : 1};
   auto& c = cache();
   auto it = c.find(key);
   if (it == c.end()) it = c.emplace(key, std::make_unique<FFTWPlan>(sh)).first;

@@ -85,6 +85,33 @@ TEST_CASE("fft: strided batch (stride = howmany, dist = 1) matches contiguous tr
     for (int k = 0; k < n; ++k) CHECK(out_s[k * howmany + b] == out_c[b * n + k]);  // same FFTW codelets: same bits
 }
 
+TEST_CASE("fft: a batched 2-D transform that also transposes equals the direct 2-D DFT; r2c stays 1-D", "[fft]") {
+  // in: batch b of (y, x) planes, x fastest; out: the same planes transposed (y fastest), batch slowest in both
+  const int nx = 6, ny = 5, batch = 3, plane = nx * ny;
+  std::vector<cplx> in(plane * batch), out(plane * batch);
+  for (int b = 0; b < batch; ++b)
+    for (int y = 0; y < ny; ++y)
+      for (int x = 0; x < nx; ++x) in[b * plane + y * nx + x] = test_value(y * nx + x, b);
+  FFTShape sh = shape(FFTKind::c2c_forward, nx, batch, 1, plane, ny, plane);
+  sh.dim2 = {ny, nx, 1};
+  CHECK(sh.rank() == 2);
+  CHECK(sh.points() == plane);
+  CHECK_FALSE(sh.contiguous_lines());
+  plan(sh).execute(view(in), view(out));
+  for (int b = 0; b < batch; ++b)
+    for (int ky = 0; ky < ny; ++ky)
+      for (int kx = 0; kx < nx; ++kx) {
+        cplx s = 0;  // the 2-D DFT, FFTW's sign
+        for (int y = 0; y < ny; ++y)
+          for (int x = 0; x < nx; ++x)
+            s += in[b * plane + y * nx + x] * std::polar(1.0, -2 * M_PI * (double(x * kx) / nx + double(y * ky) / ny));
+        CHECK(std::abs(out[b * plane + kx * ny + ky] - s) <= 1e-12 * plane);
+      }
+  FFTShape r2c = shape(FFTKind::r2c, nx, 1, 1, 0, 1, 0);
+  r2c.dim2 = {ny, nx, nx / 2 + 1};
+  CHECK_THROWS_AS(plan(r2c), proxylab::RuntimeError);
+}
+
 TEST_CASE("fft: in-place forward + backward returns n times the input", "[fft]") {
   for (int n : {16, 18, 35}) {
     const int howmany = 3;

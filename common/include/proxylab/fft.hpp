@@ -39,11 +39,20 @@ struct FFTBatch {
   long long idist = 0, odist = 0;
 };
 
+// A further dimension of a multi-dimensional transform: length n, input and output strides (n = 1: none).
+struct FFTDim {
+  int n = 1;
+  long long istride = 0, ostride = 0;
+};
+
 // Everything that defines a plan. Strides and distances are in elements of each array's own type.
 struct FFTShape {
   FFTKind kind = FFTKind::c2c_forward;
   int n = 1;
   long long istride = 1, ostride = 1;
+  // c2c on host spaces: a 2-D or 3-D transform over n and these, planned jointly by FFTW (any strides: a transform
+  // that also transposes, e.g. a 3-D FFT from one pencil layout into another)
+  FFTDim dim2, dim3;
   FFTBatch inner, outer;  // outer: a second batch dimension (count 1: none)
   bool in_place = false;
   FFTPlanning planning = FFTPlanning::estimate;
@@ -60,7 +69,9 @@ struct FFTShape {
   long long input_span() const;   // elements from the first input element to the last one read, plus one
   long long output_span() const;  // the same for the output
   int howmany() const { return inner.count * outer.count; }
-  double flops() const;  // 5 n log2 n per complex transform (2.5 n log2 n per real one), times howmany
+  long long points() const { return (long long)n * dim2.n * dim3.n; }  // per transform
+  int rank() const { return 1 + (dim2.n > 1) + (dim3.n > 1); }         // dimensions transformed
+  double flops() const;  // 5 N log2 N per complex transform of N points (2.5 n log2 n per real one), times howmany
   // Lines of length n one after the other in input and output (stride 1, the batches one dimension): the shapes
   // a device library plans directly.
   bool contiguous_lines() const;

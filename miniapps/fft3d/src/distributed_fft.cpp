@@ -66,11 +66,62 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   if (FFTOptions::pencil_path(d_.kind)) work2_ = make_field("fft3d::work2", scratch);
   send_ = TransposeBuffer("fft3d::send", size_t(send), opt.gpu_aware);
   recv_ = TransposeBuffer("fft3d::recv", size_t(recv), opt.gpu_aware);
-  // Plan every transform now, outside timed regions, by running one forward and one inverse transform on scratch
-  // fields (the plans are made on FFTW's own scratch arrays, so FFTW_MEASURE touches no data).
+  choose_local_plan();
+}
+
+// The local plans that can run here: planes for slabs, whole at one rank (host FFTW only: a device plans lines).
+std::vector<LocalPlan> DistributedFFT::local_candidates() const {
+  std::vector<LocalPlan> v{LocalPlan::staged};
+  if (FFTOptions::pencil_path(d_.kind)) return v;  // pencils, and slabs on a device
+  v.push_back(LocalPlan::planes);
+  if (grid_->size() == 1) v.push_back(LocalPlan::whole);
+  return v;
+}
+
+// fft3d.local: the one asked for; auto: with planning=measure the fastest candidate over 3 forward + inverse pairs on
+// scratch fields (max over ranks, after one pair that plans them), with estimate staged. Every transform is
+// planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
+// FFTW_MEASURE touches no data).
+void DistributedFFT::choose_local_plan() {
+  const std::vector<LocalPlan> candidates = local_candidates();
+  const long long scratch = std::max({x_.size(), y_.size(), z_.size()});
   Field a = make_field("fft3d::plan_in", scratch), b = make_field("fft3d::plan_out", scratch);
-  forward(a, b, nullptr);
-  inverse(b, a, nullptr);
+  auto pair = [&] {
+    forward(a, b, nullptr);
+    inverse(b, a, nullptr);
+  };
+  if (opt_.local != LocalPlan::automatic) {
+    if (std::find(candidates.begin(), candidates.end(), opt_.local) == candidates.end())
+      throw InputError(std::string("key 'fft3d.local' has value '") + to_string(opt_.local) +
+                       "', which cannot run with " + d_.describe() + (mem_space_on_host ? "" : " on a device") +
+                       "; allowed: staged (every decomposition), planes (slabs on the host), whole (slabs at one rank "
+                       "on the host), or auto");
+    local_ = opt_.local;
+    pair();
+    return;
+  }
+  if (opt_.planning == FFTPlanning::measure && candidates.size() > 1) {
+    for (LocalPlan p : candidates) {
+      local_ = p;
+      pair();  // plans
+      double best = 1e300;
+      for (int k = 0; k < 3; ++k) {
+        MPI_Barrier(comm());
+        const double t0 = MPI_Wtime();
+        pair();
+        double t = MPI_Wtime() - t0;
+        MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm());
+        best = std::min(best, t);
+      }
+      local_times_.push_back({p, best});
+    }
+    local_ = std::min_element(local_times_.begin(), local_times_.end(), [](const auto& x, const auto& y) {
+               return x.second < y.second;
+             })->first;
+    return;
+  }
+  local_ = LocalPlan::staged;  // estimate: the plan that runs everywhere (docs/perf/fft3d/README.md, "Local plans")
+  pair();
 }
 
 // 1-D FFTs along `axis` of this rank's box, reading `in` laid out as `from` and writing `out` laid out as `to` (the
@@ -97,11 +148,30 @@ void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const
   if constexpr (!mem_space_on_host) ExecSpace().fence();  // the stage's timer holds its work (a device queues it)
 }
 
-// FFTs along `axis` of data in layout `from` (src), the result in layout `to` (dst). Fused (fft3d.fuse_transpose):
-// the others' blocks are packed and exchanged, then the FFT gathers its lines from the own block in src and the
-// received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
-void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
-                                      const Pencil& to, const Field& dst, Timers* timers) {
+void DistributedFFT::fft_axes(std::initializer_list<int> axes, bool forward, const Pencil& from, const Field& in,
+                              const Pencil& to, const Field& out, Timers* timers) {
+  auto t = scope(timers, "local_fft");
+  // the transform's dimensions; the axes left over (at most one) are the batch
+  FFTDim dims[3];
+  int k = 0;
+  for (int axis : axes) dims[k++] = {from.n[axis], from.stride(axis), to.stride(axis)};
+  FFTShape sh;
+  sh.kind = kind_of(forward);
+  sh.n = dims[0].n, sh.istride = dims[0].istride, sh.ostride = dims[0].ostride;
+  sh.dim2 = dims[1], sh.dim3 = dims[2];
+  for (int axis = 0; axis < 3; ++axis)
+    if (std::find(axes.begin(), axes.end(), axis) == axes.end())
+      sh.inner = {from.n[axis], from.stride(axis), to.stride(axis)};
+  sh.in_place = in.data() == out.data();
+  sh.planning = opt_.planning;
+  fft_plan(ExecSpace(), sh).execute(in, out);
+}
+
+// The reshape r of src, then FFTs along `axis`, the result in dst (layout `to`, r's target). Fused
+// (fft3d.fuse_transpose): the others' blocks are packed and exchanged, then the FFT gathers its lines from the own
+// block in src and the received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
+void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Pencil& to,
+                                      const Field& dst, Timers* timers) {
   if (opt_.fused()) {
     r.pack_and_exchange(src.data(), send_, recv_, timers);
     auto t = scope(timers, "local_fft");
@@ -112,11 +182,11 @@ void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, 
   fft_along(axis, forward, to, dst, to, dst, timers);
 }
 
-// The reverse order: FFTs along `axis` of src (layout `from`), then the reshape into dst (layout `to`). Fused: the
+// The reverse order: FFTs along `axis` of src (layout `from`, r's source), then the reshape r into dst. Fused: the
 // FFT writes the own block into dst and the others' blocks into the send buffer, then exchange and unpack.
 // Unfused: the FFTs into `scratch` (may be src), then the reshape.
 void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
-                                      const Field& scratch, const Pencil& to, const Field& dst, Timers* timers) {
+                                      const Field& scratch, const Field& dst, Timers* timers) {
   if (opt_.fused()) {
     {
       auto t = scope(timers, "local_fft");
@@ -130,23 +200,33 @@ void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, 
 }
 
 void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) {
+  if (local_ == LocalPlan::whole) return fft_axes({0, 1, 2}, true, x_, in, z_, out, timers);
+  if (local_ == LocalPlan::planes) {
+    fft_axes({0, 1}, true, x_, in, x_, work_, timers);
+    return reshape_then_fft(*x_to_z_, 2, true, work_, z_, out, timers);
+  }
   fft_along(0, true, x_, in, x_, work_, timers);
   if (!FFTOptions::pencil_path(d_.kind)) {
     fft_along(1, true, x_, work_, x_, work_, timers);
-    reshape_then_fft(*x_to_z_, 2, true, x_, work_, z_, out, timers);
+    reshape_then_fft(*x_to_z_, 2, true, work_, z_, out, timers);
   } else {
-    reshape_then_fft(*x_to_y_, 1, true, x_, work_, y_, work2_, timers);
-    reshape_then_fft(*y_to_z_, 2, true, y_, work2_, z_, out, timers);
+    reshape_then_fft(*x_to_y_, 1, true, work_, y_, work2_, timers);
+    reshape_then_fft(*y_to_z_, 2, true, work2_, z_, out, timers);
   }
 }
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {
+  if (local_ == LocalPlan::whole) return fft_axes({0, 1, 2}, false, z_, in, x_, out, timers);
+  if (local_ == LocalPlan::planes) {
+    fft_then_reshape(*z_to_x_, 2, false, z_, in, work_, out, timers);
+    return fft_axes({0, 1}, false, x_, out, x_, out, timers);
+  }
   if (!FFTOptions::pencil_path(d_.kind)) {
-    fft_then_reshape(*z_to_x_, 2, false, z_, in, work_, x_, out, timers);
+    fft_then_reshape(*z_to_x_, 2, false, z_, in, work_, out, timers);
     fft_along(1, false, x_, out, x_, out, timers);
   } else {
-    fft_then_reshape(*z_to_y_, 2, false, z_, in, work_, y_, work2_, timers);
-    fft_then_reshape(*y_to_x_, 1, false, y_, work2_, work2_, x_, out, timers);
+    fft_then_reshape(*z_to_y_, 2, false, z_, in, work_, work2_, timers);
+    fft_then_reshape(*y_to_x_, 1, false, y_, work2_, work2_, out, timers);
   }
   fft_along(0, false, x_, out, x_, out, timers);
 }

@@ -9,11 +9,20 @@
 // device library plans directly: the fields live in device memory, pack and unpack are device kernels, slabs take
 // the pencil path with p_row = 1 (the x -> y step a local transpose, no MPI) instead of the strided y FFT, and
 // there is no fused form (the library reads whole lines; docs/architecture.md).
+// How the local work is planned (fft3d.local; host back ends), FFTW-MPI's and heFFTe's way:
+//   staged  three sets of batched 1-D FFTs (with the fused transposes): every decomposition
+//   planes  slabs: one FFTW 2-D plan over each rank's (y, x) planes, then the transpose and the z FFTs
+//   whole   one rank: one FFTW 3-D plan straight from the X-stage layout into the Z-stage layout (and back)
+// auto: with planning=measure the candidates are timed here and the fastest kept (the record names the choice and
+// the times), with estimate staged. The layouts of the input and the result are the same whichever runs.
 // Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
 #pragma once
 #include <mpi.h>
 
+#include <initializer_list>
 #include <memory>
+#include <utility>
+#include <vector>
 
 #include "decomposition.hpp"
 #include "field.hpp"
@@ -24,8 +33,12 @@
 
 namespace proxylab::fft3d {
 
+enum class LocalPlan { automatic, staged, planes, whole };
+PROXYLAB_CHOICE_NAMES(LocalPlan, "local FFT plan", "auto", "staged", "planes", "whole");
+
 struct FFTOptions {
   TransposeStrategy strategy = TransposeStrategy::alltoallv;
+  LocalPlan local = LocalPlan::automatic;
   FFTPlanning planning = FFTPlanning::estimate;
   Mapping mapping = Mapping::mdrange;  // of the pack/unpack kernels
   int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
@@ -45,10 +58,13 @@ class DistributedFFT {
   DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt);
 
   const Decomposition& decomposition() const { return d_; }
-  const Pencil& x_stage() const { return x_; }  // this rank's input piece (forward), output (inverse)
-  const Pencil& z_stage() const { return z_; }  // this rank's spectral piece
-  int row() const { return grid_->cx(); }       // r in 0..p_row-1
-  int col() const { return grid_->cy(); }       // c in 0..p_col-1
+  const Pencil& x_stage() const { return x_; }     // this rank's input piece (forward), output (inverse)
+  const Pencil& z_stage() const { return z_; }     // this rank's spectral piece
+  LocalPlan local_plan() const { return local_; }  // what runs (never automatic)
+  // planning=measure with fft3d.local=auto: seconds of one forward + inverse per candidate tried (slowest rank).
+  const std::vector<std::pair<LocalPlan, double>>& local_plan_times() const { return local_times_; }
+  int row() const { return grid_->cx(); }          // r in 0..p_row-1
+  int col() const { return grid_->cy(); }          // c in 0..p_col-1
   MPI_Comm comm() const { return grid_->comm(); }  // ranks ordered c * p_row + r
 
   // in (X stage) is preserved; out (Z stage). Timers (optional): local_fft, pack, transpose, unpack.
@@ -66,12 +82,20 @@ class DistributedFFT {
  private:
   void fft_along(int axis, bool forward, const Pencil& from, const Field& in, const Pencil& to, const Field& out,
                  Timers* timers);
-  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
-                        const Pencil& to, const Field& dst, Timers* timers);
+  // A multi-dimensional FFT over the axes `axes` (all whole in both layouts), from `in` laid out as `from` into
+  // `out` laid out as `to` (planes: x and y in the X stage; whole: x, y and z from the X into the Z stage).
+  void fft_axes(std::initializer_list<int> axes, bool forward, const Pencil& from, const Field& in, const Pencil& to,
+                const Field& out, Timers* timers);
+  std::vector<LocalPlan> local_candidates() const;
+  void choose_local_plan();
+  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Pencil& to, const Field& dst,
+                        Timers* timers);
   void fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
-                        const Field& scratch, const Pencil& to, const Field& dst, Timers* timers);
+                        const Field& scratch, const Field& dst, Timers* timers);
   Decomposition d_;
   FFTOptions opt_;
+  LocalPlan local_ = LocalPlan::staged;
+  std::vector<std::pair<LocalPlan, double>> local_times_;
   std::unique_ptr<ProcessGrid> grid_;
   Pencil x_, y_, z_;
   std::unique_ptr<Reshape> x_to_y_, y_to_z_, z_to_y_, y_to_x_;  // pencil

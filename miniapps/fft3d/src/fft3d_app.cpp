@@ -37,6 +37,11 @@ void declare(Schema& s) {
             "node_aware: emulate nodes of this many consecutive ranks of each transpose communicator "
             "(several leaders on one machine); 0 = the real shared-memory nodes");
   s.choice("fft3d.planning", FFTPlanning::estimate, "FFTW planning: FFTW_ESTIMATE or FFTW_MEASURE");
+  s.choice(
+      "fft3d.local", LocalPlan::automatic,
+      "how the local FFTs are planned: staged (batched 1-D FFTs per axis, every decomposition), planes (slabs: one "
+      "2-D plan per rank's planes), whole (slabs at 1 rank: one 3-D plan); auto: planning=measure times the ones "
+      "that can run and keeps the fastest, estimate runs staged. Host back ends: on a device always staged");
   s.choice("fft3d.mapping", Mapping::mdrange, "loop mapping of the pack/unpack kernels");
   s.boolean("fft3d.fuse_transpose", true,
             "the FFT next to each transpose reads the received blocks / writes the blocks to send itself, in "
@@ -52,6 +57,13 @@ void declare(Schema& s) {
             "compare with a serial FFTW 3-D transform on rank 0 when nx*ny*nz is at most this (0: never)");
   s.real("verify.tolerance", 1e-12, 0.0, 1.0,
          "bound on the relative round-trip, Parseval and serial-reference errors (round-off: ~1e-15 log2 N)");
+}
+
+// The local plans timed by the set-up (fft3d.local=auto with planning=measure), by name.
+std::vector<std::pair<std::string, double>> local_plan_times(const DistributedFFT& fft) {
+  std::vector<std::pair<std::string, double>> v;
+  for (const auto& [plan, seconds] : fft.local_plan_times()) v.emplace_back(to_string(plan), seconds);
+  return v;
 }
 
 // This rank's seconds per stage summed over forward and inverse, max over ranks.
@@ -262,14 +274,14 @@ void run(RunContext& ctx) {
   const RunOptions o = read_options(ctx.config);
   const Decomposition d = Decomposition::make(o.decomposition, o.nx, o.ny, o.nz, ctx.size, o.p_row, o.p_col);
   require_memory(ctx.comm, estimate_memory(d, o, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
-  publish_results(ctx, SetupSummary{d, to_string(o.fft.strategy), to_string(o.fft.planning), ctx.threads(),
-                                    o.fft.fused(), mpi_buffer_mode(o.fft.gpu_aware)});
-
   std::unique_ptr<DistributedFFT> fft;
   {
     auto t = ctx.timers.scope("plan");
     fft = std::make_unique<DistributedFFT>(d, ctx.comm, o.fft);
   }
+  publish_results(ctx,
+                  SetupSummary{d, to_string(o.fft.strategy), to_string(o.fft.planning), ctx.threads(), o.fft.fused(),
+                               mpi_buffer_mode(o.fft.gpu_aware), to_string(fft->local_plan()), local_plan_times(*fft)});
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());
   Field spectrum = make_field("fft3d::spectrum", fft->z_stage().size());

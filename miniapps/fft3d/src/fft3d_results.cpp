@@ -13,16 +13,24 @@ std::string SetupSummary::to_text() const {
       << d.describe() << ", transpose " << transpose << ", FFT planning " << planning << ", " << threads
       << " thread(s) per rank\n"
       << "  local FFTs " << (fused ? "fused with the transposes' copies" : "and copies in separate passes")
-      << ", MPI buffers in " << mpi_buffers << "\n";
+      << ", MPI buffers in " << mpi_buffers << "\n"
+      << "  local plan " << local_plan;
+  if (!local_plan_times.empty()) {
+    out << " (timed, forward + inverse:";
+    for (const auto& [name, seconds] : local_plan_times)
+      out << " " << name << " " << text_printf("%.3e", seconds) << " s";
+    out << ")";
+  }
+  out << "\n";
   return out.str();
 }
 
 nlohmann::json SetupSummary::to_json() const {
-  return {{"p_row", decomposition.p_row},
-          {"p_col", decomposition.p_col},
-          {"points", decomposition.points()},
-          {"fused_transpose", fused},
-          {"mpi_buffers", mpi_buffers}};
+  nlohmann::json times = nlohmann::json::object();
+  for (const auto& [name, seconds] : local_plan_times) times[name] = seconds;
+  return {{"p_row", decomposition.p_row}, {"p_col", decomposition.p_col}, {"points", decomposition.points()},
+          {"fused_transpose", fused},     {"mpi_buffers", mpi_buffers},   {"local_plan", local_plan},
+          {"local_plan_seconds", times}};
 }
 
 std::string TransformResults::to_text() const {

@@ -5,6 +5,7 @@
 #include <complex>
 #include <nlohmann/json.hpp>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "decomposition.hpp"
@@ -17,6 +18,8 @@ struct SetupSummary {
   int threads = 1;                  // per rank
   bool fused = true;                // fft3d.fuse_transpose as it runs (host back ends only)
   std::string mpi_buffers;          // device.hpp mpi_buffer_mode()
+  std::string local_plan;           // fft3d.local as it runs (never auto)
+  std::vector<std::pair<std::string, double>> local_plan_times;  // auto with planning=measure: s per pair tried
 
   std::string to_text() const;
   nlohmann::json to_json() const;

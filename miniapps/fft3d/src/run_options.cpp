@@ -13,6 +13,7 @@ RunOptions read_options(const Config& cfg) {
   o.p_col = int(cfg.integer("fft3d.p_col"));
   o.fft.strategy = cfg.choice<TransposeStrategy>("fft3d.transpose");
   o.fft.planning = cfg.choice<FFTPlanning>("fft3d.planning");
+  o.fft.local = cfg.choice<LocalPlan>("fft3d.local");
   o.fft.mapping = cfg.choice<Mapping>("fft3d.mapping");
   o.fft.fuse_transpose = cfg.boolean("fft3d.fuse_transpose");
   o.fft.gpu_aware = cfg.boolean("comm.gpu_aware");

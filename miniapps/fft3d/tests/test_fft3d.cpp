@@ -1,6 +1,7 @@
 // fft3d at 1, 2 and 4 ranks: decompositions tile the grid, every decomposition x transpose strategy
 // gives the reference (slab, alltoallv) forward transform, round trips, NAS FT checksums that do not
 // depend on the decomposition or strategy, the LCG, and impossible decompositions as input errors.
+#include <algorithm>
 #include <complex>
 #include <string>
 #include <vector>
@@ -31,6 +32,7 @@ struct Variant {
   Mapping mapping = Mapping::mdrange;
   int ranks_per_node = 0;  // node_aware: emulated node size
   bool fuse = true;        // fft3d.fuse_transpose
+  LocalPlan local = LocalPlan::staged;
 };
 
 // Every transpose strategy with the slab and the automatic pencil grid; every other pencil grid of
@@ -49,6 +51,11 @@ std::vector<Variant> all_variants(int ranks) {
   // separate pack, exchange, unpack and FFT passes (the unfused reference of fft3d.fuse_transpose)
   v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false});
   v.push_back({DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false});
+  // the other local plans (fft3d.local): 2-D plans over the slabs' planes (fused and not), one 3-D plan at 1 rank
+  v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
+  v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false, LocalPlan::planes});
+  if (ranks == 1)
+    v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
   if (ranks >= 2) {  // node_aware with emulated 2-rank nodes: several leaders
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::node_aware, Mapping::mdrange, 2});
     v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::node_aware, Mapping::mdrange, 1});
@@ -63,6 +70,7 @@ std::unique_ptr<DistributedFFT> make_fft(const Variant& v, int nx, int ny, int n
   opt.mapping = v.mapping;
   opt.ranks_per_node = v.ranks_per_node;
   opt.fuse_transpose = v.fuse;
+  opt.local = v.local;
   return std::make_unique<DistributedFFT>(d, MPI_COMM_WORLD, opt);
 }
 
@@ -97,8 +105,8 @@ Outcome run_variant(const Variant& v, int nx, int ny, int nz) {
 
 std::string label(const Variant& v) {
   return std::string(v.kind == DecompKind::slab ? "slab" : "pencil") + " " + std::to_string(v.p_row) + "x" +
-         std::to_string(v.p_col) + " " + to_string(v.strategy) + " " + to_string(v.mapping) +
-         " ranks_per_node " + std::to_string(v.ranks_per_node);
+         std::to_string(v.p_col) + " " + to_string(v.strategy) + " " + to_string(v.mapping) + " ranks_per_node " +
+         std::to_string(v.ranks_per_node) + (v.fuse ? " fused" : " unfused") + " local " + to_string(v.local);
 }
 
 }  // namespace
@@ -213,16 +221,41 @@ TEST_CASE("fft3d: every decomposition x strategy equals the reference; NAS check
       REQUIRE(got.spectrum.size() == ref.spectrum.size());
       // Slab variants differ from the reference only in data motion: bit-identical. Pencils batch the
       // y transforms differently (contiguous, not strided), so FFTW may pick other codelets: stated
-      // bound 1e-14 relative (L2). (Measured here: bit-identical too, FFTW 3.3 ESTIMATE, 1-2 threads.)
-      const double bound = v.kind == reference.kind ? 0.0 : 1e-14;
+      // bound 1e-14 relative (L2). (Measured here: bit-identical too, FFTW 3.3 ESTIMATE, 1-2 threads.) So do
+      // the multi-dimensional local plans.
+      const bool same_arithmetic = v.kind == reference.kind && v.local == reference.local;
+      const double bound = same_arithmetic ? 0.0 : 1e-14;
       double diff = 0, norm = 0;
       for (size_t i = 0; i < ref.spectrum.size(); ++i)
         diff += std::norm(got.spectrum[i] - ref.spectrum[i]), norm += std::norm(ref.spectrum[i]);
       CHECK(std::sqrt(diff / norm) <= bound);
     }
     // Checksums (allreduced: every rank holds them); NPB's own criterion is 1e-12 relative.
-    const double bound = v.kind == reference.kind ? 0.0 : 1e-13;
+    const double bound = v.kind == reference.kind && v.local == reference.local ? 0.0 : 1e-13;
     for (int it = 0; it < 3; ++it)
       CHECK(std::abs(got.checksums[it] - ref.checksums[it]) <= bound * std::abs(ref.checksums[it]));
   }
+}
+
+TEST_CASE("fft3d: a local plan that cannot run is an input error; auto with measure keeps the fastest timed one",
+          "[fft3d][mpi]") {
+  const int ranks = world_size();
+  Variant pencil_planes{DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv};
+  pencil_planes.local = LocalPlan::planes;
+  CHECK_THROWS_WITH(make_fft(pencil_planes, 12, 10, 8), Catch::Contains("fft3d.local") && Catch::Contains("planes"));
+  Variant slab_whole{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
+  slab_whole.local = LocalPlan::whole;
+  if (ranks > 1) CHECK_THROWS_WITH(make_fft(slab_whole, 12, 10, 8), Catch::Contains("whole"));
+
+  const auto d = Decomposition::make(DecompKind::slab, 12, 10, 8, ranks, 0, 0);
+  FFTOptions opt;
+  opt.local = LocalPlan::automatic;
+  opt.planning = FFTPlanning::measure;
+  const DistributedFFT fft(d, MPI_COMM_WORLD, opt);
+  const auto& times = fft.local_plan_times();
+  REQUIRE(times.size() == (ranks == 1 ? 3u : 2u));  // staged, planes (and whole at 1 rank)
+  const auto fastest =
+      std::min_element(times.begin(), times.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+  CHECK(fft.local_plan() == fastest->first);
+  for (const auto& t : times) CHECK(t.second > 0);
 }
