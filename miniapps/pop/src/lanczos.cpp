@@ -26,7 +26,6 @@ EigenBounds lanczos_bounds(Workspace& w, int steps) {
   const auto v = w.field("pop::lanczos_v"), vold = w.field("pop::lanczos_vold"), rv = w.field("pop::lanczos_r"),
              q = w.field("pop::lanczos_q"), aq = w.field("pop::lanczos_aq");
   const auto mask = w.op.mask, rA0 = w.op.rA0;
-  const GridSpec g = w.dom.spec();
   const int gi0 = w.dom.i0() - w.dom.width(), gj0 = w.dom.j0() - w.dom.width();
   // start vector r (ocean points), and beta_0 = sqrt(<r, (-M)^-1 r>)
   w.vector(

@@ -266,7 +266,7 @@ void SphericalTransform::exchange(int ncol, Toward toward) {
 void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::vector<bool>& scaled,
                                  const View1D<double>& spec) {
   if (nf > max_fields || int(scaled.size()) < nf) throw RuntimeError("SphericalTransform::forward: too many fields");
-  const int L = opt_.levels, ncol = nf * 2 * L, kloc = decomp_.my_pairs().size();
+  const int L = opt_.levels, ncol = nf * 2 * L;
   {
     auto t = timers_.scope("fft");  // the FFTs and the fold (fused or in two passes: transform.fuse_fold)
     fft_fold(grid, nf, scaled);
@@ -354,7 +354,7 @@ void SphericalTransform::ring_allgather(int ncol, const View1D<double>& spec) {
 
 void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1D<double>& grid) {
   if (nf > max_fields) throw RuntimeError("SphericalTransform::inverse: too many fields");
-  const int L = opt_.levels, ncol = nf * 2 * L, kloc = decomp_.my_pairs().size();
+  const int L = opt_.levels, ncol = nf * 2 * L;
   if (opt_.algorithm == Algorithm::transpose) {
     const bool one = decomp_.ranks == 1;
     if (one) std::swap(e_lt_, e_loc_), std::swap(o_lt_, o_loc_);
