@@ -20,13 +20,6 @@ void gemm(bool trans_a, bool trans_b, int m, int n, int k, double alpha, const d
   dgemm_(&ta, &tb, &n, &m, &k, &alpha, B, &ldb, A, &lda, &beta, C, &ldc);
 }
 
-void gemm(double alpha, const View2D<const double>& A, const View2D<const double>& B, double beta,
-          const View2D<double>& C) {
-  const int m = int(A.extent(0)), k = int(A.extent(1)), n = int(B.extent(1));
-  gemm(false, false, m, n, k, alpha, A.data(), int(A.stride(0)), B.data(), int(B.stride(0)), beta, C.data(),
-       int(C.stride(0)));
-}
-
 double measure_dgemm_gflops(int n, int repeats) {
   std::vector<double> a(size_t(n) * n), b(size_t(n) * n), c(size_t(n) * n, 0.0);
   for (size_t i = 0; i < a.size(); ++i) a[i] = 1.0 + double(i % 7) * 0.1, b[i] = 0.5 - double(i % 5) * 0.1;

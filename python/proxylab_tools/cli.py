@@ -258,13 +258,7 @@ def build_parser() -> argparse.ArgumentParser:
     sp.set_defaults(func=cmd_test)
 
     for name in HARNESS_MODULES:
-        try:
-            mod = importlib.import_module(f"proxylab_tools.{name}")
-        except ModuleNotFoundError as e:
-            if e.name != f"proxylab_tools.{name}":
-                raise
-            continue
-        mod.register(sub)
+        importlib.import_module(f"proxylab_tools.{name}").register(sub)
     return p
 
 

@@ -10,10 +10,6 @@ namespace proxylab {
 void gemm(bool trans_a, bool trans_b, int m, int n, int k, double alpha, const double* A, int lda, const double* B,
           int ldb, double beta, double* C, int ldc);
 
-// Same on LayoutRight Views (host memory): C = alpha * A * B + beta * C.
-void gemm(double alpha, const View2D<const double>& A, const View2D<const double>& B, double beta,
-          const View2D<double>& C);
-
 // Measured DGEMM rate (GFLOP/s, best of `repeats`) for square n x n products on this rank.
 double measure_dgemm_gflops(int n = 1024, int repeats = 3);
 

@@ -295,15 +295,9 @@ std::size_t sweep_scratch_bytes(int nzones, int lanes) { return Work::doubles(nz
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes) {
   if (pencils.npencils <= 0) return PhaseTimes{};
   if (mapping == SweepMapping::pencil) return sweep_lanes<1>(pencils, dt, dx, gas);
-  switch (lanes) {
-    case 4:
-      return sweep_lanes<4>(pencils, dt, dx, gas);
-    case 8:
-      return sweep_lanes<8>(pencils, dt, dx, gas);
-    case 16:
-      return sweep_lanes<16>(pencils, dt, dx, gas);
-  }
-  throw InputError("evh1.lanes = " + std::to_string(lanes) + ": allowed: 4, 8, 16");
+  if (lanes == 4) return sweep_lanes<4>(pencils, dt, dx, gas);
+  if (lanes == 8) return sweep_lanes<8>(pencils, dt, dx, gas);
+  return sweep_lanes<16>(pencils, dt, dx, gas);  // lanes is 4, 8 or 16 (read_options checks evh1.lanes)
 }
 
 }  // namespace proxylab::evh1

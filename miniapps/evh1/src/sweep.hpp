@@ -21,7 +21,6 @@ namespace proxylab::evh1 {
 enum class Boundary { reflect, outflow, periodic, neighbor };  // neighbor: ghosts already in the array
 enum class SweepMapping { pencil, batched };
 PROXYLAB_CHOICE_NAMES(SweepMapping, "mapping", "pencil", "batched");
-inline SweepMapping parse_sweep_mapping(const std::string& s) { return parse_choice<SweepMapping>(s); }
 
 // The pencils of a sweep inside fields(var, a, b): along the last index (axis 2) or the middle one (axis 1).
 // Zone n of pencil q is fields(var, pencil_begin + q, zone_begin + n) (axis 2) or
@@ -50,7 +49,7 @@ enum Phase : int { phase_parabola = 0, phase_riemann, phase_evolve, phase_remap,
 constexpr std::array<const char*, nphases> phase_names{"parabola", "riemann", "evolve", "remap"};
 using PhaseTimes = std::array<double, nphases>;  // seconds summed over threads
 
-// Advances every pencil by dt on a uniform grid of width dx. lanes: pencils per block (batched).
+// Advances every pencil by dt on a uniform grid of width dx. lanes: pencils per block (batched): 4, 8 or 16.
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes);
 
 // Team scratch of one sweep block (pencils of nzones zones, `lanes` per block; 1 for pencil): the

@@ -105,7 +105,4 @@ class SphericalTransform {
   TransformStats stats_;
 };
 
-inline Algorithm parse_algorithm(const std::string& s) { return parse_choice<Algorithm>(s); }
-inline Combine parse_combine(const std::string& s) { return parse_choice<Combine>(s); }
-
 }  // namespace proxylab::pstswm

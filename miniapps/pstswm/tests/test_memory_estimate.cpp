@@ -22,8 +22,8 @@ TEST_CASE("pstswm: the memory estimate matches the peak of Kokkos allocations", 
       const pstswm::GridSize g = pstswm::default_grid(21);
       opt.nlat = g.nlat, opt.nlon = g.nlon;
       opt.lt = lt == std::string("gemm") ? pstswm::LTVariant::gemm : pstswm::LTVariant::loop;
-      opt.algorithm = pstswm::parse_algorithm(cfg.choice("parallel.algorithm"));
-      opt.combine = pstswm::parse_combine(cfg.choice("parallel.combine"));
+      opt.algorithm = cfg.choice<pstswm::Algorithm>("parallel.algorithm");
+      opt.combine = cfg.choice<pstswm::Combine>("parallel.combine");
       const double estimate = pstswm::estimate_memory(opt, MPI_COMM_WORLD).view_bytes();
       INFO(parallel << " lt " << lt);
       testing::check_estimate_matches(estimate, peak);
