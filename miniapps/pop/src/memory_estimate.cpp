@@ -34,6 +34,9 @@ MemoryEstimate estimate_memory(const RunOptions& o, int ranks) {
       .view("pop operator (A0, AN, AE, ANE, rA0, mask, TAREA)", 7, field)
       // build_operator's depth temporaries HT and HU are freed before the solver allocates
       .view("pop solver work arrays", std::max(1 + work, 2.0), field)
+      // benchmark mode (solver.crit = 0): the reference variant's iterate (bench_check.cpp; its solver's work arrays
+      // and the energy norm's four fields come after the run's work arrays are freed, and are no more)
+      .view("pop::bench_xref", o.solver.crit > 0 ? 0 : 1, field)
       // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
       .view("halo buffers", 1, halo_buffer_bytes(o.halo == HaloStrategy::rma, nx, ny, w, 1, 2, py > 1 ? 2 : 0));
   return e;

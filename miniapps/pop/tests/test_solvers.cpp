@@ -2,9 +2,11 @@
 // fused/unfused, reaches the reference solution (pcg, packed, allreduce) within a stated tolerance on
 // 1, 2 and 4 ranks; with reproducible sums the whole residual history and the solution are
 // bit-identical whatever the number of ranks (sub-communicators of 1, 2 and 4 ranks in one run).
+#include <cmath>
 #include <memory>
 #include <vector>
 
+#include "bench_check.hpp"
 #include "problem.hpp"
 #include "proxylab/testing.hpp"
 
@@ -200,4 +202,32 @@ TEST_CASE("pop: reproducible sums give bit-identical histories and solutions on 
       for (int p = 0; p < 3; ++p) CHECK(probe[g][3 * s + p] == probe[0][3 * s + p]);
     }
   }
+}
+
+TEST_CASE("pop: benchmark mode's check passes every solver and fails one that does nothing or stops early",
+          "[pop][mpi]") {
+  Problem pb(MPI_COMM_WORLD, grid, 2, HaloStrategy::packed);
+  const int iterations = 12;  // short of convergence (~20 here): the iterate is still far from x*
+  for (SolverKind k : all_solvers)
+    for (bool fused : {true, false}) {
+      SolverOptions o = options(k);
+      o.crit = 0, o.max_iters = iterations, o.fused = fused, o.mapping = Mapping::team;
+      INFO(to_string(k) << (fused ? " fused" : " unfused"));
+      REQUIRE(pb.solve(o, ReduceStrategy::iallreduce).iterations == iterations);
+      const BenchCheck real = bench_check(pb.dom, pb.op, o, pb.b, pb.x, pb.xstar, iterations);
+      CHECK(real.energy_error < 1.0);
+      CHECK(real.energy_error > 0.0);
+      CHECK(real.reference_difference <= real.reference_limit);
+      // A solver that did nothing leaves x = 0: exactly the starting error, and nothing like the reference.
+      Kokkos::deep_copy(pb.x, 0.0);
+      const BenchCheck noop = bench_check(pb.dom, pb.op, o, pb.b, pb.x, pb.xstar, iterations);
+      CHECK(std::abs(noop.energy_error - 1.0) <= 1e-14);
+      CHECK(noop.reference_difference > noop.reference_limit);
+      // One that stopped a third of the way: an iterate of the right method, but not the promised one.
+      o.max_iters = iterations / 3;
+      pb.solve(o, ReduceStrategy::iallreduce);
+      const BenchCheck early = bench_check(pb.dom, pb.op, o, pb.b, pb.x, pb.xstar, iterations);
+      CHECK(early.energy_error < 1.0);
+      CHECK(early.reference_difference > early.reference_limit);
+    }
 }

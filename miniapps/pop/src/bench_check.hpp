@@ -1,0 +1,33 @@
+// Benchmark mode's verification (solver.crit = 0: a fixed number of iterations, nothing converges, so POP2's
+// residual criterion cannot judge the run). Two measures that a solver which did nothing, or something else, fails:
+//  - the energy norm of the error, ||x - x*||_A / ||x*||_A from x0 = 0, must be below 1: every solver here is a
+//    Krylov method whose A-norm error cannot grow (CG minimises it over the Krylov space; PCSI's scaled Chebyshev
+//    polynomial is below 1 in magnitude on (0, mu]); one that leaves x at 0 gives exactly 1;
+//  - the iterate must equal the reference variant's after the same iterations (pcg for the CG family, whose
+//    iterates chrongear and pipecg reproduce in exact arithmetic; pcsi for pcsi; unfused, flat mapping, allreduce),
+//    run here untimed, within round-off grown over the iterations (1000 eps each) plus a tenth of the reference's own
+//    error against x*: once both stagnate at the accuracy round-off allows, correct iterates differ by a fraction of
+//    that error (measured: at most 0.004 of it, 320 x 384 with dt = 1 day, 3000 iterations, pipecg against pcg).
+#pragma once
+#include <string>
+
+#include "btrop_operator.hpp"
+#include "solver.hpp"
+
+namespace proxylab::pop {
+
+struct BenchCheck {
+  double energy_error = 0;          // ||x - x*||_A / ||x*||_A
+  std::string reference;            // the reference variant, e.g. "pcg unfused flat allreduce"
+  double reference_difference = 0;  // area-weighted L2 of x - x_ref over that of x_ref
+  double reference_limit = 0;       // 1000 eps per iteration + 0.1 x the reference's error against x*
+};
+
+// x: the run's iterate after `iterations` iterations of `opt` from 0 (ghosts need not be current).
+BenchCheck bench_check(const Domain& d, const Operator& op, const SolverOptions& opt, const View2D<double>& b,
+                       const View2D<double>& x, const View2D<double>& xstar, int iterations);
+
+// The A-norm of x - y relative to that of y (A is negative definite on the ocean: the norm of e is sqrt(-e.Ae)).
+double energy_norm_difference(const Domain& d, const Operator& op, const View2D<double>& x, const View2D<double>& y);
+
+}  // namespace proxylab::pop
