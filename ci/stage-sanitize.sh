@@ -4,7 +4,7 @@
 # the stage), runs the unit tests and
 # the 1- and 2-rank regression tests. Any sanitizer report fails its test. Suppressions (ci/sanitizers/) cover
 # MPICH and OpenMP runtime noise only. Self-contained and idempotent (./proxylab setup installs what is missing;
-# a second run rebuilds nothing). Measured on the shared 2-core VM at load 3-5 (a helper building beside it): build
+# a second run rebuilds nothing). Measured on a shared 2-core VM at load 3-5 (other builds beside it): build
 # 1213 s, tests 272 s (203 tests, before the front end's were left out); docs/cluster.md, "CI: the Kokkos matrix".
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -23,7 +23,7 @@ fi
 echo "stage-sanitize: every target built as C++20 without a warning, in $((SECONDS - start)) s"
 # The build really is instrumented (a preset that lost its flags would pass every test below silently).
 # ldd's output is taken whole first: the loader writes it a line at a time, so `ldd | grep -q` under pipefail
-# failed whenever grep had matched and left before the last line was written (stop 22's CI; 1 in 300 here).
+# failed whenever grep had matched and left before the last line was written.
 linked=$(ldd build/sanitize/bin/proxylab-pop)
 for lib in libasan libubsan; do
   grep -q "$lib" <<<"$linked" || { echo "stage-sanitize: proxylab-pop is not linked to $lib"; exit 1; }

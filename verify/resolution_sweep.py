@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Every proxy verifies at resolutions no deck in inputs/ has: odd, prime and non-square grids, 1-4 ranks.
 
-A correct run must pass its own checks at any size the deck schema allows (limits scale with the problem, issue 29),
+A correct run must pass its own checks at any size the deck schema allows (limits scale with the problem),
 or be refused with exit 2 where a check cannot be meaningful; this runs each proxy's binary directly over such sizes
 and fails when a run does not do what its case expects (verify, or be refused: the cases marked so). The quick set (default) is CI's regression test (regression.verify.resolution-
 sweep, about a minute on 2 cores); --full is the documented benchmark (docs/perf/reliability/README.md).
@@ -47,7 +47,7 @@ QUICK = [
     ("pstswm", "small", ["model.truncation=1"], [1], "refused"),  # T1 cannot hold case 2's height field
 ]
 
-# The benchmark: larger and more sizes, every rank count 1-4 (the sizes of issue 29's campaign among them).
+# The benchmark: larger and more sizes, every rank count 1-4 (among them the sizes at which runs used to fail).
 FULL = QUICK + [
     ("pop", "small", ["grid.nx=97", "grid.ny=71"], [1, 2, 3]),
     ("pop", "x1", ["grid.nx=331", "grid.ny=397"], [1, 4]),

@@ -221,8 +221,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   std::unique_ptr<OutputFile> json_out, trace_out;
   std::unique_ptr<Config> cfg;
   try {
-    // A flag given with an empty value names no file: refused, never taken for "no such output" (issue 29,
-    // finding 13: --json '' ran without a record and exited 0).
+    // A flag given with an empty value names no file: refused, never taken for "no such output" (otherwise
+    // --json '' would run without a record and exit 0).
     for (const auto& [flag, value] : {std::pair{deck_flag, &deck_path}, {json_flag, &json_path}, {trace_flag, &trace_path}})
       if (flag->count() > 0 && value->empty())
         throw InputError(flag->get_name() + " '': the path is empty; allowed: a file path");

@@ -74,7 +74,7 @@ TEST_CASE("config: every error names key, value and what is allowed", "[config]"
     CHECK(e.find("'grid.nx' has value '0' (out of range)") != std::string::npos);
     CHECK(error_of(s, "", {"solver.crit=2"}).find("out of range") != std::string::npos);
   }
-  SECTION("numbers read alike whatever blanks surround them; huge and tiny ones say why (issue 29, finding 13)") {
+  SECTION("numbers read alike whatever blanks surround them; huge and tiny ones say why") {
     Config blanks(s, "", "", {"grid.nx= 64", "solver.crit=1e-10 "});
     CHECK(blanks.integer("grid.nx") == 64);  // ' 64' was accepted and '64 ' refused
     CHECK(blanks.real("solver.crit") == 1e-10);
@@ -117,7 +117,7 @@ TEST_CASE("config: schema help lists every key", "[config]") {
   for (auto k : {"grid.nx", "solver.crit", "solver.fused", "solver.kind", "run.label"}) CHECK(h.find(k) != std::string::npos);
 }
 
-// Issue 16, finding 3: hostile YAML is refused with exit 2 (InputError) naming the deck, the line and the
+// Hostile YAML is refused with exit 2 (InputError) naming the deck, the line and the
 // column, before any alias is expanded. Before the fix a non-scalar key threw YAML::TypedBadConversion
 // (std::terminate on every rank), duplicate keys and extra documents were silently accepted, and the alias bomb
 // below expanded to 10^9 keys (bad_alloc).
@@ -219,7 +219,7 @@ TEST_CASE("config: deck files that are empty, too large or a directory are input
   CHECK(error_of_file("/dev/zero").find("larger than 65536 bytes") != std::string::npos);
 }
 
-// Issue 16, finding 5: evh1 65536^2 ended with a bare "std::bad_alloc"; every run now ends an exception with
+// evh1 65536^2 used to end with a bare "std::bad_alloc"; every run now ends an exception with
 // failure_message() (app.cpp), which says what happened and what to change.
 TEST_CASE("errors: an allocation failure is reported as out of memory", "[errors]") {
   const std::string m = proxylab::failure_message(std::bad_alloc());

@@ -114,7 +114,7 @@ def problem(path: str | os.PathLike) -> str:
 
 def atomic_write(path: str | os.PathLike, data: bytes | str) -> None:
     """Writes `data` to `path` (see the module's rules); OutputError naming the path and errno on failure, after which
-    no earlier file is left at `path` (a full disk left the old record in place: issue 29, finding 13)."""
+    no earlier file is left at `path` (otherwise a full disk would leave the old record in place)."""
     try:
         _write(path, data)
     except OutputError:

@@ -197,7 +197,7 @@ class Gantt(unittest.TestCase):
 
 
     def test_a_file_that_is_no_trace_is_refused_naming_what(self):
-        # Issue 29, finding 12: {"traceEvents": "x"} ended in a traceback; NaN, negative and 1e308 durations were
+        # {"traceEvents": "x"} used to end in a traceback; NaN, negative and 1e308 durations were
         # taken (a chart of nothing, or of nonsense).
         cases = {
             '{"traceEvents": "x"}': "'traceEvents' is str, not a list",

@@ -55,7 +55,7 @@ class LaunchChecks(unittest.TestCase):
             plan(ranks=64, launcher="srun").check()  # the scheduler's nodes, not this machine's cores
 
     def test_caps_on_ranks_and_threads(self):
-        # Issue 29, finding 5: --ranks 99999 --oversubscribe forked ranks long after SIGTERM (3454 processes),
+        # --ranks 99999 --oversubscribe used to fork ranks long after SIGTERM (3454 processes),
         # --threads 99999999 --oversubscribe segfaulted and --threads 3000 aborted: refused before anything starts.
         with machine(cores=2), mock.patch.object(launch, "memory_available_mib", lambda: 24000.0):
             self.refused(plan(ranks=99999, oversubscribe=True), "= 99999 threads on 2 cores", "at most 32 (16 per core)",
@@ -69,7 +69,7 @@ class LaunchChecks(unittest.TestCase):
             self.refused(plan(ranks=40, oversubscribe=True), "each rank needs at least 32 MiB", "at most 31 ranks")
 
     def test_a_launcher_that_cannot_start_is_refused(self):
-        # Issue 29, finding 8: --launcher flux without flux, and a missing PROXYLAB_MPIEXEC, ended in tracebacks.
+        # --launcher flux without flux, and a missing PROXYLAB_MPIEXEC, used to end in tracebacks.
         with machine(), mock.patch.object(launch.shutil, "which", lambda program: None):
             with self.assertRaises(launch.LaunchError) as e:
                 plan(launcher="flux").check_launcher_program()
@@ -90,7 +90,7 @@ class LaunchChecks(unittest.TestCase):
             self.refused(plan(ranks=4, launcher="mpiexec", nodes=2, oversubscribe=True), "--nodes 2", "srun or flux")
             self.refused(plan(launcher="mpirun -np 2"), "nor a template with {ranks}")
             self.refused(plan(launcher="srun -n {rank}"), "placeholders")
-            # Issue 29, finding 12: an attribute or index of a placeholder raised a traceback
+            # An attribute or index of a placeholder used to raise a traceback
             self.refused(plan(launcher="srun -n {ranks.foo}"), "AttributeError", "placeholders")
             self.refused(plan(launcher="srun -n {ranks[0]}"), "placeholders")
             self.refused(plan(ranks=6, launcher="srun", nodes=2, ranks_per_node=2), "2 x --ranks-per-node 2 = 4")
@@ -166,7 +166,7 @@ class JobExitCode(unittest.TestCase):
         self.assertEqual(code(None, 2, 0, False), 2)
         self.assertEqual(code(done, 139, 0, False), 139)       # a crash after the record was written
         self.assertEqual(code(None, 0, 0, True), 124)
-        # Issue 29, finding 8: PROXYLAB_MPIEXEC=/bin/false exited 1 with no message; a pipe closed under the job
+        # PROXYLAB_MPIEXEC=/bin/false used to exit 1 with no message; a pipe closed under the job
         # exited 243 (SIGPIPE): without a record, a failure of the launch is a runtime failure, and says so
         for launcher_rc in (1, 0, -13, 139, 255):
             self.assertEqual(code(None, launcher_rc, 0, False), 3)
@@ -212,7 +212,7 @@ class OutputPaths(unittest.TestCase):
         self.assertIn("errno 28", str(e.exception))
 
     def test_a_failed_write_leaves_no_earlier_record(self):
-        # Issue 29, finding 13: --json on a full disk exited 3 and left the earlier record in place.
+        # --json on a full disk used to exit 3 and leave the earlier record in place.
         with tempfile.TemporaryDirectory() as tmp:
             target = Path(tmp) / "r.json"
             target.write_text("an earlier run's record")
@@ -262,7 +262,7 @@ class JobScripts(unittest.TestCase):
         return args.read_text().split("\0")[:-1]
 
     def test_nothing_a_user_types_runs_in_the_script(self):
-        # Issue 29, finding 3: a newline in --set ended the '# Written by:' comment and the next line ran.
+        # A newline in --set used to end the '# Written by:' comment, and the next line ran.
         payloads = ["$(touch CANARY)", "`touch CANARY`", "'; touch CANARY; '", '"; touch CANARY; "', "a b\\ c; touch CANARY"]
         for scheduler in ("slurm", "flux"):
             for payload in payloads:

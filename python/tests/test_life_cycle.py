@@ -1,11 +1,11 @@
 """The run contract on the real binaries, directly and through the front end.
 
-Output files (issue 16, finding 4): checked before the run (a missing folder, a folder, a pipe without a reader: exit
+Output files: checked before the run (a missing folder, a folder, a pipe without a reader: exit
 2 at once), non-regular targets work or are refused and never hang (/dev/stdout into a pipe, /dev/full: exit 3 with
 the errno), a failed run leaves no stale record, evh1's density file is checked up front and written whole.
-Flags (finding 6): bad --kokkos-* values and KOKKOS_* variables, a flag the linked Kokkos does not accept, --slow-ranks
+Flags: bad --kokkos-* values and KOKKOS_* variables, a flag the linked Kokkos does not accept, --slow-ranks
 beyond the rank count: exit 2 with a message, never std::terminate; changed verify.* limits are named.
-Launch (issue 14): ranks are bound to their own cores by the front end; --version of the binaries and the front end."""
+Launch: ranks are bound to their own cores by the front end; --version of the binaries and the front end."""
 import json
 import os
 import subprocess
@@ -87,14 +87,14 @@ class OutputTargets(unittest.TestCase):
                 self.assertNotIn("VERIFICATION", p.stdout, f"{name} {flag}: it ran")
 
     def test_a_deck_path_too_long_for_the_system(self):
-        # Issue 29, finding 12: a --deck path over 4096 bytes ended in a traceback of the front end.
+        # A --deck path over 4096 bytes used to end in a traceback of the front end.
         p = sh(front() + " --deck " + "a/" * 2100 + "x.yaml")  # the last --deck wins
         self.assertEqual(p.returncode, 2, p.stdout[-500:] + p.stderr[-500:])
         self.assertNotIn("Traceback", p.stderr)
         self.assertIn("--deck", p.stderr)
 
     def test_empty_paths_are_refused(self):
-        # Issue 29, finding 13: --json '' ran to the end, exit 0, no record anywhere.
+        # --json '' used to run to the end, exit 0, no record anywhere.
         for cmd in (front() + " --json ''", direct(1) + " --json ''", front() + " --deck ''"):
             p = sh(cmd)
             self.assertEqual(p.returncode, 2, cmd + p.stdout + p.stderr)
@@ -102,7 +102,7 @@ class OutputTargets(unittest.TestCase):
             self.assertNotIn("VERIFICATION", p.stdout)
 
     def test_a_deck_from_a_pipe(self):
-        # Issue 29, finding 13: --deck /dev/stdin failed with a path '/proc/<pid>/fd/pipe:[...]'.
+        # --deck /dev/stdin used to fail with a path '/proc/<pid>/fd/pipe:[...]'.
         p = sh(f"printf 'stream:\n  n: 4096\n  iterations: 2\n' | {sys.executable} -m proxylab_tools.cli run stream "
                "--deck /dev/stdin --quiet --json /dev/stdout | python3 -c "
                "'import json,sys; t=sys.stdin.read(); r=json.loads(t[t.index(\"{\"):]); "
@@ -191,7 +191,7 @@ class DensityFile(unittest.TestCase):
             self.assertEqual(sorted(x.name for x in Path(tmp).iterdir()), ["rho.bin", "rho.bin.json"])
 
     def test_relative_paths_are_the_users(self):
-        # Issue 29, finding 7: a relative output.density_file went to the repository root (the ranks ran there),
+        # A relative output.density_file used to go to the repository root (the ranks ran there),
         # --json and --trace to the user's folder. Now all of them go to the folder the front end runs in, and the
         # deck is still found by its name from the repository root.
         with tempfile.TemporaryDirectory() as tmp:

@@ -262,7 +262,7 @@ class MachineFiles(unittest.TestCase):
             machine_file.validate(m, "m.yaml")
 
     def test_a_folder_or_a_binary_file_is_refused_naming_it(self):
-        # Issue 29, finding 12: model --machine DIR or a binary file ended in a traceback.
+        # model --machine DIR or a binary file used to end in a traceback.
         with tempfile.TemporaryDirectory() as d:
             with self.assertRaisesRegex(machine_file.MachineError, "is not a file"):
                 machine_file.load(d)
@@ -272,7 +272,7 @@ class MachineFiles(unittest.TestCase):
                 machine_file.load(str(binary))
 
     def test_rank_counts_beyond_any_machine_are_refused(self):
-        # Issue 29, finding 12: model --ranks 99999999999999 predicted for 1e14 ranks on a 3072-point grid.
+        # model --ranks 99999999999999 used to predict for 1e14 ranks on a 3072-point grid.
         import contextlib
         import io
         from proxylab_tools import cli

@@ -1,4 +1,4 @@
-"""Signals end a job cleanly, everywhere (issue 16, findings 1 and 2), on the real binaries:
+"""Signals end a job cleanly, everywhere, on the real binaries:
 
 - through the front end: SIGINT (a terminal's Ctrl-C) or SIGTERM (a batch system's) during pop's solve, a comm probe's
   inner loop or pop's set-up ends the job with exit 130 within seconds, the results so far printed and the record
@@ -141,7 +141,7 @@ class FrontEndSignals(unittest.TestCase):
 
 @unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists(), "pop is not built")
 class SignalsAtAnyMoment(unittest.TestCase):
-    """Issue 29, finding 4: a signal in the first second was lost (SIGINT at 0.2 s: the whole solve ran), fatal to the
+    """A signal in the first second used to be lost (SIGINT at 0.2 s: the whole solve ran), fatal to the
     front end (SIGTERM very early: exit 143, no message, an earlier record left) or a traceback (SIGINT at 0.05 s).
     Through the `proxylab` wrapper, as a user starts it: SIGINT and SIGTERM at 0.05, 0.2, 0.5, 1 and 5 s end the run
     with exit 130, and either a record that says 'interrupted' or none (the earlier run's record removed), and no
@@ -167,7 +167,7 @@ class SignalsAtAnyMoment(unittest.TestCase):
                         job.assert_no_process_left(self)
 
     def test_a_closed_pipe_does_not_lose_the_run(self):
-        # Issue 29, finding 8: `./proxylab run ... | head -1` exited 243 (SIGPIPE) with no message and no record.
+        # `./proxylab run ... | head -1` used to exit 243 (SIGPIPE) with no message and no record.
         with tempfile.TemporaryDirectory() as tmp:
             record = Path(tmp) / "run.json"
             p = subprocess.run(f"'{ROOT / 'proxylab'}' run pop --json '{record}' | head -1; exit ${{PIPESTATUS[0]}}",

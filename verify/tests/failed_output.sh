@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # failed_output.sh RECORD.json COMMAND...: runs COMMAND (a proxy writing RECORD.json via --json and a --trace that
 # cannot be written, such as /dev/full); passes when the run exits 3, says "OUTPUT FAILED", its record has status
-# 'output_failed' naming the trace, and check_record.py rejects the record. Issue 29, finding 6: the run exited 3
-# while its record said completed and verified, and check_record.py accepted it.
+# 'output_failed' naming the trace, and check_record.py rejects the record (such a run used to exit 3 while its
+# record said completed and verified, and check_record.py accepted it).
 set -u
 record=$1
 shift

@@ -16,7 +16,7 @@ std::string kokkos_version_text();  // "4.6.1"
 std::string kokkos_arguments_problem(int argc, char** argv);
 
 // The most threads a rank may ask for (--kokkos-num-threads, KOKKOS_NUM_THREADS, OMP_NUM_THREADS): OpenMP runtimes
-// aborted at 3000 and segfaulted at 99999999 inside Kokkos::initialize (issue 29, finding 5). The front end's cap
+// aborted at 3000 and segfaulted at 99999999 inside Kokkos::initialize. The front end's cap
 // is the same (python/proxylab_tools/launch.py MAX_THREADS_PER_RANK).
 constexpr long long max_threads_per_rank = 1024;
 std::string thread_count_problem(int argc, char** argv);

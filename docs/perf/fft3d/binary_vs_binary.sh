@@ -2,7 +2,7 @@
 # Two fft3d binaries side by side on one case, interleaved (A, B, A, B, ...), 1 thread per rank, ranks bound to
 # cores; prints each binary's FOM (forward + inverse GFLOP/s) per round and the median ratio B / A.
 # Usage: binary_vs_binary.sh BIN_A BIN_B N DECOMPOSITION RANKS PLANNING [ROUNDS]
-# (issue 24: the binary before the device FFT layer against the one with it, on the peers' cases)
+# (made to compare the binary before the device FFT layer with the one after it, on the peers' cases)
 set -euo pipefail
 a=$1; b=$2; n=$3; d=$4; p=$5; plan=$6; rounds=${7:-7}
 deck=$(cd "$(dirname "$0")/../../.." && pwd)/inputs/fft3d/small.yaml

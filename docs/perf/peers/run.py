@@ -4,13 +4,14 @@
   .deps/venv/bin/python docs/perf/peers/run.py --peers PEERS_DIR [--only evh1,fft3d,pstswm,pop,stream]
       [--ranks 1,2] [--repeats 3] [--out docs/perf/peers] [--bin-dir build/openmp/bin]
 
-PEERS_DIR is the folder `../shared/peers/setup.sh PEERS_DIR VH1_GIT HEFFTE_GIT` fills (or a user's own builds with
-the same names: vhone_p1, vhone_p2, fftw_mpi_3d, petsc_cg9, triad, venv/bin/python + shtns_bench.py). VH-1 fixes its
-grid at compile time: vhone_pP is the 512^2 build; other sizes N need vhone_nN_pP (the same build with imax = jmax = N
-in zonemod.f90; docs/perf/peers/README.md shows how). Every round runs
+PEERS_DIR is the folder the peers' build script fills (`setup.sh PEERS_DIR VH1_GIT HEFFTE_GIT`, kept with the peers'
+sources outside this repository), or a user's own builds with the same names (vhone_p1, vhone_p2, fftw_mpi_3d,
+petsc_cg9, triad, venv/bin/python + shtns_bench.py). VH-1 fixes its grid at compile time: vhone_pP is the 512^2
+build; other sizes N need vhone_nN_pP (the same build with imax = jmax = N in zonemod.f90; docs/perf/peers/README.md
+shows how). Every round runs
 each case's proxy and its peer back to back, so a disturbance hits both; the ratio is taken per round and the
 table gives its median and spread (min-max) over the rounds. ratio = proxy speed / peer speed (> 1: the proxy is
-faster; for times, speed = 1 / time). Each case names the target the proxy must meet (issue 13).
+faster; for times, speed = 1 / time). Each case names the target the proxy must meet.
 
 Writes OUT/results.json (every raw value), OUT/results.md (the table) and OUT/ratios.png (a bar chart), atomically.
 Performance is never asserted in tests; this script is the place where it is measured.
@@ -251,7 +252,7 @@ def chart(rows, path: Path):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--peers", required=True, help="folder with the peer builds (../shared/peers/setup.sh WORKDIR)")
+    ap.add_argument("--peers", required=True, help="folder with the peer builds (the peers' setup.sh WORKDIR)")
     ap.add_argument("--only", default="evh1,fft3d,pstswm,pop,stream")
     ap.add_argument("--ranks", default="1,2")
     ap.add_argument("--repeats", type=int, default=3)
@@ -264,7 +265,7 @@ def main(argv=None):
     a = ap.parse_args(argv)
     peers = str(Path(a.peers).resolve())
     if not Path(peers).is_dir():
-        ap.error(f"--peers {a.peers}: not a directory (run ../shared/peers/setup.sh {a.peers} first)")
+        ap.error(f"--peers {a.peers}: not a directory (build the peers into it first: setup.sh {a.peers})")
     out = Path(a.out)
     out.mkdir(parents=True, exist_ok=True)
     ranks = [int(x) for x in a.ranks.split(",")]

@@ -13,7 +13,7 @@ namespace proxylab::evh1 {
 namespace {
 
 constexpr double pi = 3.14159265358979323846;
-// Sedov-Taylor constant xi0 for gamma = 1.4 (REFERENCES.md): nu = 2 (cylindrical / 2-D Cartesian).
+// Sedov-Taylor constant xi0 for gamma = 1.4 (docs/references.md, evh1): nu = 2 (cylindrical / 2-D Cartesian).
 constexpr double sedov_xi0_nu2 = 1.00402;
 // nu = 3 (spherical blast: a point blast on the axis of r-z, or in r-theta): xi0 = 1.03278.
 constexpr double sedov_xi0_nu3 = 1.03278;
@@ -110,7 +110,10 @@ Peak global_peak(MPI_Comm comm, const ZoneBlock& b, const GridSpec& g) {
   Peak mine;
   for (int j = b.j0; j < b.j0 + b.nj; ++j)
     for (int i = b.i0; i < b.i0 + b.ni; ++i)
-      if (b.at(var_rho, i, j) > mine.rho) mine.rho = b.at(var_rho, i, j), mine.radius = blast_radius(g, i, j);
+      if (b.at(var_rho, i, j) > mine.rho) {
+        mine.rho = b.at(var_rho, i, j);
+        mine.radius = blast_radius(g, i, j);
+      }
   struct {
     double value;
     int rank;
@@ -306,7 +309,9 @@ Problem make_problem(const RunOptions& o, const Config& cfg) {
         if (blast_radius(g, i, j) < rin) volume += zone_volume(g, i, j);
     const double pin = (o.sweep.gas.gamma - 1.0) * energy / volume;
     pb.init = [g, rho0, p0, rin, pin](int i, int j, double* w) {
-      w[var_rho] = rho0, w[var_ux] = 0, w[var_uy] = 0;
+      w[var_rho] = rho0;
+      w[var_ux] = 0;
+      w[var_uy] = 0;
       w[var_p] = blast_radius(g, i, j) < rin ? pin : p0;
     };
   } else {  // advection
@@ -315,11 +320,15 @@ Problem make_problem(const RunOptions& o, const Config& cfg) {
     const double ux = o.advection.ux, uy = o.advection.uy, p = o.advection.p, amp = o.advection.amplitude;
     pb.init = [g, ux, uy, p, amp](int i, int j, double* w) {
       w[var_rho] = advection_zone_density(g, amp, g.xc(i), g.yc(j));
-      w[var_p] = p, w[var_ux] = ux, w[var_uy] = uy;
+      w[var_p] = p;
+      w[var_ux] = ux;
+      w[var_uy] = uy;
     };
   }
-  g.x_lo = pick(o.bc_x, natural.x_lo), g.x_hi = pick(o.bc_x, natural.x_hi);
-  g.y_lo = pick(o.bc_y, natural.y_lo), g.y_hi = pick(o.bc_y, natural.y_hi);
+  g.x_lo = pick(o.bc_x, natural.x_lo);
+  g.x_hi = pick(o.bc_x, natural.x_hi);
+  g.y_lo = pick(o.bc_y, natural.y_lo);
+  g.y_hi = pick(o.bc_y, natural.y_hi);
   if (g.geometry != GridGeometry::cartesian && g.x_lo == Boundary::periodic)
     cfg.reject("bc.x", std::string("reflect or outflow for a radial x (sedov.geometry=") + to_string(g.geometry) + ")");
   if (g.geometry == GridGeometry::spherical && g.y_lo != Boundary::reflect)

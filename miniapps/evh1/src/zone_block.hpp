@@ -1,6 +1,6 @@
 // This rank's zones of the global nx x ny grid, and the collective operations verification needs on them, so
-// that no rank ever holds the whole grid (issue 29, finding 9 / issue 26: the global gather made the memory per
-// rank independent of the rank count). Every decomposition evh1 has (rows or columns of the transpose algorithm,
+// that no rank ever holds the whole grid (a global gather would make the memory per rank independent of the rank
+// count). Every decomposition evh1 has (rows or columns of the transpose algorithm,
 // blocks of the halo algorithm) gives each rank one rectangle.
 //
 //   ZoneBlock b = domain.local();             // [i0, i0 + ni) x [j0, j0 + nj), state (var, j, i), a host copy

@@ -26,7 +26,7 @@ TEST_CASE("exact Riemann solver reproduces Toro test 1 (Sod)", "[evh1][riemann]"
   CHECK(allclose(s.u, 0.92745262, 1e-7));
   CHECK(allclose(s.rho_left, 0.42631943, 1e-7));
   CHECK(allclose(s.rho_right, 0.26557371, 1e-7));
-  // wave positions at t = 0.25 from x0 = 0.5 (REFERENCES.md): 0.20420, 0.48243, 0.73186, 0.93804
+  // wave positions at t = 0.25 from x0 = 0.5 (docs/references.md, evh1): 0.20420, 0.48243, 0.73186, 0.93804
   auto rho_at = [&](double x) { return exact_sample(l, r, 1.4, s, (x - 0.5) / 0.25).rho; };
   CHECK(rho_at(0.2041) == 1.0);
   CHECK(rho_at(0.2043) < 1.0);
@@ -99,7 +99,9 @@ TEST_CASE("exact Riemann solution conserves mass, momentum and energy for every 
     double mass = 0, momentum = 0, energy = 0;
     for (int k = 0; k < n; ++k) {
       const Primitive w = exact_sample(c.left, c.right, gamma, star, -X + (k + 0.5) * h);
-      mass += w.rho * h, momentum += w.rho * w.u * h, energy += energy_density(w, gamma) * h;
+      mass += w.rho * h;
+      momentum += w.rho * w.u * h;
+      energy += energy_density(w, gamma) * h;
     }
     const Primitive &l = c.left, &r = c.right;
     const double el = energy_density(l, gamma), er = energy_density(r, gamma);
@@ -179,7 +181,8 @@ TEST_CASE("exact Riemann solution: vacuum (Toro 4.6)", "[evh1][riemann]") {
 
 TEST_CASE("two-shock solver: exact for two shocks, close for Sod", "[evh1][riemann]") {
   Gas fixed;  // EVH1's template: always 8 iterations
-  fixed.riemann_iterations = 8, fixed.riemann_tolerance = 0.0;
+  fixed.riemann_iterations = 8;
+  fixed.riemann_tolerance = 0.0;
   const Gas vh1;  // VH-1's rule: stop at a relative change below 1e-5 (at most 12)
   double p, u;
   // colliding streams: both waves are shocks, so the two-shock approximation is the exact solution
@@ -226,7 +229,8 @@ void check_riemann_loop(const Gas& gas) {
 
 TEST_CASE("EVH1-style and batched Riemann loops are bit-identical to the point solver", "[evh1][riemann]") {
   Gas fixed;
-  fixed.riemann_iterations = 8, fixed.riemann_tolerance = 0.0;
+  fixed.riemann_iterations = 8;
+  fixed.riemann_tolerance = 0.0;
   for (const Gas& gas : {fixed, Gas{}}) {
     check_riemann_loop<1>(gas);
     check_riemann_loop<4>(gas);
@@ -376,9 +380,13 @@ namespace {
 // A spherical r-theta grid, r in [0.2, 1], theta in [0, pi], reflecting walls; state from init(r, theta, w).
 std::vector<double> run_spherical(int nr, int nt, long long steps,
                                   const std::function<void(double, double, double*)>& f, GridSpec& g) {
-  g.nx = nr, g.ny = nt;
+  g.nx = nr;
+  g.ny = nt;
   g.geometry = GridGeometry::spherical;
-  g.x0 = 0.2, g.dx = 0.8 / nr, g.y0 = 0.0, g.dtheta = 3.14159265358979323846 / nt;
+  g.x0 = 0.2;
+  g.dx = 0.8 / nr;
+  g.y0 = 0.0;
+  g.dtheta = 3.14159265358979323846 / nt;
   const Gas gas;
   proxylab::Timers timers(nullptr, false);
   auto d = make_transpose_domain(MPI_COMM_SELF, g, SweepOptions{gas, SweepMapping::batched, 4}, timers,
@@ -393,7 +401,13 @@ std::vector<double> run_spherical(int nr, int nt, long long steps,
 TEST_CASE("spherical r-theta: a uniform static state stays static", "[evh1][geometry]") {
   GridSpec g;
   const auto f = run_spherical(
-      24, 16, 20, [](double, double, double* w) { w[var_rho] = 1.3, w[var_p] = 0.7, w[var_ux] = 0.0, w[var_uy] = 0.0; },
+      24, 16, 20,
+      [](double, double, double* w) {
+        w[var_rho] = 1.3;
+        w[var_p] = 0.7;
+        w[var_ux] = 0.0;
+        w[var_uy] = 0.0;
+      },
       g);
   const std::size_t nz = std::size_t(g.nx) * g.ny;
   // The pressure forces through the face areas balance: only round-off (mass / volume) moves the state; a
@@ -417,7 +431,10 @@ TEST_CASE("spherical r-theta: a uniform flow along the axis stays uniform (area 
   // hits) keeps the exact state up to the truncation error, which falls with resolution.
   const double U = 0.3;
   auto flow = [U](double, double t, double* w) {
-    w[var_rho] = 1.0, w[var_p] = 1.0, w[var_ux] = U * std::cos(t), w[var_uy] = -U * std::sin(t);
+    w[var_rho] = 1.0;
+    w[var_p] = 1.0;
+    w[var_ux] = U * std::cos(t);
+    w[var_uy] = -U * std::sin(t);
   };
   auto interior_error = [&](int n) {
     GridSpec g;

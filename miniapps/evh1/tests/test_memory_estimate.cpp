@@ -1,5 +1,5 @@
 // evh1's memory estimate against what Kokkos allocates in a whole run of a small deck, for both algorithms
-// and mappings. Issue 16, finding 5: a run is refused before the domain is built when the estimate does
+// and mappings. A run is refused before the domain is built when the estimate does
 // not fit, so the estimate must count the real arrays. The runs go from the smallest sweep scratch to the
 // largest: Kokkos keeps its team scratch between runs and reallocates it only to grow.
 #include "evh1_app.hpp"
@@ -29,8 +29,8 @@ TEST_CASE("evh1: the memory estimate matches the peak of Kokkos allocations", "[
   }
 }
 
-// Issue 29, finding 9 (and issue 26): verification gathered the whole grid on every rank, so 2048^2 needed 811 / 549 /
-// 418 MB per rank at 1 / 2 / 4 ranks and a grid that fits the machine in pieces could not be verified. Now each rank
+// Verification used to gather the whole grid on every rank, so 2048^2 needed 811 / 549 / 418 MB per rank
+// at 1 / 2 / 4 ranks and a grid that fits the machine in pieces could not be verified. Now each rank
 // holds its own zones: the estimate for one grid falls as 1 / ranks, for both algorithms and every problem.
 TEST_CASE("evh1: the memory per rank falls as 1 / ranks", "[evh1][memory]") {
   for (const char* problem : {"sedov", "sod", "advection"})

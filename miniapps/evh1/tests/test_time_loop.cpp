@@ -1,7 +1,7 @@
-// The time loop's guard against a run that cannot end (issue 16, finding 6: extreme states let dt collapse
-// for days while the progress line said "left ~0.0 s"). A stand-in domain whose signal rate is chosen by
-// the test drives run_to: a rate that doubles every step collapses dt, a huge constant rate puts t_end
-// out of reach, and a well-behaved rate runs to t_end with the guard on.
+// The time loop's guard against a run that cannot end (extreme states can let dt collapse for days while the
+// progress line says "left ~0.0 s"). A stand-in domain whose signal rate is chosen by the test drives run_to:
+// a rate that doubles every step collapses dt, a huge constant rate puts t_end out of reach, and a well-behaved
+// rate runs to t_end with the guard on.
 #include <unistd.h>
 
 #include <string>

@@ -1,5 +1,5 @@
 // fft3d's memory estimate against what Kokkos allocates in a whole run of a small grid on every rank, for
-// slabs and pencils, plain transforms and NAS FT. Issue 16, finding 5: a run is refused before planning
+// slabs and pencils, plain transforms and NAS FT. A run is refused before planning
 // when the estimate does not fit, so the estimate must count the real arrays.
 #include "fft3d_app.hpp"
 #include "memory_estimate.hpp"

@@ -1,6 +1,6 @@
 // POP's barotropic operator: the 9-point stencil of the implicit free-surface equation on T-points
-// (REFERENCES, pop). Coefficients per T-point from the four U-corners (xne = HU DYU / (4 DXU),
-// yne = HU DXU / (4 DYU) at the NE corner, the others at the neighbouring U-points):
+// (docs/references.md, pop: the 9-point operator). Coefficients per T-point from the four U-corners
+// (xne = HU DYU / (4 DXU), yne = HU DXU / (4 DYU) at the NE corner, the others at the neighbouring U-points):
 //   ANE = xne + yne,  AE = xne + xse - yne - yse,  AN = yne + ynw - xne - xnw,
 //   A0  = -(ane + ase + anw + asw) - TAREA / (beta 2 dt dt g)   on ocean points, 0 on land.
 // The coefficients are computed on the ghosts too (from global indices), so they need no exchange.

@@ -14,7 +14,7 @@ namespace proxylab::pop {
 
 constexpr double earth_radius = 6.37122e6;   // m
 constexpr double gravity = 9.80616;          // m s^-2
-constexpr double implicit_beta = 1.0 / 3.0;  // POP's barotropic time weighting (REFERENCES)
+constexpr double implicit_beta = 1.0 / 3.0;  // POP's barotropic time weighting (docs/references.md, pop)
 constexpr double deg = 3.14159265358979323846 / 180.0;
 
 struct GridSpec {

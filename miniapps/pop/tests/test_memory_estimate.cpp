@@ -1,5 +1,5 @@
 // pop's memory estimate against what Kokkos allocates in a whole run of a small deck (every solver: they
-// hold different work arrays). Issue 16, finding 5: a run is refused before set-up when the estimate does
+// hold different work arrays). A run is refused before set-up when the estimate does
 // not fit, so the estimate must count the real arrays.
 #include "memory_estimate.hpp"
 #include "pop_app.hpp"

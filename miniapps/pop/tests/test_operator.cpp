@@ -1,5 +1,5 @@
 // The barotropic operator on a small grid (one rank), assembled column by column from the Kokkos
-// operator: it matches the REFERENCES stencil formula applied on the host, it is symmetric, its rows
+// operator: it matches the stencil formula of docs/references.md (pop) applied on the host, it is symmetric, its rows
 // sum to the time term (the spatial part conserves), it is negative definite on ocean points (LAPACK
 // dsyev), and a LAPACK banded direct solve (dgbsv) of b = A x* returns x* and the iterative solution.
 #include <algorithm>
@@ -45,7 +45,7 @@ Dense assemble(Problem& pb) {
   return A;
 }
 
-// The REFERENCES stencil on the host, from the coefficient arrays, periodic in x, closed in y.
+// The stencil of docs/references.md (pop) on the host, from the coefficient arrays, periodic in x, closed in y.
 Dense assemble_from_formula(Problem& pb) {
   Dense A;
   auto a0 = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pb.op.A.a0);
@@ -92,7 +92,7 @@ TEST_CASE("pop operator: stencil, symmetry, conservation, negative definite, ban
   double amax = 0;
   for (double v : A.a) amax = std::max(amax, std::fabs(v));
 
-  SECTION("the Kokkos operator is the REFERENCES stencil (periodic in x, closed in y)") {
+  SECTION("the Kokkos operator is the POP 9-point stencil (periodic in x, closed in y)") {
     Dense F = assemble_from_formula(pb);
     double d = 0;
     for (size_t k = 0; k < A.a.size(); ++k) d = std::max(d, std::fabs(A.a[k] - F.a[k]));
@@ -154,7 +154,10 @@ TEST_CASE("pop operator: stencil, symmetry, conservation, negative definite, ban
     REQUIRE(info == 0);
     const std::vector<double> xs = own_points(pb.xstar);
     double e = 0, s = 0;
-    for (int p = 0; p < N; ++p) e = std::max(e, std::fabs(b[p] - xs[p])), s = std::max(s, std::fabs(xs[p]));
+    for (int p = 0; p < N; ++p) {
+      e = std::max(e, std::fabs(b[p] - xs[p]));
+      s = std::max(s, std::fabs(xs[p]));
+    }
     CHECK(e <= 1e-11 * s);  // the direct solve recovers x* to round-off (condition number ~ 1e2)
 
     SolverOptions o;

@@ -101,8 +101,8 @@ RunOptions read_options(const Config& cfg) {
   t.strategy = cfg.choice<TransposeStrategy>("parallel.transpose");
   auto& m = s.model;
   m.test_case = cfg.choice<TestCase>("model.case") == TestCase::case6 ? 6 : 2;
-  // A truncation that cannot hold the test case's fields makes its checks meaningless (issue 29, finding 10: case
-  // 2 at T1 failed 1.9e-2 against 1e-10): case 2's exact steady height goes as sin^2 of the latitude (degree 2),
+  // A truncation that cannot hold the test case's fields makes its checks meaningless (case 2 at T1
+  // failed 1.9e-2 against 1e-10): case 2's exact steady height goes as sin^2 of the latitude (degree 2),
   // case 6's Rossby-Haurwitz wave of zonal wavenumber 4 has degree 5 (P_5^4).
   const int least = m.test_case == 2 ? 2 : 5;
   if (t.ntrunc < least)
@@ -185,7 +185,8 @@ void run(RunContext& ctx) {
       model.step();
       if (model.steps() % sample == 0 || k + 1 == s.steps) {
         const double p = std::arg(model.vorticity_coefficient(4, 5));
-        phase += std::remainder(p - phase_prev, 2.0 * M_PI), phase_prev = p;
+        phase += std::remainder(p - phase_prev, 2.0 * M_PI);
+        phase_prev = p;
         ctx.require_finite(p, "vorticity coefficient (4,5) at step " + std::to_string(model.steps()));
       }
       if (!progress.update(model.steps(), model.time() / 86400.0, "days")) break;
@@ -202,7 +203,9 @@ void run(RunContext& ctx) {
   RunResults r;
   r.test_case = s.model.test_case;
   r.steps = model.steps();
-  r.l1 = d.l1, r.l2 = d.l2, r.linf = d.linf;
+  r.l1 = d.l1;
+  r.l2 = d.l2;
+  r.linf = d.linf;
   r.mass_rel_change = std::fabs(d.mass - d0.mass) / std::fabs(d0.mass);
   r.energy_rel_change = std::fabs(d.energy - d0.energy) / std::fabs(d0.energy);
   const double days = model.time() / 86400.0;
@@ -224,7 +227,9 @@ void run(RunContext& ctx) {
       ctx.report.check_le(
           "Rossby-Haurwitz drift speed (relative difference)", rel, s.drift_tolerance,
           text_printf("measured %.5e rad/s vs analytic nu %.5e rad/s (non-divergent theory)", nu_num, nu));
-    r.drift_measured = true, r.drift_speed = nu_num, r.drift_speed_analytic = nu;
+    r.drift_measured = true;
+    r.drift_speed = nu_num;
+    r.drift_speed_analytic = nu;
   }
 
   // ---- performance record -----------------------------------------------------------------------
@@ -254,7 +259,8 @@ void run(RunContext& ctx) {
   r.per_step = {t_fft / n, t_lt / n, t_gp / n, t_comm / n, wall / n};
   r.fft_gflops = t_fft > 0 ? total[0] / t_fft * 1e-9 / ctx.size : 0;
   r.legendre_gflops = t_lt > 0 ? total[1] / t_lt * 1e-9 / ctx.size : 0;
-  r.dgemm_gflops = dgemm, r.fft_alone_gflops = fft_alone;
+  r.dgemm_gflops = dgemm;
+  r.fft_alone_gflops = fft_alone;
   r.flops_per_step = {total[0] / n, total[1] / n, total[2] / n};
   r.legendre_bytes_per_step = total[4] / n;
   r.communication_bytes_per_step = total[3] / n;

@@ -1,5 +1,5 @@
 // pstswm's memory estimate against what Kokkos allocates in a whole run (T21, 3 levels, 2 steps), for
-// both parallel algorithms and every way to combine partial sums. Issue 16, finding 5: a run is refused
+// both parallel algorithms and every way to combine partial sums. A run is refused
 // before any table is computed when the estimate does not fit, so the estimate must count the real arrays.
 #include "proxylab/testing.hpp"
 #include "src/memory_estimate.hpp"
@@ -18,9 +18,11 @@ TEST_CASE("pstswm: the memory estimate matches the peak of Kokkos allocations", 
       const Config& cfg = *deck.config;
       const double peak = testing::peak_kokkos_bytes_of_run(pstswm::app_spec(), cfg, MPI_COMM_WORLD);
       pstswm::TransformOptions opt;
-      opt.ntrunc = 21, opt.levels = 3;
+      opt.ntrunc = 21;
+      opt.levels = 3;
       const pstswm::GridSize g = pstswm::default_grid(21);
-      opt.nlat = g.nlat, opt.nlon = g.nlon;
+      opt.nlat = g.nlat;
+      opt.nlon = g.nlon;
       opt.lt = lt == std::string("gemm") ? pstswm::LTVariant::gemm : pstswm::LTVariant::loop;
       opt.algorithm = cfg.choice<pstswm::Algorithm>("parallel.algorithm");
       opt.combine = cfg.choice<pstswm::Combine>("parallel.combine");
