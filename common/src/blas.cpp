@@ -22,7 +22,10 @@ void gemm(bool trans_a, bool trans_b, int m, int n, int k, double alpha, const d
 
 double measure_dgemm_gflops(int n, int repeats) {
   std::vector<double> a(size_t(n) * n), b(size_t(n) * n), c(size_t(n) * n, 0.0);
-  for (size_t i = 0; i < a.size(); ++i) a[i] = 1.0 + double(i % 7) * 0.1, b[i] = 0.5 - double(i % 5) * 0.1;
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = 1.0 + double(i % 7) * 0.1;
+    b[i] = 0.5 - double(i % 5) * 0.1;
+  }
   gemm(false, false, n, n, n, 1.0, a.data(), n, b.data(), n, 0.0, c.data(), n);  // warm-up
   double best = 1e300;
   for (int r = 0; r < repeats; ++r) {

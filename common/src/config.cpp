@@ -149,7 +149,10 @@ std::string closest_key(const std::string& key, const std::vector<std::string>& 
     // The distance is at least the difference in length: skip hopeless candidates (a key may be 1 MiB long).
     if ((key.size() > k.size() ? key.size() - k.size() : k.size() - key.size()) >= best_d) continue;
     size_t d = edit_distance(key, k);
-    if (d < best_d) best_d = d, best = k;
+    if (d < best_d) {
+      best_d = d;
+      best = k;
+    }
   }
   return best;
 }
@@ -199,7 +202,10 @@ nlohmann::json Schema::to_json() const {
   nlohmann::json out = nlohmann::json::array();
   for (const auto& p : params_) {
     nlohmann::json j = {{"key", p.key}, {"type", type_name(p.type)}, {"default", p.default_value}, {"doc", p.doc}};
-    if (p.type == ParamType::integer || p.type == ParamType::real) j["min"] = p.min, j["max"] = p.max;
+    if (p.type == ParamType::integer || p.type == ParamType::real) {
+      j["min"] = p.min;
+      j["max"] = p.max;
+    }
     if (p.type == ParamType::choice) j["allowed"] = p.allowed;
     out.push_back(j);
   }
@@ -219,7 +225,10 @@ Schema Schema::from_json(const nlohmann::json& params) {
     const std::string type = j.at("type").get<std::string>();
     for (ParamType t : {ParamType::integer, ParamType::real, ParamType::boolean, ParamType::choice, ParamType::text})
       if (type == type_name(t)) p.type = t;
-    if (j.contains("min")) p.min = j["min"].get<double>(), p.max = j["max"].get<double>();
+    if (j.contains("min")) {
+      p.min = j["min"].get<double>();
+      p.max = j["max"].get<double>();
+    }
     if (j.contains("allowed")) p.allowed = j["allowed"].get<std::vector<std::string>>();
     s.add(p);
   }

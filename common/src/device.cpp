@@ -18,8 +18,10 @@ DeviceInfo device_info() {
   cudaDeviceProp prop{};
   size_t free_bytes = 0, total_bytes = 0;
   if (cudaGetDevice(&dev) == cudaSuccess && cudaGetDeviceProperties(&prop, dev) == cudaSuccess) d.name = prop.name;
-  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess)
-    d.free_bytes = double(free_bytes), d.total_bytes = double(total_bytes);
+  if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
+    d.free_bytes = double(free_bytes);
+    d.total_bytes = double(total_bytes);
+  }
   if (cudaGetDeviceCount(&count) == cudaSuccess) d.devices_on_node = count;
 #endif
   return d;

@@ -173,7 +173,10 @@ std::map<Key, std::unique_ptr<FFTWPlan>>& cache() {
 
 FFTShape FFTShape::lines(FFTKind kind, int n, int howmany, bool in_place, FFTPlanning planning) {
   FFTShape sh;
-  sh.kind = kind, sh.n = n, sh.in_place = in_place, sh.planning = planning;
+  sh.kind = kind;
+  sh.n = n;
+  sh.in_place = in_place;
+  sh.planning = planning;
   sh.inner = {howmany, sh.input_length(), sh.output_length()};
   return sh;
 }

@@ -13,7 +13,10 @@ std::vector<std::string> gather_text(MPI_Comm comm, const std::string& mine, int
   std::vector<char> all;
   if (rank == root) {
     int total = 0;
-    for (int r = 0; r < size; ++r) displs[r] = total, total += lens[r];
+    for (int r = 0; r < size; ++r) {
+      displs[r] = total;
+      total += lens[r];
+    }
     all.resize(static_cast<size_t>(total));
   }
   MPI_Gatherv(mine.data(), len, MPI_CHAR, all.data(), lens.data(), displs.data(), MPI_CHAR, root, comm);

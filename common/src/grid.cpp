@@ -35,7 +35,10 @@ std::array<int, 2> ProcessGrid::factor_pair(int size, const std::function<double
   for (int a = 1; a <= size; ++a) {
     if (size % a != 0 || !fits(a, size / a)) continue;
     const double c = cost(a, size / a);
-    if (best[0] == 0 || c < best_cost) best = {a, size / a}, best_cost = c;
+    if (best[0] == 0 || c < best_cost) {
+      best = {a, size / a};
+      best_cost = c;
+    }
   }
   return best;
 }
@@ -46,7 +49,8 @@ std::array<int, 2> ProcessGrid::dims_2d(int size, int px, int py, const std::str
                      "; allowed: positive process counts, or 0 for automatic");
   if (px == 0 && py == 0) {
     const std::array<int, 2> pair = factor_pair(size, squareness_cost, [](int, int) { return true; });
-    px = pair[1], py = pair[0];  // px >= py
+    px = pair[1];
+    py = pair[0];  // px >= py
   } else if (px == 0) {
     if (size % py != 0)
       throw InputError("key '" + key + "': py = " + std::to_string(py) + " does not divide the " +
@@ -70,9 +74,14 @@ ProcessGrid ProcessGrid::make_2d(MPI_Comm comm, int px, int py, bool periodic_x,
   int size = 1;
   MPI_Comm_size(comm, &size);
   const std::array<int, 2> dims = dims_2d(size, px, py, key);
-  px = dims[0], py = dims[1];
+  px = dims[0];
+  py = dims[1];
   ProcessGrid g;
-  g.px_ = px, g.py_ = py, g.size_ = size, g.periodic_x_ = periodic_x, g.periodic_y_ = periodic_y;
+  g.px_ = px;
+  g.py_ = py;
+  g.size_ = size;
+  g.periodic_x_ = periodic_x;
+  g.periodic_y_ = periodic_y;
   g.finish_setup(comm);
   return g;
 }
@@ -86,12 +95,19 @@ ProcessGrid ProcessGrid::make_masked_2d(MPI_Comm comm, int px, int py, bool peri
     throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) +
                      "; allowed: a given block grid (positive px and py) when blocks are eliminated");
   ProcessGrid g;
-  g.px_ = px, g.py_ = py, g.size_ = size, g.periodic_x_ = periodic_x, g.periodic_y_ = periodic_y;
+  g.px_ = px;
+  g.py_ = py;
+  g.size_ = size;
+  g.periodic_x_ = periodic_x;
+  g.periodic_y_ = periodic_y;
   g.block_rank_.assign(active.size(), MPI_PROC_NULL);
   int n_active = 0;
   for (size_t b = 0; b < active.size(); ++b)
     if (active[b]) {
-      if (n_active == rank) g.cx_ = int(b) % px, g.cy_ = int(b) / px;
+      if (n_active == rank) {
+        g.cx_ = int(b) % px;
+        g.cy_ = int(b) / px;
+      }
       g.block_rank_[b] = n_active++;
     }
   if (n_active != size)
@@ -117,7 +133,8 @@ void ProcessGrid::finish_setup(MPI_Comm parent) {
   MPI_Comm_rank(cart, &rank_);
   int coords[2];
   MPI_Cart_coords(cart, rank_, 2, coords);
-  cy_ = coords[0], cx_ = coords[1];
+  cy_ = coords[0];
+  cx_ = coords[1];
   split_row_col_node(cart);
 }
 
@@ -126,7 +143,9 @@ void ProcessGrid::split_row_col_node(MPI_Comm comm) {
   MPI_Comm_split(comm, cy_, cx_, &row);
   MPI_Comm_split(comm, cx_, cy_, &col);
   MPI_Comm_split_type(comm, MPI_COMM_TYPE_SHARED, rank_, MPI_INFO_NULL, &node);
-  row_ = make_comm_handle(row), col_ = make_comm_handle(col), node_ = make_comm_handle(node);
+  row_ = make_comm_handle(row);
+  col_ = make_comm_handle(col);
+  node_ = make_comm_handle(node);
 }
 
 int ProcessGrid::neighbor(int dx, int dy) const {

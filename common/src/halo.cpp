@@ -66,8 +66,13 @@ struct BoxList {
   }
   int count(int b) const { return off[b + 1] - off[b]; }
   void add(int k, const Box& box, int buffer_offset) {
-    dir[n] = k, slot[k] = n, at[n] = buffer_offset;
-    y0[n] = box.y0, x0[n] = box.x0, h[n] = box.h, wd[n] = box.wd;
+    dir[n] = k;
+    slot[k] = n;
+    at[n] = buffer_offset;
+    y0[n] = box.y0;
+    x0[n] = box.x0;
+    h[n] = box.h;
+    wd[n] = box.wd;
     off[n + 1] = off[n] + nf * box.h * box.wd;
     ++n;
   }
@@ -85,7 +90,8 @@ struct BoxIndex {
     f = r / plane;
     r -= f * plane;
     const int yy = r / L.wd[b];
-    y = L.y0[b] + yy, x = L.x0[b] + (r - yy * L.wd[b]);
+    y = L.y0[b] + yy;
+    x = L.x0[b] + (r - yy * L.wd[b]);
   }
   int b, f, y, x, buf;
 };
@@ -291,11 +297,13 @@ class SendrecvHalo : public BufferedHalo {
     const int most = std::max(xs_.total(), ys_.total());
     allocate_send(most);
     allocate_recv(most);
-    messages_ = 0, bytes_ = 0;
+    messages_ = 0;
+    bytes_ = 0;
     for (int k : {3, 4, 1, 6})
       if (nbr_[k] != MPI_PROC_NULL) {
         const BoxList& L = (k == 3 || k == 4) ? xs_ : ys_;
-        messages_ += 1, bytes_ += static_cast<long long>(L.count(L.slot[k])) * sizeof(double);
+        messages_ += 1;
+        bytes_ += static_cast<long long>(L.count(L.slot[k])) * sizeof(double);
       }
   }
   void exchange(const View3D<double>& fields) override {
@@ -335,7 +343,8 @@ class DatatypeHalo : public HaloExchange {
       stype_[k] = make_type(sizes, send_box(k, nx, ny, w));
       rtype_[k] = make_type(sizes, recv_box(k, nx, ny, w));
       const Box s = send_box(k, nx, ny, w);
-      messages_ += 1, bytes_ += static_cast<long long>(nf) * s.h * s.wd * sizeof(double);
+      messages_ += 1;
+      bytes_ += static_cast<long long>(nf) * s.h * s.wd * sizeof(double);
     }
   }
   ~DatatypeHalo() override {

@@ -67,7 +67,8 @@ double address_space_headroom() {
 
 void node_available(double& bytes, std::string& source) {
   if (const char* env = std::getenv("PROXYLAB_AVAILABLE_MEMORY")) {
-    bytes = parse_memory_bytes(env), source = "PROXYLAB_AVAILABLE_MEMORY";  // checked on every rank first
+    bytes = parse_memory_bytes(env);
+    source = "PROXYLAB_AVAILABLE_MEMORY";  // checked on every rank first
     return;
   }
   const double mem = meminfo_available(), cg = cgroup_available();
@@ -145,7 +146,10 @@ double halo_buffer_bytes(bool rma, double nx, double ny, double w, double nf, in
 std::string format_bytes(double bytes) {
   const char* units[] = {"B", "KiB", "MiB", "GiB", "TiB", "PiB", "EiB"};
   int u = 0;
-  while (bytes >= 1024.0 && u < 6) bytes /= 1024.0, ++u;
+  while (bytes >= 1024.0 && u < 6) {
+    bytes /= 1024.0;
+    ++u;
+  }
   char buf[32];
   std::snprintf(buf, sizeof buf, u == 0 ? "%.0f %s" : "%.2f %s", bytes, units[u]);
   return buf;

@@ -52,7 +52,8 @@ bool write_all(int fd, const char* data, size_t size) {
       if (n == 0) errno = EIO;
       return false;
     }
-    data += n, size -= static_cast<size_t>(n);
+    data += n;
+    size -= static_cast<size_t>(n);
   }
   return true;
 }
@@ -162,14 +163,23 @@ void OutputFile::commit(const void* data, size_t size) {
       const int fd = make_temporary(target, temp);
       bool ok = fd >= 0;
       int err = ok ? 0 : errno;
-      if (ok && !write_all(fd, bytes, size)) ok = false, err = errno;
+      if (ok && !write_all(fd, bytes, size)) {
+        ok = false;
+        err = errno;
+      }
       if (ok) {
         const mode_t mask = umask(0);
         umask(mask);
         fchmod(fd, 0666 & ~mask);  // as a plain open would create it (mkstemp makes 0600)
       }
-      if (fd >= 0 && ::close(fd) != 0 && ok) ok = false, err = errno;
-      if (ok && std::rename(temp.c_str(), target.c_str()) != 0) ok = false, err = errno;
+      if (fd >= 0 && ::close(fd) != 0 && ok) {
+        ok = false;
+        err = errno;
+      }
+      if (ok && std::rename(temp.c_str(), target.c_str()) != 0) {
+        ok = false;
+        err = errno;
+      }
       if (!ok) {
         if (!temp.empty()) ::unlink(temp.c_str());
         why = what_ + " '" + path_ + "': writing failed: " + errno_text(err);
@@ -178,8 +188,14 @@ void OutputFile::commit(const void* data, size_t size) {
       const int fd = open_in_place(path_);
       bool ok = fd >= 0;
       int err = ok ? 0 : errno;
-      if (ok && !write_all(fd, bytes, size)) ok = false, err = errno;
-      if (fd >= 0 && ::close(fd) != 0 && ok) ok = false, err = errno;
+      if (ok && !write_all(fd, bytes, size)) {
+        ok = false;
+        err = errno;
+      }
+      if (fd >= 0 && ::close(fd) != 0 && ok) {
+        ok = false;
+        err = errno;
+      }
       if (!ok) why = what_ + " '" + path_ + "': writing failed: " + errno_text(err);
     }
     sigaction(SIGPIPE, &previous, nullptr);

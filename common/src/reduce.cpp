@@ -24,7 +24,8 @@ void GlobalSum::start_words(const double* local, int n) {
   else
     MPI_Allreduce(MPI_IN_PLACE, words_buf_, n, MPI_DOUBLE, MPI_SUM, comm_);
   pending_ = n;
-  reductions_ += 1, words_ += n;
+  reductions_ += 1;
+  words_ += n;
 }
 
 void GlobalSum::start_exact(const ExactSum* local, int n) {
@@ -38,7 +39,8 @@ void GlobalSum::start_exact(const ExactSum* local, int n) {
   }
   MPI_Allreduce(MPI_IN_PLACE, exact_buf_.data(), n * stride, MPI_INT64_T, MPI_SUM, comm_);
   pending_ = n;
-  reductions_ += 1, words_ += n;
+  reductions_ += 1;
+  words_ += n;
 }
 
 void GlobalSum::finish(double* out, int n) {
@@ -62,7 +64,8 @@ void GlobalSum::sum(double* values, int n) {
   if (pending_) throw std::logic_error("GlobalSum: sum() while a started sum still waits for wait()");
   if (n > max_words) {  // long vectors: plain allreduce, counted as one reduction
     MPI_Allreduce(MPI_IN_PLACE, values, n, MPI_DOUBLE, MPI_SUM, comm_);
-    reductions_ += 1, words_ += n;
+    reductions_ += 1;
+    words_ += n;
     return;
   }
   if (strategy_ == ReduceStrategy::reproducible) {

@@ -17,7 +17,9 @@ extern char** environ;
 namespace proxylab {
 
 void Report::set_fom(const std::string& name, double value, const std::string& unit) {
-  fom_name_ = name, fom_value_ = value, fom_unit_ = unit;
+  fom_name_ = name;
+  fom_value_ = value;
+  fom_unit_ = unit;
 }
 
 void Report::check(const std::string& name, bool passed, double value, double limit, const std::string& detail) {

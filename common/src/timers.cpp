@@ -115,7 +115,9 @@ std::vector<RegionStats> Timers::reduce(MPI_Comm comm) const {
   MPI_Allreduce(t.data(), tsum.data(), static_cast<int>(n), MPI_DOUBLE, MPI_SUM, comm);
   for (size_t k = 0; k < n; ++k) {
     out[k].calls = calls(out[k].path);
-    out[k].min = tmin[k], out[k].max = tmax[k], out[k].avg = tsum[k] / size;
+    out[k].min = tmin[k];
+    out[k].max = tmax[k];
+    out[k].avg = tsum[k] / size;
     out[k].imbalance_pct = tmax[k] > 0 ? 100.0 * (tmax[k] - out[k].avg) / tmax[k] : 0.0;
   }
   return out;

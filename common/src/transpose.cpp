@@ -153,11 +153,17 @@ class NodeAwareTranspose : public Transpose {
     count(sc);
     const int p = comm_size(comm_);
     long long in = 0, out = 0;
-    for (int r = 0; r < p; ++r) in += sc[r], out += rc[r];
+    for (int r = 0; r < p; ++r) {
+      in += sc[r];
+      out += rc[r];
+    }
     reserve(2LL * p + in + out);  // segment: [send counts | recv counts] as doubles, send data, recv data
     // 1. Counts and data, in (node, member) order, into my own segment.
     double* seg = segment_[node_rank_];
-    for (int r = 0; r < p; ++r) seg[r] = sc[r], seg[p + r] = rc[r];
+    for (int r = 0; r < p; ++r) {
+      seg[r] = sc[r];
+      seg[p + r] = rc[r];
+    }
     double* at = seg + 2 * p;
     for (const auto& m : members_)
       for (int dst : m) copy_doubles(at, send + sd[dst], sc[dst]), at += sc[dst];
@@ -215,7 +221,8 @@ class NodeAwareTranspose : public Transpose {
         for (int dst : members_[m]) {
           const int n = sent(l, dst);
           outgoing_.insert(outgoing_.end(), cursor[l], cursor[l] + n);
-          cursor[l] += n, lsc[m] += n;
+          cursor[l] += n;
+          lsc[m] += n;
         }
       for (int src : members_[m])
         for (int l = 0; l < nloc; ++l) lrc[m] += got(l, src);

@@ -30,9 +30,13 @@ RealView view(std::vector<double>& v) { return RealView(v.data(), v.size()); }
 FFTShape shape(FFTKind kind, int n, int howmany, int istride, int idist, int ostride, int odist, bool in_place = false,
                proxylab::FFTPlanning planning = proxylab::FFTPlanning::estimate) {
   FFTShape sh;
-  sh.kind = kind, sh.n = n, sh.istride = istride, sh.ostride = ostride;
+  sh.kind = kind;
+  sh.n = n;
+  sh.istride = istride;
+  sh.ostride = ostride;
   sh.inner = {howmany, idist, odist};
-  sh.in_place = in_place, sh.planning = planning;
+  sh.in_place = in_place;
+  sh.planning = planning;
   return sh;
 }
 auto plan(const FFTShape& sh) { return proxylab::fft_plan(HostExec(), sh); }
@@ -201,7 +205,10 @@ TEST_CASE("fft: the default execution space's plans agree with FFTW on the host 
     const int howmany = 6, nc = n / 2 + 1;
     std::vector<cplx> in(n * howmany), host(n * howmany), host_c(nc * howmany);
     std::vector<double> real(n * howmany), host_r(n * howmany);
-    for (int i = 0; i < n * howmany; ++i) in[i] = test_value(i % n, i / n), real[i] = std::sin(0.3 * i) + 0.1 * (i % 5);
+    for (int i = 0; i < n * howmany; ++i) {
+      in[i] = test_value(i % n, i / n);
+      real[i] = std::sin(0.3 * i) + 0.1 * (i % 5);
+    }
     proxylab::View1D<Kokkos::complex<double>> d_in("in", n * howmany), d_out("out", n * howmany), d_c("c", nc * howmany);
     proxylab::View1D<double> d_real("real", n * howmany), d_back("back", n * howmany);
     Kokkos::deep_copy(d_in, view(in));

@@ -11,7 +11,8 @@ TEST_CASE("grid: split_range covers n exactly, uneven parts differ by at most on
         auto r = proxylab::split_range(n, parts, p);
         CHECK(r.begin == next);
         next = r.end;
-        lo = std::min(lo, r.size()), hi = std::max(hi, r.size());
+        lo = std::min(lo, r.size());
+        hi = std::max(hi, r.size());
       }
       CHECK(next == n);
       CHECK(hi - lo <= 1);

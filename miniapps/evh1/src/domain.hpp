@@ -50,11 +50,19 @@ struct GridSpec {
   // Pencils' geometry fields for an x sweep whose zones start at global column i0, and for a y sweep of the
   // pencils (columns) starting at global column i0 whose zones start at global row j0.
   void set_x_sweep(Pencils& p, int i0) const {
-    p.geometry = x_sweep(), p.origin = x0, p.dcoord = dx, p.first_face = i0;
+    p.geometry = x_sweep();
+    p.origin = x0;
+    p.dcoord = dx;
+    p.first_face = i0;
   }
   void set_y_sweep(Pencils& p, int i0, int j0) const {
-    p.geometry = y_sweep(), p.origin = y0, p.dcoord = dy(), p.first_face = j0;
-    p.radius_origin = x0, p.dr = dx, p.first_pencil = i0;
+    p.geometry = y_sweep();
+    p.origin = y0;
+    p.dcoord = dy();
+    p.first_face = j0;
+    p.radius_origin = x0;
+    p.dr = dx;
+    p.first_pencil = i0;
   }
 };
 

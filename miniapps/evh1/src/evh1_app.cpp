@@ -118,7 +118,8 @@ void choose_halo_grid(const RunOptions& o, const Config& cfg, int size, int nx, 
     const std::array<int, 2> best = ProcessGrid::factor_pair(
         size, [&](int a, int b) { return double(nx) / a + double(ny) / b; },
         [&](int a, int b) { return nx / a >= nghost && ny / b >= nghost; });
-    px = best[0], py = best[1];
+    px = best[0];
+    py = best[1];
     if (px == 0)
       cfg.reject("grid.nx", "a grid that " + std::to_string(size) + " ranks can split into blocks of at least " +
                                 std::to_string(nghost) + " x " + std::to_string(nghost) + " zones (algorithm=halo)");
@@ -220,7 +221,9 @@ void run(RunContext& ctx) {
   if (o.verify.against_reference) compare_with_reference(ctx, o, pb, mine, steps);
 
   RunResults r;
-  r.steps = steps, r.time = t, r.elapsed_s = elapsed;
+  r.steps = steps;
+  r.time = t;
+  r.elapsed_s = elapsed;
   r.zone_cycles = double(g.nx) * g.ny * steps;
   // phase times: this rank's kernel seconds (summed over threads), averaged over ranks
   PhaseTimes ph = domain->phase_times;
@@ -230,7 +233,8 @@ void run(RunContext& ctx) {
   r.exchanges = domain->messages;
   const std::vector<double> slowest =
       ctx.timers.reduce(ctx.comm, {{"hydro/communication"}, {"hydro/courant"}}, Timers::OverRanks::max);
-  r.communication_s = slowest[0], r.courant_s = slowest[1];
+  r.communication_s = slowest[0];
+  r.courant_s = slowest[1];
   const double per_step = steps > 0 ? 1.0 / double(steps) : 0.0;
   CommCount exchange = domain->exchange_count();
   exchange.calls = double(domain->messages) * per_step;

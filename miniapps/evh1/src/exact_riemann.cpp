@@ -26,8 +26,11 @@ Primitive mirrored(const Primitive& k) { return {k.rho, -k.u, k.p}; }
 // The right side seen as the left side of the mirrored problem (x -> -x, u -> -u).
 StarRegion mirrored(const StarRegion& s) {
   StarRegion m = s;
-  m.u = -s.u, m.rho_left = s.rho_right, m.rho_right = s.rho_left;
-  m.vacuum_left = -s.vacuum_right, m.vacuum_right = -s.vacuum_left;
+  m.u = -s.u;
+  m.rho_left = s.rho_right;
+  m.rho_right = s.rho_left;
+  m.vacuum_left = -s.vacuum_right;
+  m.vacuum_right = -s.vacuum_left;
   return m;
 }
 

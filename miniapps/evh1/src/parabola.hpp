@@ -83,7 +83,9 @@ KOKKOS_INLINE_FUNCTION void monotone_parabola(double ai, double face_l, double f
   const double d = r - l, s6 = 6.0 * (ai - 0.5 * (l + r));
   const double l2 = d * s6 > d * d ? 3.0 * ai - 2.0 * r : l;
   const double r2 = -d * d > d * s6 ? 3.0 * ai - 2.0 * l : r;
-  al = l2, ar = r2, a6 = 6.0 * (ai - 0.5 * (l2 + r2));
+  al = l2;
+  ar = r2;
+  a6 = 6.0 * (ai - 0.5 * (l2 + r2));
 }
 
 // VH-1: parabola. For zones [lo, hi): left/right edge values al, ar and the curvature a6 of the
@@ -116,7 +118,8 @@ inline void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTR
         const double dp = monotonized_slope(a[i], a[p], a[p + B], c.k1(p), c.k2(p));
         const double right_face = face_value(a[i], a[p], slope[l], dp, c.k3(i), c.k4(i), c.k5(i));
         monotone_parabola(a[i], left_face[l], right_face, flat[i], al[i], ar[i], a6[i]);
-        slope[l] = dp, left_face[l] = right_face;
+        slope[l] = dp;
+        left_face[l] = right_face;
       }
     }
   }

@@ -24,10 +24,12 @@ KOKKOS_INLINE_FUNCTION RiemannStates riemann_states(double p_left, double u_left
   const double rl = r_left > gas.smallr ? r_left : gas.smallr;
   s.pr = p_right > gas.smallp ? p_right : gas.smallp;
   const double rr = r_right > gas.smallr ? r_right : gas.smallr;
-  s.ul = u_left, s.ur = u_right;
+  s.ul = u_left;
+  s.ur = u_right;
   s.cl = kmath::sqrt(gas.gamma * s.pl * rl);
   s.cr = kmath::sqrt(gas.gamma * s.pr * rr);
-  s.vl = 1.0 / rl, s.vr = 1.0 / rr;
+  s.vl = 1.0 / rl;
+  s.vr = 1.0 / rr;
   return s;
 }
 

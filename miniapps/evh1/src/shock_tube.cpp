@@ -112,8 +112,14 @@ void make_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb, Bounda
   const Boundary end_l = l.u == 0 ? Boundary::reflect : Boundary::outflow;
   const Boundary end_r = r.u == 0 ? Boundary::reflect : Boundary::outflow;
   if (oblique) natural = {Boundary::periodic, Boundary::periodic, Boundary::periodic, Boundary::periodic};
-  if (axis == TubeAxis::x) natural.x_lo = end_l, natural.x_hi = end_r;
-  if (axis == TubeAxis::y) natural.y_lo = end_l, natural.y_hi = end_r;
+  if (axis == TubeAxis::x) {
+    natural.x_lo = end_l;
+    natural.x_hi = end_r;
+  }
+  if (axis == TubeAxis::y) {
+    natural.y_lo = end_l;
+    natural.y_hi = end_r;
+  }
   const double x0 = o.sod.x0;
   pb.init = [g, l, r, x0, axis](int i, int j, double* w) {
     const double s = Tube::diagonal(g, i, j);
@@ -122,7 +128,10 @@ void make_shock_tube(const RunOptions& o, const Config& cfg, Problem& pb, Bounda
     const Primitive& k = left ? l : r;
     const double ux = axis == TubeAxis::y ? 0.0 : axis == TubeAxis::x ? k.u : k.u / sqrt2;
     const double uy = axis == TubeAxis::x ? 0.0 : axis == TubeAxis::y ? k.u : k.u / sqrt2;
-    w[var_rho] = k.rho, w[var_p] = k.p, w[var_ux] = ux, w[var_uy] = uy;
+    w[var_rho] = k.rho;
+    w[var_p] = k.p;
+    w[var_ux] = ux;
+    w[var_uy] = uy;
   };
 }
 
@@ -199,7 +208,8 @@ void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, 
       const Interface& in = owner(tube, tube.zeta(g, i, j), t, distance);
       const double exact = exact_sample(in.left, in.right, gas.gamma, in.star, distance / t).rho;
       l1 += std::fabs(f.at(var_rho, i, j) - exact);
-      rho_min = std::min(rho_min, exact), rho_max = std::max(rho_max, exact);
+      rho_min = std::min(rho_min, exact);
+      rho_max = std::max(rho_max, exact);
     }
   MPI_Allreduce(MPI_IN_PLACE, &l1, 1, MPI_DOUBLE, MPI_SUM, ctx.comm);
   MPI_Allreduce(MPI_IN_PLACE, &rho_min, 1, MPI_DOUBLE, MPI_MIN, ctx.comm);

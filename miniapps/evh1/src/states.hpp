@@ -57,8 +57,14 @@ inline void riemann_faces(const double* KOKKOS_RESTRICT pr_edge, const double* K
   for (int i = lo * B; i < hi * B; ++i) {
     const RiemannStates st =
         riemann_states(pr_edge[i - B], ur_edge[i - B], rr_edge[i - B], pl_edge[i], ul_edge[i], rl_edge[i], gas);
-    pl[i] = st.pl, ul[i] = st.ul, cl[i] = st.cl, vl[i] = st.vl;
-    pr[i] = st.pr, ur[i] = st.ur, cr[i] = st.cr, vr[i] = st.vr;
+    pl[i] = st.pl;
+    ul[i] = st.ul;
+    cl[i] = st.cl;
+    vl[i] = st.vl;
+    pr[i] = st.pr;
+    ur[i] = st.ur;
+    cr[i] = st.cr;
+    vr[i] = st.vr;
     pmid[i] = riemann_guess(st, gas.smallp);
     active[i] = 1.0;
   }

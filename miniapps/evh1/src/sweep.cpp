@@ -190,7 +190,9 @@ struct Block {
       width[l] = theta ? scale[l] * pc.dcoord : dx;
       dtw[l] = dt / width[l];
     }
-    s.rf = rf, s.scale = scale, s.width = width;
+    s.rf = rf;
+    s.scale = scale;
+    s.width = width;
     return s;
   }
 

@@ -88,8 +88,10 @@ class TransposeDomain : public Domain {
   ZoneBlock local() const override {
     ZoneBlock b;
     const BlockRange lines = (in_x_ ? rows_ : cols_)[rank_];
-    b.i0 = in_x_ ? 0 : lines.begin, b.ni = in_x_ ? grid.nx : lines.size();
-    b.j0 = in_x_ ? lines.begin : 0, b.nj = in_x_ ? lines.size() : grid.ny;
+    b.i0 = in_x_ ? 0 : lines.begin;
+    b.ni = in_x_ ? grid.nx : lines.size();
+    b.j0 = in_x_ ? lines.begin : 0;
+    b.nj = in_x_ ? lines.size() : grid.ny;
     b.f.resize(std::size_t(nvars) * b.zones());
     const auto& f = in_x_ ? xdata_ : ydata_;  // (var, j - j0, i) or (var, i - i0, j)
     for (int v = 0; v < nvars; ++v)

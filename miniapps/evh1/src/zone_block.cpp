@@ -64,8 +64,10 @@ std::vector<double> mapped_density(MPI_Comm comm, const ZoneBlock& mine, const G
   std::vector<int> sc(size), rc(size);
   std::vector<Rect> out(size), in(size);
   for (int r = 0; r < size; ++r) {
-    out[r] = intersect(image(m, g, rects[r]), me), in[r] = intersect(image(m, g, me), rects[r]);
-    sc[r] = int(out[r].size()), rc[r] = int(in[r].size());
+    out[r] = intersect(image(m, g, rects[r]), me);
+    in[r] = intersect(image(m, g, me), rects[r]);
+    sc[r] = int(out[r].size());
+    rc[r] = int(in[r].size());
   }
   const std::vector<int> sd = displacements(sc), rd = displacements(rc);
   std::vector<double> send(std::size_t(sd.back() + sc.back())), recv(std::size_t(rd.back() + rc.back()));

@@ -51,7 +51,8 @@ std::vector<std::complex<double>> gather_global(const DistributedFFT& fft, const
   for (int q = 0; q < size; ++q) {
     const int r = q % d.p_row, c = q / d.p_row;  // ProcessGrid rank = c * p_row + r
     pieces[q] = x_stage ? d.x_pencil(r, c) : d.z_pencil(r, c);
-    counts[q] = int(2 * pieces[q].size()), displs[q] = int(2 * total);
+    counts[q] = int(2 * pieces[q].size());
+    displs[q] = int(2 * total);
     total += pieces[q].size();
   }
   std::vector<std::complex<double>> packed(rank == 0 ? total : 0), global;
@@ -88,7 +89,10 @@ double serial_reference_error(const DistributedFFT& fft, const Field& u, const F
     fftw_execute(plan);
     fftw_destroy_plan(plan);
     double diff = 0, norm = 0;
-    for (size_t i = 0; i < ref.size(); ++i) diff += std::norm(out[i] - ref[i]), norm += std::norm(ref[i]);
+    for (size_t i = 0; i < ref.size(); ++i) {
+      diff += std::norm(out[i] - ref[i]);
+      norm += std::norm(ref[i]);
+    }
     err = norm > 0 ? std::sqrt(diff / norm) : std::sqrt(diff);
   }
   MPI_Bcast(&err, 1, MPI_DOUBLE, 0, fft.comm());

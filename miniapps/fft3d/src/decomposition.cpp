@@ -24,11 +24,16 @@ std::string pencil_violation(const int g[3], int p_row, int p_col) {
 Pencil make_pencil(const int g[3], int o0, int o1, int o2, int whole, int axis_row, int r, int p_row, int axis_col,
                    int c, int p_col) {
   Pencil p;
-  p.order[0] = o0, p.order[1] = o1, p.order[2] = o2;
-  p.lo[whole] = 0, p.n[whole] = g[whole];
+  p.order[0] = o0;
+  p.order[1] = o1;
+  p.order[2] = o2;
+  p.lo[whole] = 0;
+  p.n[whole] = g[whole];
   auto br = split_range(g[axis_row], p_row, r), bc = split_range(g[axis_col], p_col, c);
-  p.lo[axis_row] = br.begin, p.n[axis_row] = br.size();
-  p.lo[axis_col] = bc.begin, p.n[axis_col] = bc.size();
+  p.lo[axis_row] = br.begin;
+  p.n[axis_row] = br.size();
+  p.lo[axis_col] = bc.begin;
+  p.n[axis_col] = bc.size();
   return p;
 }
 
@@ -37,7 +42,9 @@ Pencil make_pencil(const int g[3], int o0, int o1, int o2, int whole, int axis_r
 Decomposition Decomposition::make(DecompKind kind, int nx, int ny, int nz, int ranks, int p_row, int p_col) {
   Decomposition d;
   d.kind = kind;
-  d.global[0] = nx, d.global[1] = ny, d.global[2] = nz;
+  d.global[0] = nx;
+  d.global[1] = ny;
+  d.global[2] = nz;
   if (kind == DecompKind::slab) {
     if (p_row > 1 || (p_col != 0 && p_col != ranks))
       throw InputError("key 'fft3d.p_row' / 'fft3d.p_col' has value " + str(p_row) + " x " + str(p_col) +
@@ -46,7 +53,8 @@ Decomposition Decomposition::make(DecompKind kind, int nx, int ny, int nz, int r
       throw InputError("key 'fft3d.decomposition' has value 'slab', but " + str(ranks) + " ranks cannot own slabs of " +
                        str(nz) + " z planes and " + str(ny) + " y planes; allowed: at most min(ny, nz) = " +
                        str(max_slab_ranks(ny, nz)) + " ranks, or decomposition 'pencil'");
-    d.p_row = 1, d.p_col = ranks;
+    d.p_row = 1;
+    d.p_col = ranks;
     return d;
   }
   if (p_row < 0 || p_col < 0) throw InputError("keys 'fft3d.p_row' / 'fft3d.p_col' must be >= 0");
@@ -59,7 +67,8 @@ Decomposition Decomposition::make(DecompKind kind, int nx, int ny, int nz, int r
       throw InputError("key 'fft3d.decomposition' has value 'pencil', but no p_row x p_col = " + str(ranks) +
                        " grid fits the " + str(nx) + " x " + str(ny) + " x " + str(nz) +
                        " grid; allowed: p_row <= min(nx, ny) and p_col <= min(ny, nz)");
-    p_row = best[0], p_col = best[1];
+    p_row = best[0];
+    p_col = best[1];
   } else if (p_row == 0 || p_col == 0) {
     const int given = p_row ? p_row : p_col;
     if (ranks % given != 0)
@@ -75,7 +84,8 @@ Decomposition Decomposition::make(DecompKind kind, int nx, int ny, int nz, int r
   if (!bad.empty())
     throw InputError("keys 'fft3d.p_row' x 'fft3d.p_col' have value " + str(p_row) + " x " + str(p_col) + ": " + bad +
                      "; allowed: p_row <= min(nx, ny) and p_col <= min(ny, nz)");
-  d.p_row = p_row, d.p_col = p_col;
+  d.p_row = p_row;
+  d.p_col = p_col;
   return d;
 }
 

@@ -41,7 +41,9 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   auto xs = [&](int rr, int cc) { return d_.x_pencil(rr, cc); };
   auto ys = [&](int rr, int cc) { return d_.y_pencil(rr, cc); };
   auto zs = [&](int rr, int cc) { return d_.z_pencil(rr, cc); };
-  x_ = xs(r, c), y_ = ys(r, c), z_ = zs(r, c);
+  x_ = xs(r, c);
+  y_ = ys(r, c);
+  z_ = zs(r, c);
   long long scratch = std::max(x_.size(), z_.size());
   if (!FFTOptions::pencil_path(d_.kind)) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
@@ -61,7 +63,10 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   }
   long long send = 0, recv = 0;
   for (const auto* rs : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
-    if (rs) send = std::max(send, rs->send_size()), recv = std::max(recv, rs->recv_size());
+    if (rs) {
+      send = std::max(send, rs->send_size());
+      recv = std::max(recv, rs->recv_size());
+    }
   work_ = make_field("fft3d::work", scratch);
   if (FFTOptions::pencil_path(d_.kind)) work2_ = make_field("fft3d::work2", scratch);
   send_ = TransposeBuffer("fft3d::send", size_t(send), opt.gpu_aware);
@@ -139,7 +144,8 @@ void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const
   FFTShape sh;
   sh.kind = kind_of(forward);
   sh.n = from.n[axis];
-  sh.istride = from.stride(axis), sh.ostride = to.stride(axis);
+  sh.istride = from.stride(axis);
+  sh.ostride = to.stride(axis);
   sh.inner = {from.n[inner], from.stride(inner), to.stride(inner)};
   sh.outer = {from.n[outer], from.stride(outer), to.stride(outer)};
   sh.in_place = in_place;
@@ -157,8 +163,11 @@ void DistributedFFT::fft_axes(std::initializer_list<int> axes, bool forward, con
   for (int axis : axes) dims[k++] = {from.n[axis], from.stride(axis), to.stride(axis)};
   FFTShape sh;
   sh.kind = kind_of(forward);
-  sh.n = dims[0].n, sh.istride = dims[0].istride, sh.ostride = dims[0].ostride;
-  sh.dim2 = dims[1], sh.dim3 = dims[2];
+  sh.n = dims[0].n;
+  sh.istride = dims[0].istride;
+  sh.ostride = dims[0].ostride;
+  sh.dim2 = dims[1];
+  sh.dim3 = dims[2];
   for (int axis = 0; axis < 3; ++axis)
     if (std::find(axes.begin(), axes.end(), axis) == axes.end())
       sh.inner = {from.n[axis], from.stride(axis), to.stride(axis)};

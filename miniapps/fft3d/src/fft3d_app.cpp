@@ -170,8 +170,10 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
   TransformResults r;
   r.flops = flops;
   r.iterations_done = done;
-  r.forward_seconds_median = t_fwd, r.inverse_seconds_median = t_inv;
-  r.gflops_forward = flops / t_fwd * 1e-9, r.gflops_inverse = flops / t_inv * 1e-9;
+  r.forward_seconds_median = t_fwd;
+  r.inverse_seconds_median = t_inv;
+  r.gflops_forward = flops / t_fwd * 1e-9;
+  r.gflops_inverse = flops / t_inv * 1e-9;
   r.per_transform = {s.local_fft * per, s.pack * per, s.transpose * per, s.unpack * per};
   r.local_fft_gflops = s.local_fft > 0 ? flops / (s.local_fft * per) * 1e-9 : 0;
   r.transpose_bytes_all_ranks = double(bytes_all);
@@ -191,7 +193,8 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
       r.serial_baseline = TransformResults::SerialBaseline::measured;
       const LibraryBaseline b =
           library_3d_fft(fft.decomposition(), u, std::max(3, done), o.fft.planning == FFTPlanning::measure);
-      r.library_3d = b.library, r.library_3d_seconds = b.seconds;
+      r.library_3d = b.library;
+      r.library_3d_seconds = b.seconds;
     } else {
       r.serial_baseline = TransformResults::SerialBaseline::not_on_many_ranks;
     }
@@ -225,7 +228,9 @@ void run_ft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, cons
   }
   NasFTResults r;
   r.iterations = iterations;
-  r.nx = d.global[0], r.ny = d.global[1], r.nz = d.global[2];
+  r.nx = d.global[0];
+  r.ny = d.global[1];
+  r.nz = d.global[2];
   std::vector<std::complex<double>>& sums = r.checksums;
   Progress progress(ctx, iterations, "iteration");
   for (int it = 1; it <= iterations; ++it) {

@@ -14,9 +14,14 @@ using ChunkPlan = FFTPlan<HostExec>;
 ChunkPlan chunk_plan(FFTKind kind, FFTPlanning planning, int n, int count, long long idist, long long odist,
                      bool in_place) {
   FFTShape sh;
-  sh.kind = kind, sh.n = n, sh.istride = 1, sh.ostride = 1;
+  sh.kind = kind;
+  sh.n = n;
+  sh.istride = 1;
+  sh.ostride = 1;
   sh.inner = {count, idist, odist};
-  sh.in_place = in_place, sh.planning = planning, sh.threaded = false;
+  sh.in_place = in_place;
+  sh.planning = planning;
+  sh.threaded = false;
   return fft_plan(HostExec(), sh);
 }
 

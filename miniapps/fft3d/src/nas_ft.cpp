@@ -41,7 +41,10 @@ RealField twiddle(const Pencil& p, const int global[3], double alpha_value) {
   RealField tw(std::string("fft3d::twiddle"), size_t(p.size() > 0 ? p.size() : 1));
   const double ap = -4.0 * alpha_value * M_PI * M_PI;
   SpectralAxes ax;
-  for (int d = 0; d < 3; ++d) ax.lo[d] = p.lo[p.order[d]], ax.g[d] = global[p.order[d]];
+  for (int d = 0; d < 3; ++d) {
+    ax.lo[d] = p.lo[p.order[d]];
+    ax.g[d] = global[p.order[d]];
+  }
   const int e1 = p.extent(1), e2 = p.extent(2);
   Kokkos::parallel_for(
       "fft3d::nas_twiddle", Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<long long>>(0, p.size()),
@@ -78,13 +81,17 @@ std::complex<double> checksum(const Pencil& p, const int global[3], const Field&
         const int c0 = j % gx - lx, c1 = (3 * j) % gy - ly, c2 = (5 * j) % gz - lz;
         if (c0 < 0 || c0 >= nx || c1 < 0 || c1 >= ny || c2 < 0 || c2 >= nz) return;
         const Complex v = u(((long long)c2 * ny + c1) * nx + c0);  // X stage: (z, y, x)
-        picked(2 * (j - 1)) = v.real(), picked(2 * (j - 1) + 1) = v.imag();
+        picked(2 * (j - 1)) = v.real();
+        picked(2 * (j - 1) + 1) = v.imag();
       });
   const auto mine = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), picked);
   std::vector<double> all(2048);
   MPI_Allreduce(mine.data(), all.data(), 2048, MPI_DOUBLE, MPI_SUM, comm);
   double re = 0, im = 0;
-  for (int j = 0; j < 1024; ++j) re += all[2 * j], im += all[2 * j + 1];
+  for (int j = 0; j < 1024; ++j) {
+    re += all[2 * j];
+    im += all[2 * j + 1];
+  }
   const double n = double(global[0]) * global[1] * global[2];
   return {re / n, im / n};
 }

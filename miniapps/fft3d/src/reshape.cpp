@@ -17,7 +17,8 @@ Box intersect(const Pencil& a, const Pencil& b) {
   Box r;
   for (int ax = 0; ax < 3; ++ax) {
     const int lo = std::max(a.lo[ax], b.lo[ax]), hi = std::min(a.lo[ax] + a.n[ax], b.lo[ax] + b.n[ax]);
-    r.lo[ax] = lo, r.n[ax] = std::max(0, hi - lo);
+    r.lo[ax] = lo;
+    r.n[ax] = std::max(0, hi - lo);
   }
   return r;
 }
@@ -39,8 +40,13 @@ BoxCopy block_copy(const Pencil& p, const Box& b, const int order[3], long long 
   axis_strides(p, s);
   BoxCopy c;
   long long array_stride[3], block_stride[3];
-  for (int k = 0; k < 3; ++k) c.n[k] = b.n[order[k]], array_stride[k] = s[order[k]];
-  block_stride[2] = 1, block_stride[1] = c.n[2], block_stride[0] = (long long)c.n[1] * c.n[2];
+  for (int k = 0; k < 3; ++k) {
+    c.n[k] = b.n[order[k]];
+    array_stride[k] = s[order[k]];
+  }
+  block_stride[2] = 1;
+  block_stride[1] = c.n[2];
+  block_stride[0] = (long long)c.n[1] * c.n[2];
   const long long array_offset = offset_of(p, b);
   for (int k = 0; k < 3; ++k) {
     c.sa[k] = to_block ? array_stride[k] : block_stride[k];
@@ -71,9 +77,12 @@ BoxCopy array_copy(const Pencil& from, const Pencil& to, const Box& b) {
   BoxCopy c;
   for (int k = 0; k < 3; ++k) {
     const int ax = from.order[k];
-    c.n[k] = b.n[ax], c.sa[k] = sf[ax], c.da[k] = st[ax];
+    c.n[k] = b.n[ax];
+    c.sa[k] = sf[ax];
+    c.da[k] = st[ax];
   }
-  c.src0 = offset_of(from, b), c.dst0 = offset_of(to, b);
+  c.src0 = offset_of(from, b);
+  c.dst0 = offset_of(to, b);
   return writes_contiguous(c);
 }
 
@@ -141,7 +150,8 @@ Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm,
     unpack_.push_back(writes_contiguous(block_copy(mine_out, r, in_[q].order, recv_total_, false)));
     scounts_.push_back(int(2 * s.size())), sdispls_.push_back(int(2 * send_total_));
     rcounts_.push_back(int(2 * r.size())), rdispls_.push_back(int(2 * recv_total_));
-    send_total_ += s.size(), recv_total_ += r.size();
+    send_total_ += s.size();
+    recv_total_ += r.size();
   }
   // MPI counts and displacements are ints (in doubles): every rank stops together if one overflows.
   const long long limit = std::numeric_limits<int>::max() / 2;
@@ -209,9 +219,13 @@ Block Reshape::block(const Complex* base, long long offset, const Pencil& layout
   const Box box = outgoing ? intersect(in_[me_], out_[q]) : intersect(in_[q], out_[me_]);
   Block k;
   k.base = const_cast<Complex*>(base) + offset;
-  for (int ax = 0; ax < 3; ++ax) k.lo[ax] = box.lo[ax], k.n[ax] = box.n[ax];
+  for (int ax = 0; ax < 3; ++ax) {
+    k.lo[ax] = box.lo[ax];
+    k.n[ax] = box.n[ax];
+  }
   if (order) {
-    k.stride[order[2]] = 1, k.stride[order[1]] = box.n[order[2]];
+    k.stride[order[2]] = 1;
+    k.stride[order[1]] = box.n[order[2]];
     k.stride[order[0]] = (long long)box.n[order[2]] * box.n[order[1]];
   } else {
     for (int ax = 0; ax < 3; ++ax) k.stride[ax] = layout.stride(ax);

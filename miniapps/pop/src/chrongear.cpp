@@ -50,7 +50,8 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
       w.vector(
           "pop::cg_update", 12, 9, KOKKOS_LAMBDA(int j, int i) {
             const double sn = z(j, i) + beta * s(j, i), qn = az(j, i) + beta * q(j, i);
-            s(j, i) = sn, q(j, i) = qn;
+            s(j, i) = sn;
+            q(j, i) = qn;
             x(j, i) += alpha * sn;
             const double rn = r(j, i) - alpha * qn;
             r(j, i) = rn;

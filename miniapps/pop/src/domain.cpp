@@ -58,7 +58,10 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
                      std::to_string(width) + " points wide in x and y (use fewer ranks or another decomp.px/py)");
   const BlockRange bx = split_range(spec.nx, grid_->px(), grid_->cx());
   const BlockRange by = split_range(spec.ny, grid_->py(), grid_->cy());
-  i0_ = bx.begin, j0_ = by.begin, nxl_ = bx.size(), nyl_ = by.size();
+  i0_ = bx.begin;
+  j0_ = by.begin;
+  nxl_ = bx.size();
+  nyl_ = by.size();
 
   if (eliminate_land) {  // every block with a rank holds ocean; the others were dropped
     land_blocks_ = grid_->px() * grid_->py() - grid_->size();

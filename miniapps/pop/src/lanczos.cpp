@@ -64,7 +64,8 @@ EigenBounds lanczos_bounds(Workspace& w, int steps) {
   }
   betas.resize(alphas.size() > 0 ? alphas.size() - 1 : 0);
   const auto ev = tridiagonal_eigenvalues(alphas, betas);
-  e.nu = ev.front(), e.mu = ev.back();
+  e.nu = ev.front();
+  e.mu = ev.back();
   return e;
 }
 

@@ -16,9 +16,11 @@ MemoryEstimate estimate_memory(const RunOptions& o, int ranks) {
   int px = o.px, py = o.py;
   if (!o.eliminate_land) {
     const std::array<int, 2> dims = ProcessGrid::dims_2d(ranks, px, py, "decomp.px/py");  // as Domain's
-    px = dims[0], py = dims[1];
+    px = dims[0];
+    py = dims[1];
   }
-  px = std::max(px, 1), py = std::max(py, 1);
+  px = std::max(px, 1);
+  py = std::max(py, 1);
   const double w = double(o.halo_width);
   const double nx = double((o.grid.nx + px - 1) / px), ny = double((o.grid.ny + py - 1) / py);
   const double field = (nx + 2 * w) * (ny + 2 * w) * sizeof(double);  // Domain::field

@@ -89,7 +89,10 @@ OperatorCounts write_operator(OperatorFiles& files, const Domain& d, const Opera
   std::vector<double> all;
   if (rank == 0) {
     long long total = 0;
-    for (int r = 0; r < size; ++r) displs[r] = int(total), total += counts[r];
+    for (int r = 0; r < size; ++r) {
+      displs[r] = int(total);
+      total += counts[r];
+    }
     all.resize(std::size_t(total));
   }
   MPI_Gatherv(mine.data(), count, MPI_DOUBLE, all.data(), counts.data(), displs.data(), MPI_DOUBLE, 0, comm);

@@ -71,7 +71,8 @@ void solve_pcg(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
             r(j, i) = rn;
             c[0] = rn * rn * rA0(j, i);
           })[0];
-      x_pending = true, alpha_pending = alpha;
+      x_pending = true;
+      alpha_pending = alpha;
     } else if (fused) {
       eta1 = w.sum<1>(
           "vector+reduction", "pop::pcg_update_dot", 7, 7, KOKKOS_LAMBDA(int j, int i, double* c) {

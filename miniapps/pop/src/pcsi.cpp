@@ -11,7 +11,8 @@ namespace proxylab::pop {
 void solve_pcsi(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   const EigenBounds eb = lanczos_bounds(w, w.opt.lanczos_steps);
   const double nu = eb.nu * w.opt.nu_safety, mu = eb.mu * w.opt.mu_safety;
-  w.stats.nu = nu, w.stats.mu = mu;
+  w.stats.nu = nu;
+  w.stats.mu = mu;
   const double alpha = 2.0 / (mu - nu), beta = (mu + nu) / (mu - nu), gamma = beta / alpha;
   const auto r = w.field("pop::R"), dx = w.field("pop::DX"), z = w.field("pop::Z");
   const auto rA0 = w.op.rA0;

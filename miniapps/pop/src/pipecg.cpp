@@ -57,13 +57,17 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
     const double gamma = d[0], delta = d[1];
     const double beta = m == 1 ? 0.0 : gamma / gamma_old;
     const double alpha = m == 1 ? gamma / delta : gamma / (delta - beta * gamma / alpha_old);
-    gamma_old = gamma, alpha_old = alpha;
+    gamma_old = gamma;
+    alpha_old = alpha;
     if (fused) {
       w.vector(
           "pop::pipecg_update", 17, 16, KOKKOS_LAMBDA(int j, int i) {
             const double zn = n(j, i) + beta * z(j, i), qn = mv(j, i) + beta * q(j, i);
             const double sn = wv(j, i) + beta * s(j, i), pn = u(j, i) + beta * p(j, i);
-            z(j, i) = zn, q(j, i) = qn, s(j, i) = sn, p(j, i) = pn;
+            z(j, i) = zn;
+            q(j, i) = qn;
+            s(j, i) = sn;
+            p(j, i) = pn;
             x(j, i) += alpha * pn;
             r(j, i) -= alpha * sn;
             u(j, i) -= alpha * qn;

@@ -47,7 +47,11 @@ bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, c
 void Workspace::begin_iterations() {
   stats.setup_halo_updates = halo_count_;
   stats.setup_reductions = gsum.reductions() - red0_;
-  halo0_ = halo_count_, red0_ = gsum.reductions(), words0_ = gsum.words(), bytes0_ = bytes_, flops0_ = flops_;
+  halo0_ = halo_count_;
+  red0_ = gsum.reductions();
+  words0_ = gsum.words();
+  bytes0_ = bytes_;
+  flops0_ = flops_;
 }
 
 void Workspace::end_iterations(int iterations) {

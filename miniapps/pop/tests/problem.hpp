@@ -8,7 +8,8 @@ namespace proxylab::pop::testing {
 
 inline GridSpec small_grid(int nx, int ny) {
   GridSpec g;
-  g.nx = nx, g.ny = ny;
+  g.nx = nx;
+  g.ny = ny;
   return g;
 }
 

@@ -8,12 +8,17 @@ using namespace proxylab::pop;
 TEST_CASE("pop results: text and record come from the same values", "[pop][results]") {
   SolveResults r;
   r.solver = SolverKind::pcsi;
-  r.iterations = 120, r.converged = true;
-  r.residual_rel_tarea = 2.5e-14, r.error_rel_l2 = 1.153e-07, r.error_rel_max = 3e-7;
-  r.reductions_per_iteration = 0.1, r.halo_updates_per_iteration = 1.0;
+  r.iterations = 120;
+  r.converged = true;
+  r.residual_rel_tarea = 2.5e-14;
+  r.error_rel_l2 = 1.153e-07;
+  r.error_rel_max = 3e-7;
+  r.reductions_per_iteration = 0.1;
+  r.halo_updates_per_iteration = 1.0;
   r.per_iteration.halo = 1e-5;
   r.residual_history = {{10, 1e-3}, {20, 1e-6}};
-  r.pcsi_nu = 0.5, r.pcsi_mu = 2.0;
+  r.pcsi_nu = 0.5;
+  r.pcsi_mu = 2.0;
   const std::string text = r.to_text();
   CHECK(text.find("  120 iterations (converged), ||r||/||TAREA|| = 2.500e-14, error vs x*: L2 1.153e-07, max "
                   "3.000e-07\n") == 0);
@@ -31,7 +36,9 @@ TEST_CASE("pop results: text and record come from the same values", "[pop][resul
   CHECK_FALSE(j.contains("triad_bandwidth_gbs"));
 
   r.solver = SolverKind::pcg;
-  r.stream_measured = true, r.kernel_bandwidth_gbs = 5, r.triad_bandwidth_gbs = 10;
+  r.stream_measured = true;
+  r.kernel_bandwidth_gbs = 5;
+  r.triad_bandwidth_gbs = 10;
   CHECK(r.to_text().find("pcsi") == std::string::npos);
   CHECK(r.to_text().find("5.00 GB/s vs STREAM triad (same array size, same run) 10.00 GB/s: 50%") != std::string::npos);
   CHECK(r.to_json()["kernel_vs_triad"] == 0.5);

@@ -11,14 +11,17 @@ using real = long double;
 void legendre_pair(int n, real x, real& pn, real& pn1) {
   real p0 = 1.0L, p1 = x;
   if (n == 0) {
-    pn = 1.0L, pn1 = 0.0L;
+    pn = 1.0L;
+    pn1 = 0.0L;
     return;
   }
   for (int k = 2; k <= n; ++k) {
     const real p2 = ((2.0L * k - 1.0L) * x * p1 - (k - 1.0L) * p0) / k;
-    p0 = p1, p1 = p2;
+    p0 = p1;
+    p1 = p2;
   }
-  pn = p1, pn1 = p0;
+  pn = p1;
+  pn1 = p0;
 }
 }  // namespace
 
@@ -38,7 +41,8 @@ GaussGrid gauss_grid(int nlat) {
     }
     legendre_pair(nlat, x, pn, pn1);
     const real w = 2.0L * (1.0L - x * x) / ((nlat * pn1) * (nlat * pn1));
-    g.mu[i] = double(x), g.mu[nlat - 1 - i] = -double(x);
+    g.mu[i] = double(x);
+    g.mu[nlat - 1 - i] = -double(x);
     g.weight[i] = g.weight[nlat - 1 - i] = double(w);
   }
   if (nlat % 2) g.mu[nlat / 2] = 0.0;

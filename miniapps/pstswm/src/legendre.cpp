@@ -17,7 +17,10 @@ void legendre_column(int m, int nmax, double mu, double* out) {
   int e = 0;
   for (int k = 1; k <= m; ++k) {
     p *= std::sqrt((2.0 * k + 1.0) / (2.0 * k)) * s;
-    if (p != 0.0 && std::fabs(p) < std::ldexp(1.0, -scale_bits)) p = std::ldexp(p, scale_bits), e -= scale_bits;
+    if (p != 0.0 && std::fabs(p) < std::ldexp(1.0, -scale_bits)) {
+      p = std::ldexp(p, scale_bits);
+      e -= scale_bits;
+    }
   }
   auto emit = [&](double v) {
     if (v == 0.0) return 0.0;
@@ -31,9 +34,12 @@ void legendre_column(int m, int nmax, double mu, double* out) {
   out[1] = emit(cur);
   for (int n = m + 2; n <= nmax; ++n) {
     const double next = (mu * cur - epsilon(n - 1, m) * prev) / epsilon(n, m);
-    prev = cur, cur = next;
+    prev = cur;
+    cur = next;
     if (e < 0 && std::fabs(cur) > std::ldexp(1.0, scale_bits)) {  // back towards unit scale
-      prev = std::ldexp(prev, -scale_bits), cur = std::ldexp(cur, -scale_bits), e += scale_bits;
+      prev = std::ldexp(prev, -scale_bits);
+      cur = std::ldexp(cur, -scale_bits);
+      e += scale_bits;
     }
     out[n - m] = emit(cur);
   }

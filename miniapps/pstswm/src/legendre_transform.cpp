@@ -92,7 +92,10 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
   auto ho = Kokkos::create_mirror_view(m_offset_);
   for (int i = 0; i < nm; ++i) {
     ho(i) = layout_.offset[i];
-    for (int r = 0; r < layout_.rows_of(i); ++r) hm(layout_.offset[i] + r) = i, hr(layout_.offset[i] + r) = r;
+    for (int r = 0; r < layout_.rows_of(i); ++r) {
+      hm(layout_.offset[i] + r) = i;
+      hr(layout_.offset[i] + r) = r;
+    }
   }
   ho(nm) = layout_.rows;
   Kokkos::deep_copy(row_m_, hm);

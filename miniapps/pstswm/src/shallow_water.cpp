@@ -37,11 +37,14 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
   for (size_t i = 0; i < lay.ms.size(); ++i)
     for (int r = 0; r < lay.rows_of(int(i)); ++r) {
       const int row = lay.offset[i] + r, m = lay.ms[i], n = m + r;
-      row_m_(row) = m, row_n_(row) = n;
-      row_first_(row) = lay.offset[i], row_last_(row) = lay.offset[i] + lay.rows_of(int(i)) - 1;
+      row_m_(row) = m;
+      row_n_(row) = n;
+      row_first_(row) = lay.offset[i];
+      row_last_(row) = lay.offset[i] + lay.rows_of(int(i)) - 1;
       // The recurrence coefficients and -a²/(n(n+1)) once per row, not per level and point: the square roots and
       // divisions made the spectral phase cost more than the grid-point phase.
-      row_eps_(row) = eps(n, m), row_eps_next_(row) = eps(n + 1, m);
+      row_eps_(row) = eps(n, m);
+      row_eps_next_(row) = eps(n + 1, m);
       row_inv_lap_(row) = (n == 0 || n > N_) ? 0.0 : -a * a / (double(n) * (n + 1));
     }
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon;
@@ -65,7 +68,9 @@ void ShallowWater::initial_state() {
         const double lam = 2.0 * M_PI * i / nlon, mu = tr_.mu(j), c = std::sqrt((1.0 - mu) * (1.0 + mu));
         const FlowPoint p = opt_.test_case == 2 ? case2(lam, mu, opt_.alpha, l) : case6(lam, mu, l);
         const size_t at = (size_t(j) * L + l) * nlon + i, fs = size_t(nlat) * L * nlon;
-        grid(at) = p.u * c, grid(fs + at) = p.v * c, grid(2 * fs + at) = p.phi;
+        grid(at) = p.u * c;
+        grid(fs + at) = p.v * c;
+        grid(2 * fs + at) = p.phi;
       }
   View1D<double> X("pstswm::initial_spectral", tr_.spec_size(3));
   tr_.forward(grid, 3, {true, true, false}, X);
@@ -80,7 +85,10 @@ void ShallowWater::initial_state() {
                 auto x = [&](int r, int f, int ri) { return X(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
                 auto s = [&](int f, int ri) -> double& { return S(((size_t(row) * 3 + f) * L + l) * 2 + ri); };
                 if (n > N) {
-                  for (int f = 0; f < 3; ++f) s(f, 0) = 0.0, s(f, 1) = 0.0;
+                  for (int f = 0; f < 3; ++f) {
+                    s(f, 0) = 0.0;
+                    s(f, 1) = 0.0;
+                  }
                   return;
                 }
                 const double cu = -n * re1(row), cl = (n + 1) * re(row);
@@ -133,7 +141,10 @@ void ShallowWater::grid_products() {
     const size_t at = (size_t(j) * L + l) * nlon + i;
     const double zeta = G(at), phi = G(fs + at), U = G(2 * fs + at), V = G(3 * fs + at);
     const double eta = zeta + cor(size_t(j) * nlon + i);
-    F(at) = eta * U, F(fs + at) = eta * V, F(2 * fs + at) = phi * U, F(3 * fs + at) = phi * V;
+    F(at) = eta * U;
+    F(fs + at) = eta * V;
+    F(2 * fs + at) = phi * U;
+    F(3 * fs + at) = phi * V;
     F(4 * fs + at) = phi + (U * U + V * V) / (2.0 * (1.0 - mu(j) * mu(j)));
   });
   grid_point_.flops += 14.0 * fs;
@@ -157,7 +168,10 @@ void ShallowWater::update() {
     auto idx = [&](int f, int ri) { return ((size_t(row) * 3 + f) * L + l) * 2 + ri; };
     if (n > N) {
       for (int f = 0; f < 3; ++f)
-        for (int ri = 0; ri < 2; ++ri) Snew(idx(f, ri)) = 0.0, Sold(idx(f, ri)) = 0.0;
+        for (int ri = 0; ri < 2; ++ri) {
+          Snew(idx(f, ri)) = 0.0;
+          Sold(idx(f, ri)) = 0.0;
+        }
       return;
     }
     const double cu = -n * re1(row), cl = (n + 1) * re(row), lap = double(n) * (n + 1) / (a * a);
@@ -224,16 +238,24 @@ Diagnostics ShallowWater::diagnose() {
         sums[5] += w * (phi * (U * U + V * V) / (2.0 * (1.0 - mu * mu)) + 0.5 * phi * phi) / gravity;
         if (opt_.test_case != 2) continue;
         const double h = phi / gravity, ht = case2(2.0 * M_PI * i / nlon, mu, opt_.alpha, l).phi / gravity;
-        sums[0] += w * std::fabs(h - ht), sums[1] += w * std::fabs(ht);
-        sums[2] += w * (h - ht) * (h - ht), sums[3] += w * ht * ht;
-        maxes[0] = std::max(maxes[0], std::fabs(h - ht)), maxes[1] = std::max(maxes[1], std::fabs(ht));
+        sums[0] += w * std::fabs(h - ht);
+        sums[1] += w * std::fabs(ht);
+        sums[2] += w * (h - ht) * (h - ht);
+        sums[3] += w * ht * ht;
+        maxes[0] = std::max(maxes[0], std::fabs(h - ht));
+        maxes[1] = std::max(maxes[1], std::fabs(ht));
       }
   }
   MPI_Allreduce(MPI_IN_PLACE, sums, 6, MPI_DOUBLE, MPI_SUM, tr_.comm());
   MPI_Allreduce(MPI_IN_PLACE, maxes, 2, MPI_DOUBLE, MPI_MAX, tr_.comm());
   Diagnostics d;
-  d.mass = sums[4], d.energy = sums[5];
-  if (opt_.test_case == 2) d.l1 = sums[0] / sums[1], d.l2 = std::sqrt(sums[2] / sums[3]), d.linf = maxes[0] / maxes[1];
+  d.mass = sums[4];
+  d.energy = sums[5];
+  if (opt_.test_case == 2) {
+    d.l1 = sums[0] / sums[1];
+    d.l2 = std::sqrt(sums[2] / sums[3]);
+    d.linf = maxes[0] / maxes[1];
+  }
   return d;
 }
 
@@ -249,7 +271,8 @@ std::complex<double> ShallowWater::vorticity_coefficient(int m, int n) {
   if (owner == size) return {0.0, 0.0};
   if (owner == rank) {
     const int row = lay.offset[it - lay.ms.begin()] + (n - m);
-    v[0] = cur_((size_t(row) * 3 * L_) * 2), v[1] = cur_((size_t(row) * 3 * L_) * 2 + 1);
+    v[0] = cur_((size_t(row) * 3 * L_) * 2);
+    v[1] = cur_((size_t(row) * 3 * L_) * 2 + 1);
   }
   MPI_Bcast(v, 2, MPI_DOUBLE, owner, tr_.comm());
   return {v[0], v[1]};

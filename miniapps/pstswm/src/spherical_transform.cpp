@@ -117,9 +117,11 @@ using HostFFT = FFTPlan<HostExec>;
 // The serial plan of one (pair, field): its 2 L latitude-level rows, r2c or c2r, Fourier rows `fdist` doubles apart.
 HostFFT pair_plan(FFTKind kind, int nlon, int L, int fdist, FFTPlanning planning) {
   FFTShape sh;
-  sh.kind = kind, sh.n = nlon;
+  sh.kind = kind;
+  sh.n = nlon;
   sh.inner = kind == FFTKind::r2c ? FFTBatch{2 * L, nlon, fdist / 2} : FFTBatch{2 * L, fdist / 2, nlon};
-  sh.threaded = false, sh.planning = planning;
+  sh.threaded = false;
+  sh.planning = planning;
   return fft_plan(HostExec(), sh);
 }
 
@@ -222,8 +224,12 @@ void SphericalTransform::exchange(int ncol, Toward toward) {
   std::vector<int> sc(P), sd(P), rc(P), rd(P);
   int so = 0, ro = 0;
   for (int r = 0; r < P; ++r) {
-    sc[r] = to_wavenumbers ? latitude_side(r) : wavenumber_side(r), sd[r] = so, so += sc[r];
-    rc[r] = to_wavenumbers ? wavenumber_side(r) : latitude_side(r), rd[r] = ro, ro += rc[r];
+    sc[r] = to_wavenumbers ? latitude_side(r) : wavenumber_side(r);
+    sd[r] = so;
+    so += sc[r];
+    rc[r] = to_wavenumbers ? wavenumber_side(r) : latitude_side(r);
+    rd[r] = ro;
+    ro += rc[r];
   }
   send_.resize(so), recv_.resize(ro);
   Kokkos::fence();
@@ -259,7 +265,8 @@ void SphericalTransform::exchange(int ncol, Toward toward) {
     wavenumber_blocks(recv_.data(), rd, false);
   else
     latitude_blocks(recv_.data(), rd, false);
-  stats_.comm_bytes += (long long)(so - sc[d.rank]) * 8, stats_.comm_calls += 1;
+  stats_.comm_bytes += (long long)(so - sc[d.rank]) * 8;
+  stats_.comm_calls += 1;
   stats_.copy_bytes += 16.0 * ((so - sc[d.rank]) + (ro - rc[d.rank]));
 }
 

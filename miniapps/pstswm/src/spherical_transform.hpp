@@ -83,7 +83,10 @@ class SphericalTransform {
   std::vector<int> block_counts(int ncol) const;  // doubles of each rank's wavenumbers
   void ring_reduce_scatter(int ncol, const View1D<double>& spec);
   void ring_allgather(int ncol, const View1D<double>& spec);
-  void count_legendre(int nfields) { stats_.lt_flops += lt_->flops(nfields), stats_.lt_bytes += lt_->bytes(nfields); }
+  void count_legendre(int nfields) {
+    stats_.lt_flops += lt_->flops(nfields);
+    stats_.lt_bytes += lt_->bytes(nfields);
+  }
 
   TransformOptions opt_;
   MPI_Comm comm_;

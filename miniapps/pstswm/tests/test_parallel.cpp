@@ -13,17 +13,27 @@ namespace {
 std::vector<double> run(MPI_Comm comm, Algorithm alg, Combine comb, LTVariant lt, int steps) {
   Timers timers;
   TransformOptions o;
-  o.ntrunc = 10, o.nlat = 16, o.nlon = 32, o.levels = 2, o.lt = lt, o.algorithm = alg, o.combine = comb;
+  o.ntrunc = 10;
+  o.nlat = 16;
+  o.nlon = 32;
+  o.levels = 2;
+  o.lt = lt;
+  o.algorithm = alg;
+  o.combine = comb;
   SphericalTransform tr(o, comm, timers);
   ModelOptions mo;
-  mo.test_case = 6, mo.dt = 900;
+  mo.test_case = 6;
+  mo.dt = 900;
   ShallowWater model(tr, mo, timers);
   for (int s = 0; s < steps; ++s) model.step();
   return model.gather_state();
 }
 double rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
   double d = 0, s = 0;
-  for (size_t i = 0; i < a.size(); ++i) d = std::max(d, std::fabs(a[i] - b[i])), s = std::max(s, std::fabs(b[i]));
+  for (size_t i = 0; i < a.size(); ++i) {
+    d = std::max(d, std::fabs(a[i] - b[i]));
+    s = std::max(s, std::fabs(b[i]));
+  }
   return d / s;
 }
 }  // namespace
@@ -49,6 +59,9 @@ TEST_CASE("pstswm: a grid with fewer latitude pairs than ranks is rejected on ev
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   Timers timers;
   TransformOptions o;
-  o.ntrunc = 2, o.nlat = 2 * size - 2, o.nlon = 8, o.levels = 1;
+  o.ntrunc = 2;
+  o.nlat = 2 * size - 2;
+  o.nlon = 8;
+  o.levels = 1;
   if (size > 1) CHECK_THROWS_AS(SphericalTransform(o, MPI_COMM_WORLD, timers), InputError);
 }

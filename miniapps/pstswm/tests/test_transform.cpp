@@ -15,7 +15,12 @@ namespace {
 TransformOptions options(int N, int L, LTVariant lt, bool fixed = false) {
   TransformOptions o;
   const GridSize g = default_grid(N);
-  o.ntrunc = N, o.nlat = g.nlat, o.nlon = g.nlon, o.levels = L, o.lt = lt, o.fixed_levels = fixed;
+  o.ntrunc = N;
+  o.nlat = g.nlat;
+  o.nlon = g.nlon;
+  o.levels = L;
+  o.lt = lt;
+  o.fixed_levels = fixed;
   return o;
 }
 // Random band-limited spectrum (n <= N, m = 0 real, row N+1 zero) with `nf` fields.
@@ -111,7 +116,9 @@ TEST_CASE("pstswm: the vector transform gives case 2's vorticity exactly (one ha
   Timers timers;
   SphericalTransform tr(options(10, 2, LTVariant::gemm), MPI_COMM_SELF, timers);
   ModelOptions mo;
-  mo.test_case = 2, mo.alpha = 0.0, mo.dt = 600;
+  mo.test_case = 2;
+  mo.alpha = 0.0;
+  mo.dt = 600;
   ShallowWater model(tr, mo, timers);
   const auto state = model.gather_state();  // [row][ζ, δ, Φ][level][re, im]
   const double u0 = 2.0 * M_PI * earth_radius / (12.0 * 86400.0);

@@ -39,7 +39,8 @@ Stats reduce_times(MPI_Comm comm, const std::vector<double>& seconds, int warmup
   for (auto& x : t) x = std::max(0.0, x - overhead);
   std::sort(t.begin(), t.end());
   Stats s;
-  s.min = t.front(), s.max = t.back();
+  s.min = t.front();
+  s.max = t.back();
   s.median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
   return s;
 }

@@ -64,7 +64,8 @@ LastLevelCache last_level_cache() {
     if (size.back() == 'K') v *= 1024;
     if (size.back() == 'M') v *= 1024 * 1024;
     if (v > 0 && level > best_level) {
-      best_level = level, best.bytes = v;
+      best_level = level;
+      best.bytes = v;
       best.cpus = (cpus_file >> cpus) ? std::max(1, cpus_in_list(cpus)) : 1;
     }
   }
@@ -201,7 +202,11 @@ void run(RunContext& ctx) {
     std::vector<double> tmax(done);
     MPI_Allreduce(times[k].data(), tmax.data(), done, MPI_DOUBLE, MPI_MAX, ctx.comm);
     double tmin = 1e300, tworst = 0, tsum = 0;
-    for (int it = first; it < done; ++it) tmin = std::min(tmin, tmax[it]), tworst = std::max(tworst, tmax[it]), tsum += tmax[it];
+    for (int it = first; it < done; ++it) {
+      tmin = std::min(tmin, tmax[it]);
+      tworst = std::max(tworst, tmax[it]);
+      tsum += tmax[it];
+    }
     const double tavg = tsum / (done - first);
     const double bytes_rank = kernels[k].bytes_per_element * double(n);
     const double best = ctx.size * bytes_rank / tmin * 1e-9, avg = ctx.size * bytes_rank / tavg * 1e-9;
