@@ -157,9 +157,15 @@ TEST_CASE("fft3d: copy_box permutes a 3-D block identically with every mapping",
   Field src = make_field("src", n0 * n1 * n2);
   for (int i = 0; i < n0 * n1 * n2; ++i) src(i) = Complex(i, -i);
   BoxCopy c;
-  c.n[0] = n0, c.n[1] = n1, c.n[2] = n2;
-  c.sa[0] = n1 * n2, c.sa[1] = n2, c.sa[2] = 1;
-  c.da[0] = n1, c.da[1] = 1, c.da[2] = n0 * n1;
+  c.n[0] = n0;
+  c.n[1] = n1;
+  c.n[2] = n2;
+  c.sa[0] = n1 * n2;
+  c.sa[1] = n2;
+  c.sa[2] = 1;
+  c.da[0] = n1;
+  c.da[1] = 1;
+  c.da[2] = n0 * n1;
   for (auto m : {Mapping::flat, Mapping::mdrange, Mapping::team}) {
     Field dst = make_field("dst", n0 * n1 * n2);
     copy_box("test::copy_box", m, c, src.data(), dst.data());
@@ -171,10 +177,11 @@ TEST_CASE("fft3d: copy_box permutes a 3-D block identically with every mapping",
 }
 
 TEST_CASE("fft3d: the 46-bit LCG is exact (x <- 5^13 x mod 2^46)", "[fft3d]") {
-  unsigned __int128 x = nas::lcg_seed;
+  __extension__ typedef unsigned __int128 uint128;  // GCC's and Clang's 128-bit integer, the test's exact reference
+  uint128 x = nas::lcg_seed;
   std::uint64_t y = nas::lcg_seed;
   for (int i = 0; i < 1000; ++i) {
-    x = (x * nas::lcg_a) % ((unsigned __int128)1 << 46);
+    x = (x * nas::lcg_a) % (uint128(1) << 46);
     y = nas::mulmod46(nas::lcg_a, y);
     REQUIRE(std::uint64_t(x) == y);
   }
@@ -226,8 +233,10 @@ TEST_CASE("fft3d: every decomposition x strategy equals the reference; NAS check
       const bool same_arithmetic = v.kind == reference.kind && v.local == reference.local;
       const double bound = same_arithmetic ? 0.0 : 1e-14;
       double diff = 0, norm = 0;
-      for (size_t i = 0; i < ref.spectrum.size(); ++i)
-        diff += std::norm(got.spectrum[i] - ref.spectrum[i]), norm += std::norm(ref.spectrum[i]);
+      for (size_t i = 0; i < ref.spectrum.size(); ++i) {
+        diff += std::norm(got.spectrum[i] - ref.spectrum[i]);
+        norm += std::norm(ref.spectrum[i]);
+      }
       CHECK(std::sqrt(diff / norm) <= bound);
     }
     // Checksums (allreduced: every rank holds them); NPB's own criterion is 1e-12 relative.

@@ -32,22 +32,27 @@ double energy_norm_difference(const Domain& d, const Operator& op, const View2D<
   return std::sqrt(s[0] / s[1]);
 }
 
-BenchCheck bench_check(const Domain& d, const Operator& op, const SolverOptions& opt, const View2D<double>& b,
-                       const View2D<double>& x, const View2D<double>& xstar, int iterations) {
-  BenchCheck c;
-  c.energy_error = energy_norm_difference(d, op, x, xstar);
+ReferenceCheck compare_with_reference(const Domain& d, const Operator& op, const SolverOptions& opt,
+                                      const View2D<double>& b, const View2D<double>& x, const View2D<double>& xstar,
+                                      int iterations) {
+  ReferenceCheck c;
   SolverOptions ref;  // the reference variant of the run's solver family, to the same iteration count
   ref.kind = opt.kind == SolverKind::pcsi ? SolverKind::pcsi : SolverKind::pcg;
-  ref.crit = 0, ref.max_iters = iterations, ref.check_freq = opt.check_freq;
-  ref.mapping = Mapping::flat, ref.fused = false;
-  ref.lanczos_steps = opt.lanczos_steps, ref.mu_safety = opt.mu_safety, ref.nu_safety = opt.nu_safety;
+  ref.crit = 0;
+  ref.max_iters = iterations;
+  ref.check_freq = opt.check_freq;
+  ref.mapping = Mapping::flat;
+  ref.fused = false;
+  ref.lanczos_steps = opt.lanczos_steps;
+  ref.mu_safety = opt.mu_safety;
+  ref.nu_safety = opt.nu_safety;
   c.reference = std::string(to_string(ref.kind)) + " unfused flat allreduce";
   const View2D<double> xref = d.field("pop::bench_xref");
   GlobalSum gsum(ReduceStrategy::allreduce, d.comm());
   Timers untimed(nullptr, false);
   solve(d, op, gsum, untimed, ref, b, xref);
-  c.reference_difference = solution_error(d, op, x, xref).rel_l2;
-  c.reference_limit = 1000.0 * std::numeric_limits<double>::epsilon() * std::max(iterations, 1) +
+  c.difference = solution_error(d, op, x, xref).rel_l2;
+  c.limit = 1000.0 * std::numeric_limits<double>::epsilon() * std::max(iterations, 1) +
                       0.1 * solution_error(d, op, xref, xstar).rel_l2;
   return c;
 }

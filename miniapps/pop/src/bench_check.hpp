@@ -16,16 +16,16 @@
 
 namespace proxylab::pop {
 
-struct BenchCheck {
-  double energy_error = 0;          // ||x - x*||_A / ||x*||_A
-  std::string reference;            // the reference variant, e.g. "pcg unfused flat allreduce"
-  double reference_difference = 0;  // area-weighted L2 of x - x_ref over that of x_ref
-  double reference_limit = 0;       // 1000 eps per iteration + 0.1 x the reference's error against x*
+// The run's iterate x after `iterations` iterations of `opt` from 0 (ghosts need not be current) against the
+// reference variant's after as many.
+struct ReferenceCheck {
+  std::string reference;  // the reference variant, e.g. "pcg unfused flat allreduce"
+  double difference = 0;  // area-weighted L2 of x - x_ref over that of x_ref
+  double limit = 0;       // 1000 eps per iteration + 0.1 x the reference's error against x*
 };
-
-// x: the run's iterate after `iterations` iterations of `opt` from 0 (ghosts need not be current).
-BenchCheck bench_check(const Domain& d, const Operator& op, const SolverOptions& opt, const View2D<double>& b,
-                       const View2D<double>& x, const View2D<double>& xstar, int iterations);
+ReferenceCheck compare_with_reference(const Domain& d, const Operator& op, const SolverOptions& opt,
+                                      const View2D<double>& b, const View2D<double>& x, const View2D<double>& xstar,
+                                      int iterations);
 
 // The A-norm of x - y relative to that of y (A is negative definite on the ocean: the norm of e is sqrt(-e.Ae)).
 double energy_norm_difference(const Domain& d, const Operator& op, const View2D<double>& x, const View2D<double>& y);

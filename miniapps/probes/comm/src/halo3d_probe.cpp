@@ -19,9 +19,19 @@ struct Faces {
   KOKKOS_INLINE_FUNCTION void at(int k, int e, bool ghost, int& z, int& y, int& x) const {
     const int side = k & 1, dim = k >> 1, a = e / n + 1, b = e % n + 1;
     const int c = ghost ? (side ? n + 1 : 0) : (side ? n : 1);
-    if (dim == 0) z = c, y = a, x = b;
-    if (dim == 1) z = a, y = c, x = b;
-    if (dim == 2) z = a, y = b, x = c;
+    if (dim == 0) {
+      z = c;
+      y = a;
+      x = b;
+    } else if (dim == 1) {
+      z = a;
+      y = c;
+      x = b;
+    } else {  // dim == 2
+      z = a;
+      y = b;
+      x = c;
+    }
   }
 };
 
@@ -41,7 +51,8 @@ class Swap3D {
     MPI_Comm_rank(cart_, &rank);
     MPI_Cart_coords(cart_, rank, 3, coords);
     for (int d = 0; d < 3; ++d) {
-      dims_[d] = dims[d], origin_[d] = coords[d] * n;
+      dims_[d] = dims[d];
+      origin_[d] = coords[d] * n;
       MPI_Cart_shift(cart_, d, 1, &nbr_[2 * d], &nbr_[2 * d + 1]);
     }
     field_ = View3D<double>("comm::halo3d_field", n + 2, n + 2, n + 2);
