@@ -74,7 +74,6 @@ int end_with_error(MPI_Comm comm, int code, const std::string& app, const std::s
   return code;
 }
 
-
 // Parses imbalance.slow_ranks ("1,3"); every rank parses the same text, so all reject it together.
 std::vector<int> slow_ranks_from_deck(const Config& cfg, int size) {
   std::vector<int> ranks;
@@ -109,9 +108,9 @@ void check_slow_ranks_flag(const std::vector<int>& ranks, int size) {
 std::string device_summary(bool gpu_aware) {
   const DeviceInfo d = device_info();
   if (!d.present) return "";
-  std::string memory = d.total_bytes > 0 ? " (" + format_bytes(d.total_bytes) + ", " + format_bytes(d.free_bytes) +
-                                               " free)"
-                                         : " (memory unknown)";
+  std::string memory = d.total_bytes > 0
+                           ? " (" + format_bytes(d.total_bytes) + ", " + format_bytes(d.free_bytes) + " free)"
+                           : " (memory unknown)";
   return "  device: " + d.name + memory + " | MPI buffers: " + mpi_buffer_mode(gpu_aware) + "\n";
 }
 
@@ -223,7 +222,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   try {
     // A flag given with an empty value names no file: refused, never taken for "no such output" (otherwise
     // --json '' would run without a record and exit 0).
-    for (const auto& [flag, value] : {std::pair{deck_flag, &deck_path}, {json_flag, &json_path}, {trace_flag, &trace_path}})
+    for (const auto& [flag, value] :
+         {std::pair{deck_flag, &deck_path}, {json_flag, &json_path}, {trace_flag, &trace_path}})
       if (flag->count() > 0 && value->empty())
         throw InputError(flag->get_name() + " '': the path is empty; allowed: a file path");
     if (!json_path.empty() && json_path == trace_path)
@@ -319,9 +319,9 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
                               {"max_s", s.max},
                               {"imbalance_pct", s.imbalance_pct}});
       nlohmann::json record = report.to_json();
-      record["status"] = ctx.interrupted()                     ? "interrupted"
+      record["status"] = ctx.interrupted()                  ? "interrupted"
                          : !report.failed_outputs().empty() ? "output_failed"
-                                                             : "completed";
+                                                            : "completed";
       record["deck"] = cfg->deck_name();
       record["config"] = cfg->to_json();
       record["provenance"] = provenance(comm);
@@ -335,7 +335,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
       record["run_seconds"] = t_run;
       json_out->commit(record.dump(2) + "\n");
     }
-    code = ctx.interrupted()                     ? exit_interrupted
+    code = ctx.interrupted()                  ? exit_interrupted
            : !report.failed_outputs().empty() ? exit_runtime_failure
            : all                              ? exit_ok
                                               : exit_verification_failed;
@@ -390,7 +390,8 @@ int run_app(int argc, char** argv, const AppSpec& spec) {
   // Before MPI_Init, which crashes below this limit: every rank checks alone; the first rank of the launch says why.
   if (const std::string problem = address_space_problem(); !problem.empty()) {
     const char* rank = std::getenv("PMI_RANK") ? std::getenv("PMI_RANK") : std::getenv("OMPI_COMM_WORLD_RANK");
-    if (!rank || std::string(rank) == "0") std::cerr << "proxylab " << spec.name << ": bad input: " << problem << std::endl;
+    if (!rank || std::string(rank) == "0")
+      std::cerr << "proxylab " << spec.name << ": bad input: " << problem << std::endl;
     return exit_bad_input;
   }
   int provided = 0;

@@ -6,11 +6,11 @@
 #include <algorithm>
 #include <cerrno>
 #include <cmath>
-#include <limits>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "proxylab/deck_yaml.hpp"
@@ -21,11 +21,16 @@ namespace {
 
 const char* type_name(ParamType t) {
   switch (t) {
-    case ParamType::integer: return "integer";
-    case ParamType::real: return "real";
-    case ParamType::boolean: return "boolean";
-    case ParamType::choice: return "choice";
-    case ParamType::text: return "string";
+    case ParamType::integer:
+      return "integer";
+    case ParamType::real:
+      return "real";
+    case ParamType::boolean:
+      return "boolean";
+    case ParamType::choice:
+      return "choice";
+    case ParamType::text:
+      return "string";
   }
   return "?";
 }
@@ -49,10 +54,14 @@ std::string allowed_text(const ParamSpec& p) {
     case ParamType::integer:
       return "an integer in [" + std::to_string(static_cast<long long>(p.min)) + ", " +
              std::to_string(static_cast<long long>(p.max)) + "]";
-    case ParamType::real: return "a real number in [" + format_real(p.min) + ", " + format_real(p.max) + "]";
-    case ParamType::boolean: return "true or false";
-    case ParamType::choice: return "one of: " + join(p.allowed, ", ");
-    case ParamType::text: return "a string";
+    case ParamType::real:
+      return "a real number in [" + format_real(p.min) + ", " + format_real(p.max) + "]";
+    case ParamType::boolean:
+      return "true or false";
+    case ParamType::choice:
+      return "one of: " + join(p.allowed, ", ");
+    case ParamType::text:
+      return "a string";
   }
   return "";
 }
@@ -78,8 +87,9 @@ bool parse_integer(const std::string& text, long long& out) {
   double d = std::strtod(s.c_str(), &end);
   if (*end != '\0' || !std::isfinite(d) || d != std::floor(d)) return false;
   const double limit = 9.2e18;  // below 2^63
-  out = d > limit ? std::numeric_limits<long long>::max() : d < -limit ? std::numeric_limits<long long>::min()
-                                                                       : static_cast<long long>(d);
+  out = d > limit    ? std::numeric_limits<long long>::max()
+        : d < -limit ? std::numeric_limits<long long>::min()
+                     : static_cast<long long>(d);
   return true;
 }
 
@@ -327,10 +337,17 @@ void Config::reject(const std::string& key, const std::string& allowed) const {
   if (it != values_.end()) {
     const Value& v = it->second;
     switch (v.type) {
-      case ParamType::integer: value = std::to_string(v.i); break;
-      case ParamType::real: value = format_real(v.r); break;
-      case ParamType::boolean: value = v.b ? "true" : "false"; break;
-      default: value = v.s;
+      case ParamType::integer:
+        value = std::to_string(v.i);
+        break;
+      case ParamType::real:
+        value = format_real(v.r);
+        break;
+      case ParamType::boolean:
+        value = v.b ? "true" : "false";
+        break;
+      default:
+        value = v.s;
     }
   }
   std::string origin = it != values_.end() ? it->second.origin : deck_name_;
@@ -348,10 +365,17 @@ nlohmann::json Config::to_json() const {
       rest = rest.substr(dot + 1);
     }
     switch (v.type) {
-      case ParamType::integer: (*node)[rest] = v.i; break;
-      case ParamType::real: (*node)[rest] = v.r; break;
-      case ParamType::boolean: (*node)[rest] = v.b; break;
-      default: (*node)[rest] = v.s;
+      case ParamType::integer:
+        (*node)[rest] = v.i;
+        break;
+      case ParamType::real:
+        (*node)[rest] = v.r;
+        break;
+      case ParamType::boolean:
+        (*node)[rest] = v.b;
+        break;
+      default:
+        (*node)[rest] = v.s;
     }
   }
   return out;
@@ -363,10 +387,17 @@ std::string Config::describe() const {
     const Value& v = values_.at(p.key);
     os << "  " << p.key << " = ";
     switch (v.type) {
-      case ParamType::integer: os << v.i; break;
-      case ParamType::real: os << v.r; break;
-      case ParamType::boolean: os << (v.b ? "true" : "false"); break;
-      default: os << v.s;
+      case ParamType::integer:
+        os << v.i;
+        break;
+      case ParamType::real:
+        os << v.r;
+        break;
+      case ParamType::boolean:
+        os << (v.b ? "true" : "false");
+        break;
+      default:
+        os << v.s;
     }
     if (v.origin != "default") os << "   [" << v.origin << "]";
     os << "\n";

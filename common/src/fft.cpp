@@ -27,10 +27,14 @@ namespace {
 
 const char* kind_name(FFTKind k) {
   switch (k) {
-    case FFTKind::c2c_forward: return "c2c forward";
-    case FFTKind::c2c_backward: return "c2c backward";
-    case FFTKind::r2c: return "r2c";
-    case FFTKind::c2r: return "c2r";
+    case FFTKind::c2c_forward:
+      return "c2c forward";
+    case FFTKind::c2c_backward:
+      return "c2c backward";
+    case FFTKind::r2c:
+      return "r2c";
+    case FFTKind::c2r:
+      return "c2r";
   }
   return "?";
 }
@@ -52,7 +56,9 @@ struct Slice {
 class FFTWPlan final : public detail::FFTBackend {
  public:
   explicit FFTWPlan(const FFTShape& shape)
-      : shape_(shape), kind_(shape.kind), flags_(shape.planning == FFTPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
+      : shape_(shape),
+        kind_(shape.kind),
+        flags_(shape.planning == FFTPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
     // Threads take slices of the outer batch dimension when there is one, else of the inner one.
     const int sliced = sliced_count();
     const int threads = shape.threaded ? std::max(1, std::min(sliced, HostExec().concurrency())) : 1;
@@ -92,9 +98,15 @@ class FFTWPlan final : public detail::FFTBackend {
       void* o = out_ptr(out, s);
       switch (kind_) {
         case FFTKind::c2c_forward:
-        case FFTKind::c2c_backward: fftw_execute_dft(plan, (fftw_complex*)i, (fftw_complex*)o); break;
-        case FFTKind::r2c: fftw_execute_dft_r2c(plan, (double*)i, (fftw_complex*)o); break;
-        case FFTKind::c2r: fftw_execute_dft_c2r(plan, (fftw_complex*)i, (double*)o); break;
+        case FFTKind::c2c_backward:
+          fftw_execute_dft(plan, (fftw_complex*)i, (fftw_complex*)o);
+          break;
+        case FFTKind::r2c:
+          fftw_execute_dft_r2c(plan, (double*)i, (fftw_complex*)o);
+          break;
+        case FFTKind::c2r:
+          fftw_execute_dft_c2r(plan, (fftw_complex*)i, (double*)o);
+          break;
       }
     };
     if (ns == 1) {
@@ -227,9 +239,25 @@ const FFTBackend& fftw_backend(const FFTShape& sh) {
   if (sh.rank() > 1 && (sh.kind == FFTKind::r2c || sh.kind == FFTKind::c2r))
     throw RuntimeError("FFT " + sh.describe() + ": multi-dimensional transforms are c2c here");
   const int threads = HostExec().concurrency();
-  Key key{int(sh.kind), sh.n, sh.istride, sh.ostride, sh.dim2.n, sh.dim2.istride, sh.dim2.ostride, sh.dim3.n,
-          sh.dim3.istride, sh.dim3.ostride, sh.inner.count, sh.inner.idist, sh.inner.odist, sh.outer.count,
-          sh.outer.idist, sh.outer.odist, sh.in_place, int(sh.planning), sh.threaded ? threads : 1};
+  Key key{int(sh.kind),
+          sh.n,
+          sh.istride,
+          sh.ostride,
+          sh.dim2.n,
+          sh.dim2.istride,
+          sh.dim2.ostride,
+          sh.dim3.n,
+          sh.dim3.istride,
+          sh.dim3.ostride,
+          sh.inner.count,
+          sh.inner.idist,
+          sh.inner.odist,
+          sh.outer.count,
+          sh.outer.idist,
+          sh.outer.odist,
+          sh.in_place,
+          int(sh.planning),
+          sh.threaded ? threads : 1};
   auto& c = cache();
   auto it = c.find(key);
   if (it == c.end()) it = c.emplace(key, std::make_unique<FFTWPlan>(sh)).first;

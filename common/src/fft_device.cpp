@@ -42,9 +42,12 @@ using Complex = Kokkos::complex<double>;
 
 std::unique_ptr<FFTBackend> make_plan(const FFTShape& sh) {
   switch (sh.kind) {
-    case FFTKind::r2c: return std::make_unique<KokkosFFTPlan<double, Complex>>(sh);
-    case FFTKind::c2r: return std::make_unique<KokkosFFTPlan<Complex, double>>(sh);
-    default: return std::make_unique<KokkosFFTPlan<Complex, Complex>>(sh);
+    case FFTKind::r2c:
+      return std::make_unique<KokkosFFTPlan<double, Complex>>(sh);
+    case FFTKind::c2r:
+      return std::make_unique<KokkosFFTPlan<Complex, double>>(sh);
+    default:
+      return std::make_unique<KokkosFFTPlan<Complex, Complex>>(sh);
   }
 }
 

@@ -3,12 +3,12 @@
 // direction 7 - k is the opposite of k. A message sent towards direction k carries tag k; the
 // receiver posts it as "from direction 7 - k". A rank may be its own neighbour (periodic, px = 1).
 #include "proxylab/comm/halo.hpp"
-#include "proxylab/comm/mpi_buffer.hpp"
 
 #include <mpi.h>
 
 #include <algorithm>
 
+#include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/errors.hpp"
 
 namespace proxylab {

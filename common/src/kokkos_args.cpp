@@ -110,7 +110,8 @@ std::string kokkos_arguments_problem(int argc, char** argv) {
 
 std::string address_space_problem() {
   struct rlimit lim {};
-  if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY || double(lim.rlim_cur) >= min_address_space_bytes)
+  if (getrlimit(RLIMIT_AS, &lim) != 0 || lim.rlim_cur == RLIM_INFINITY ||
+      double(lim.rlim_cur) >= min_address_space_bytes)
     return "";
   return "the address-space limit (RLIMIT_AS, ulimit -v) is " + std::to_string(lim.rlim_cur / 1024) +
          " KiB; allowed: at least " + std::to_string(static_cast<long long>(min_address_space_bytes) / 1024) +
@@ -123,7 +124,8 @@ std::string thread_count_problem(int argc, char** argv) {
   for (int i = 1; i < argc; ++i) {
     const std::string arg = argv[i];
     const auto eq = arg.find('=');
-    if (eq != std::string::npos && (arg.rfind("--kokkos-num-threads=", 0) == 0 || arg.rfind("--kokkos-threads=", 0) == 0))
+    if (eq != std::string::npos &&
+        (arg.rfind("--kokkos-num-threads=", 0) == 0 || arg.rfind("--kokkos-threads=", 0) == 0))
       asked.emplace_back("'" + arg + "'", arg.substr(eq + 1));
   }
   for (const char* env : {"KOKKOS_NUM_THREADS", "OMP_NUM_THREADS"})

@@ -35,7 +35,8 @@ bool Progress::update(long long done, double sim_time, const std::string& sim_un
   ++calls_;
   if (calls_ >= next_check_ && stop_agreed_now()) {
     finish();
-    if (ctx_.rank == 0) std::fprintf(stderr, "interrupted at %s %lld of %lld; finishing cleanly\n", unit_.c_str(), done, total_);
+    if (ctx_.rank == 0)
+      std::fprintf(stderr, "interrupted at %s %lld of %lld; finishing cleanly\n", unit_.c_str(), done, total_);
     return false;
   }
   const double now = MPI_Wtime();

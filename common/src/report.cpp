@@ -66,10 +66,11 @@ nlohmann::json Report::to_json() const {
   for (const auto& c : checks_)
     checks.push_back(
         {{"name", c.name}, {"passed", c.passed}, {"value", c.value}, {"limit", c.limit}, {"detail", c.detail}});
-  nlohmann::json j = {{"app", app_},
-                      {"fom", {{"name", fom_name_}, {"value", fom_value_}, {"unit", fom_unit_}}},
-                      {"verification", {{"passed", verified()}, {"checks", checks}, {"changed_limits", changed_limits_}}},
-                      {"results", results_}};
+  nlohmann::json j = {
+      {"app", app_},
+      {"fom", {{"name", fom_name_}, {"value", fom_value_}, {"unit", fom_unit_}}},
+      {"verification", {{"passed", verified()}, {"checks", checks}, {"changed_limits", changed_limits_}}},
+      {"results", results_}};
   if (!failed_outputs_.empty()) j["failed_outputs"] = failed_outputs_;
   return j;
 }

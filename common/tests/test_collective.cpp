@@ -10,7 +10,8 @@ TEST_CASE("collective_check: every rank throws the failing rank's message", "[er
   const int bad = size - 1;
   std::string what;
   try {
-    proxylab::collective_check<proxylab::InputError>(MPI_COMM_WORLD, rank != bad, "rank " + std::to_string(rank) + " saw NaN");
+    proxylab::collective_check<proxylab::InputError>(MPI_COMM_WORLD, rank != bad,
+                                                     "rank " + std::to_string(rank) + " saw NaN");
   } catch (const proxylab::InputError& e) {
     what = e.what();
   }

@@ -3,7 +3,6 @@
 #include <fstream>
 
 #include "proxylab/config.hpp"
-
 #include "proxylab/errors.hpp"
 #include "proxylab/testing.hpp"
 
@@ -61,7 +60,9 @@ TEST_CASE("config: every error names key, value and what is allowed", "[config]"
   SECTION("unknown key in --set") {
     CHECK(error_of(s, "", {"solver.tol=1"}).find("--set: unknown key 'solver.tol'") != std::string::npos);
   }
-  SECTION("malformed --set") { CHECK(error_of(s, "", {"grid.nx"}).find("expected section.key=value") != std::string::npos); }
+  SECTION("malformed --set") {
+    CHECK(error_of(s, "", {"grid.nx"}).find("expected section.key=value") != std::string::npos);
+  }
   SECTION("wrong type") {
     auto e = error_of(s, "grid:\n  nx: 3.5\n");
     CHECK(e.find("key 'grid.nx' has value '3.5'") != std::string::npos);
@@ -95,7 +96,9 @@ TEST_CASE("config: every error names key, value and what is allowed", "[config]"
     CHECK(error_of(s, "grid:\n  nx: [1, 2]\n").find("must be a single value") != std::string::npos);
   }
   SECTION("not YAML") { CHECK(error_of(s, "grid: [unclosed\n").find("not valid YAML") != std::string::npos); }
-  SECTION("top level not a mapping") { CHECK(error_of(s, "- 1\n- 2\n").find("must be a mapping") != std::string::npos); }
+  SECTION("top level not a mapping") {
+    CHECK(error_of(s, "- 1\n- 2\n").find("must be a mapping") != std::string::npos);
+  }
   SECTION("app-level rule via reject") {
     Config c(s, "", "deck.yaml", {"grid.nx=7"});
     try {
@@ -114,7 +117,8 @@ TEST_CASE("config: missing deck file is an input error", "[config]") {
 
 TEST_CASE("config: schema help lists every key", "[config]") {
   auto h = make_schema().help();
-  for (auto k : {"grid.nx", "solver.crit", "solver.fused", "solver.kind", "run.label"}) CHECK(h.find(k) != std::string::npos);
+  for (auto k : {"grid.nx", "solver.crit", "solver.fused", "solver.kind", "run.label"})
+    CHECK(h.find(k) != std::string::npos);
 }
 
 // Hostile YAML is refused with exit 2 (InputError) naming the deck, the line and the
@@ -232,7 +236,9 @@ TEST_CASE("errors: an allocation failure is reported as out of memory", "[errors
 // passed validation, and the run record's JSON dump threw at the end of the run (exit 3, 0-byte record).
 TEST_CASE("config: text values must be UTF-8; messages quote bad bytes as \\xHH", "[config][yaml]") {
   Schema s = make_schema();
-  const std::string e = error_of(s, "run:\n  label: \"a\xf6" "b\"\n");
+  const std::string e = error_of(s,
+                                 "run:\n  label: \"a\xf6"
+                                 "b\"\n");
   CHECK(e.find("key 'run.label' has value 'a\\xf6b' (not UTF-8 text)") != std::string::npos);
   CHECK(error_of(s, "", {"run.label=\xed\xa0\x80"}).find("not UTF-8") != std::string::npos);  // a surrogate
   Config ok(s, "run:\n  label: \"h\xc3\xa9t\xe2\x82\xac \xf0\x9f\x98\x80\"\n", "deck.yaml");
@@ -240,8 +246,10 @@ TEST_CASE("config: text values must be UTF-8; messages quote bad bytes as \\xHH"
   CHECK_NOTHROW(ok.to_json().dump());
   // every byte string the check accepts is one nlohmann::json can write
   for (const std::string t : {"\xc0\x80", "\xe0\x80\x80", "\xf4\x90\x80\x80", "\xf5", "\xc3", "ok"})
-    if (proxylab::is_utf8(t)) CHECK_NOTHROW(nlohmann::json(t).dump());
-    else CHECK_THROWS(nlohmann::json(t).dump());
+    if (proxylab::is_utf8(t))
+      CHECK_NOTHROW(nlohmann::json(t).dump());
+    else
+      CHECK_THROWS(nlohmann::json(t).dump());
 }
 
 TEST_CASE("config: a schema survives its JSON form (--deck-schema, the deck fuzzer)", "[config]") {

@@ -1,13 +1,12 @@
 // The FFT layer on the host (common/fft.hpp, FFTW): c2c against a direct DFT, strided batches, r2c/c2r round
 // trips, in-place plans, the plan cache, thread slicing of the batch (same bits as one thread), and views that do
 // not fit a shape.
-#include "proxylab/fft.hpp"
-
 #include <cmath>
 #include <complex>
 #include <vector>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/fft.hpp"
 #include "proxylab/testing.hpp"
 
 using proxylab::FFTKind;
@@ -209,7 +208,8 @@ TEST_CASE("fft: the default execution space's plans agree with FFTW on the host 
       in[i] = test_value(i % n, i / n);
       real[i] = std::sin(0.3 * i) + 0.1 * (i % 5);
     }
-    proxylab::View1D<Kokkos::complex<double>> d_in("in", n * howmany), d_out("out", n * howmany), d_c("c", nc * howmany);
+    proxylab::View1D<Kokkos::complex<double>> d_in("in", n * howmany), d_out("out", n * howmany),
+        d_c("c", nc * howmany);
     proxylab::View1D<double> d_real("real", n * howmany), d_back("back", n * howmany);
     Kokkos::deep_copy(d_in, view(in));
     Kokkos::deep_copy(d_real, view(real));
@@ -222,7 +222,8 @@ TEST_CASE("fft: the default execution space's plans agree with FFTW on the host 
     plan(FFTShape::lines(FFTKind::r2c, n, howmany)).execute(view(real), view(host_c));
     proxylab::fft_plan(ExecSpace(), FFTShape::lines(FFTKind::r2c, n, howmany)).execute(d_real, d_c);
     const auto got_c = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d_c);
-    for (int i = 0; i < nc * howmany; ++i) CHECK(std::abs(cplx(got_c(i).real(), got_c(i).imag()) - host_c[i]) <= 1e-13 * n);
+    for (int i = 0; i < nc * howmany; ++i)
+      CHECK(std::abs(cplx(got_c(i).real(), got_c(i).imag()) - host_c[i]) <= 1e-13 * n);
     proxylab::fft_plan(ExecSpace(), FFTShape::lines(FFTKind::c2r, n, howmany)).execute(d_c, d_back);
     const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), d_back);
     for (int i = 0; i < n * howmany; ++i) CHECK(std::abs(back(i) / n - real[i]) <= 1e-14 * 10);

@@ -15,7 +15,8 @@ TEST_CASE("launch counter: counts parallel_for, reduce and scan while alive, and
     proxylab::LaunchCounter counter;
     for (int i = 0; i < 3; ++i) Kokkos::parallel_for("count::for", Policy(0, 10), [](int) {});
     double sum = 0;
-    Kokkos::parallel_reduce("count::reduce", Policy(0, 10), [](int i, double& s) { s += i; }, sum);
+    Kokkos::parallel_reduce(
+        "count::reduce", Policy(0, 10), [](int i, double& s) { s += i; }, sum);
     Kokkos::parallel_scan("count::scan", Policy(0, 10), [](int, int& u, bool) { u += 1; });
     CHECK(counter.launches() == 5);
     CHECK(sum == 45);

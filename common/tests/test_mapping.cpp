@@ -1,9 +1,8 @@
 // Mappings: flat, mdrange and team give bit-identical results for a nontrivial kernel (a 9-point
 // stencil with transcendental coefficients) on every enabled host back end, in 1-D, 2-D and 3-D;
 // reductions agree to round-off.
-#include "proxylab/mapping.hpp"
-
 #include "proxylab/kmath.hpp"
+#include "proxylab/mapping.hpp"
 #include "proxylab/testing.hpp"
 
 using proxylab::Mapping;
@@ -24,12 +23,13 @@ TEMPLATE_LIST_TEST_CASE("mapping: 2-D stencil is bit-identical across mappings",
   std::vector<Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>> out;
   for (Mapping m : {Mapping::flat, Mapping::mdrange, Mapping::team}) {
     Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> y("y", n0 + 2, n1 + 2);
-    proxylab::for_each_2d<Space>("stencil", m, 1, n0 + 1, 1, n1 + 1, KOKKOS_LAMBDA(int i, int j) {
-      double s = 0;
-      for (int di = -1; di <= 1; ++di)
-        for (int dj = -1; dj <= 1; ++dj) s += coeff(i + di, j + dj) * x(i + di, j + dj);
-      y(i, j) = s;
-    });
+    proxylab::for_each_2d<Space>(
+        "stencil", m, 1, n0 + 1, 1, n1 + 1, KOKKOS_LAMBDA(int i, int j) {
+          double s = 0;
+          for (int di = -1; di <= 1; ++di)
+            for (int dj = -1; dj <= 1; ++dj) s += coeff(i + di, j + dj) * x(i + di, j + dj);
+          y(i, j) = s;
+        });
     Space().fence();
     out.push_back(y);
   }
@@ -50,15 +50,17 @@ TEMPLATE_LIST_TEST_CASE("mapping: 1-D and 3-D kernels cover the range exactly on
   using Space = TestType;
   for (Mapping m : {Mapping::flat, Mapping::mdrange, Mapping::team}) {
     Kokkos::View<int*, typename Space::memory_space> hits("hits", 1500);
-    proxylab::for_each_1d<Space>("hits1", m, 3, 1203, KOKKOS_LAMBDA(int i) { hits(i) += 1; });
+    proxylab::for_each_1d<Space>(
+        "hits1", m, 3, 1203, KOKKOS_LAMBDA(int i) { hits(i) += 1; });
     Space().fence();
     int bad = 0;
     for (int i = 0; i < 1500; ++i) bad += hits(i) != ((i >= 3 && i < 1203) ? 1 : 0);
     CHECK(bad == 0);
 
     Kokkos::View<double***, Kokkos::LayoutRight, typename Space::memory_space> v("v", 5, 6, 7);
-    proxylab::for_each_3d<Space>("fill3", m, 1, 5, 0, 6, 2, 7,
-                                 KOKKOS_LAMBDA(int i, int j, int k) { v(i, j, k) += proxylab::kmath::sqrt(double(100 * i + 10 * j + k)); });
+    proxylab::for_each_3d<Space>(
+        "fill3", m, 1, 5, 0, 6, 2, 7,
+        KOKKOS_LAMBDA(int i, int j, int k) { v(i, j, k) += proxylab::kmath::sqrt(double(100 * i + 10 * j + k)); });
     Space().fence();
     double s = 0;
     for (int i = 1; i < 5; ++i)
@@ -74,8 +76,8 @@ TEMPLATE_LIST_TEST_CASE("mapping: reductions agree across mappings", "[mapping]"
   using Space = TestType;
   const double exact1 = 0.5 * 999.0 * 1000.0;
   for (Mapping m : {Mapping::flat, Mapping::mdrange, Mapping::team}) {
-    double s1 = proxylab::reduce_1d<Kokkos::Sum<double>, Space>("sum1", m, 0, 1000,
-                                                                 KOKKOS_LAMBDA(int i, double& a) { a += i; });
+    double s1 = proxylab::reduce_1d<Kokkos::Sum<double>, Space>(
+        "sum1", m, 0, 1000, KOKKOS_LAMBDA(int i, double& a) { a += i; });
     CHECK(s1 == exact1);
     double s2 = proxylab::reduce_2d<Kokkos::Sum<double>, Space>(
         "sum2", m, 0, 33, 0, 45, KOKKOS_LAMBDA(int i, int j, double& a) { a += coeff(i, j); });

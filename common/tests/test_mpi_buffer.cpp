@@ -1,7 +1,6 @@
 // MPIBuffer (comm/mpi_buffer.hpp): what MPI is given. Host back ends: the buffer itself; a device back end: a host
 // copy, of which to_mpi / from_mpi move only the part asked for; comm.gpu_aware: the device buffer itself.
 #include "proxylab/comm/mpi_buffer.hpp"
-
 #include "proxylab/testing.hpp"
 
 using proxylab::MPIBuffer;

@@ -1,6 +1,5 @@
 // Report: the summary lines, the verdict and the JSON record with provenance.
 #include "proxylab/report.hpp"
-
 #include "proxylab/testing.hpp"
 
 TEST_CASE("report: summary has one FOM line and one VERIFICATION line", "[report]") {

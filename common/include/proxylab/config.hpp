@@ -23,9 +23,9 @@ struct ParamSpec {
   std::string key;  // "section.name"
   ParamType type = ParamType::text;
   std::string doc;
-  std::string default_value;          // as YAML scalar text
-  double min = 0, max = 0;            // integer and real bounds (inclusive)
-  std::vector<std::string> allowed;   // choice
+  std::string default_value;         // as YAML scalar text
+  double min = 0, max = 0;           // integer and real bounds (inclusive)
+  std::vector<std::string> allowed;  // choice
 };
 
 class Schema {

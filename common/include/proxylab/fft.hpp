@@ -111,8 +111,8 @@ class FFTPlan {
     static_assert(Kokkos::is_view<InView>::value && Kokkos::is_view<OutView>::value, "FFTPlan::execute takes Views");
     static_assert(InView::rank == 1 && OutView::rank == 1, "FFTPlan::execute takes rank-1 Views");
     require_accessible<Space>(in, out);
-    check(in.span(), element_is_complex<typename InView::non_const_value_type>(), in.span_is_contiguous(),
-          out.span(), element_is_complex<typename OutView::non_const_value_type>(), out.span_is_contiguous());
+    check(in.span(), element_is_complex<typename InView::non_const_value_type>(), in.span_is_contiguous(), out.span(),
+          element_is_complex<typename OutView::non_const_value_type>(), out.span_is_contiguous());
     backend_->execute(in.data(), out.data());
   }
   const FFTShape& shape() const { return shape_; }

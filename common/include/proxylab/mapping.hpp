@@ -17,7 +17,6 @@
 // run-time alias checks): POP's fused operator + dot products ran scalar, at half the bandwidth.
 #pragma once
 #include <Kokkos_Core.hpp>
-
 #include <cstdint>
 #include <string>
 #include <type_traits>
@@ -43,7 +42,7 @@ inline const std::vector<std::string>& mapping_names() { return choice_names<Map
 inline Mapping parse_mapping(const std::string& name) { return parse_choice<Mapping>(name); }
 
 namespace detail {
-constexpr int range_chunk = 512;  // 1-D "mdrange" tile and 1-D "team" chunk
+constexpr int range_chunk = 512;               // 1-D "mdrange" tile and 1-D "team" chunk
 constexpr int team_rows = 4;                   // 2-D "team": rows of the outer index per team
 constexpr int64_t int_index_max = 2147483647;  // flat index spaces up to this size use 32-bit index math
 template <class ExecSpace>
@@ -94,7 +93,9 @@ template <class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
 void for_each_1d(const std::string& name, Mapping m, int b, int e, const F& f) {
   if (e <= b) return;
   switch (m) {
-    case Mapping::flat: Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(b, e), f); break;
+    case Mapping::flat:
+      Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(b, e), f);
+      break;
     case Mapping::mdrange:
       Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(b, e).set_chunk_size(detail::range_chunk), f);
       break;
@@ -119,13 +120,13 @@ void for_each_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int
       const int64_t n1 = e1 - b1, n = int64_t(e0 - b0) * n1;
       if (n <= detail::int_index_max) {  // 32-bit index arithmetic: a much cheaper division per point
         const int m1 = int(n1);
-        Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, int(n)),
-                             KOKKOS_LAMBDA(int idx) { f(b0 + idx / m1, b1 + idx % m1); });
+        Kokkos::parallel_for(
+            name, Kokkos::RangePolicy<ExecSpace>(0, int(n)),
+            KOKKOS_LAMBDA(int idx) { f(b0 + idx / m1, b1 + idx % m1); });
       } else {
         Kokkos::parallel_for(
-            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
-              f(b0 + int(idx / n1), b1 + int(idx % n1));
-            });
+            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+            KOKKOS_LAMBDA(int64_t idx) { f(b0 + int(idx / n1), b1 + int(idx % n1)); });
       }
       break;
     }
@@ -140,9 +141,8 @@ void for_each_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int
       Kokkos::parallel_for(
           name, Kokkos::TeamPolicy<ExecSpace>(league, Kokkos::AUTO, 8), KOKKOS_LAMBDA(const Member& t) {
             const int lo = b0 + t.league_rank() * rows, hi = lo + rows < e0 ? lo + rows : e0;
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, lo, hi), [&](int i) {
-              detail::vector_loop<ExecSpace>(t, b1, e1, [&](int j) { f(i, j); });
-            });
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, lo, hi),
+                                 [&](int i) { detail::vector_loop<ExecSpace>(t, b1, e1, [&](int j) { f(i, j); }); });
           });
       break;
     }
@@ -157,14 +157,13 @@ void for_each_3d(const std::string& name, Mapping m, int b0, int e0, int b1, int
       const int64_t n2 = e2 - b2, n12 = int64_t(e1 - b1) * n2, n = int64_t(e0 - b0) * n12;
       if (n <= detail::int_index_max) {
         const int m2 = int(n2), m12 = int(n12);
-        Kokkos::parallel_for(name, Kokkos::RangePolicy<ExecSpace>(0, int(n)), KOKKOS_LAMBDA(int idx) {
-          f(b0 + idx / m12, b1 + (idx % m12) / m2, b2 + idx % m2);
-        });
+        Kokkos::parallel_for(
+            name, Kokkos::RangePolicy<ExecSpace>(0, int(n)),
+            KOKKOS_LAMBDA(int idx) { f(b0 + idx / m12, b1 + (idx % m12) / m2, b2 + idx % m2); });
       } else {
         Kokkos::parallel_for(
-            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n), KOKKOS_LAMBDA(int64_t idx) {
-              f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2));
-            });
+            name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
+            KOKKOS_LAMBDA(int64_t idx) { f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2)); });
       }
       break;
     }
@@ -178,9 +177,8 @@ void for_each_3d(const std::string& name, Mapping m, int b0, int e0, int b1, int
       Kokkos::parallel_for(
           name, Kokkos::TeamPolicy<ExecSpace>(e0 - b0, Kokkos::AUTO, 8), KOKKOS_LAMBDA(const Member& t) {
             const int i = b0 + t.league_rank();
-            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, b1, e1), [&](int j) {
-              detail::vector_loop<ExecSpace>(t, b2, e2, [&](int k) { f(i, j, k); });
-            });
+            Kokkos::parallel_for(Kokkos::TeamThreadRange(t, b1, e1),
+                                 [&](int j) { detail::vector_loop<ExecSpace>(t, b2, e2, [&](int k) { f(i, j, k); }); });
           });
       break;
     }
@@ -196,7 +194,9 @@ typename Reducer::value_type reduce_1d(const std::string& name, Mapping m, int b
   Reducer(result).init(result);
   if (e <= b) return result;
   switch (m) {
-    case Mapping::flat: Kokkos::parallel_reduce(name, Kokkos::RangePolicy<ExecSpace>(b, e), f, Reducer(result)); break;
+    case Mapping::flat:
+      Kokkos::parallel_reduce(name, Kokkos::RangePolicy<ExecSpace>(b, e), f, Reducer(result));
+      break;
     case Mapping::mdrange:
       Kokkos::parallel_reduce(name, Kokkos::RangePolicy<ExecSpace>(b, e).set_chunk_size(detail::range_chunk), f,
                               Reducer(result));
@@ -209,7 +209,8 @@ typename Reducer::value_type reduce_1d(const std::string& name, Mapping m, int b
           KOKKOS_LAMBDA(const Member& t, V& acc) {
             const int lo = b + t.league_rank() * chunk, hi = lo + chunk < e ? lo + chunk : e;
             V part;
-            Kokkos::parallel_reduce(Kokkos::ThreadVectorRange(t, lo, hi), [&](int i, V& a) { f(i, a); }, Reducer(part));
+            Kokkos::parallel_reduce(
+                Kokkos::ThreadVectorRange(t, lo, hi), [&](int i, V& a) { f(i, a); }, Reducer(part));
             Kokkos::single(Kokkos::PerTeam(t), [&]() { detail::join_into<Reducer>(acc, part); });
           },
           Reducer(result));
@@ -236,7 +237,7 @@ typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b
       } else {
         Kokkos::parallel_reduce(
             name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
-            KOKKOS_LAMBDA(int64_t idx, V& acc) { f(b0 + int(idx / n1), b1 + int(idx % n1), acc); }, Reducer(result));
+            KOKKOS_LAMBDA(int64_t idx, V & acc) { f(b0 + int(idx / n1), b1 + int(idx % n1), acc); }, Reducer(result));
       }
       break;
     }
@@ -248,11 +249,11 @@ typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b
     case Mapping::team:
       result = detail::team_rows_reduce<Reducer, ExecSpace>(
           name, b0, e0, KOKKOS_LAMBDA(const detail::team_member<ExecSpace>& t, int i, V& ai) {
-        V row;
-        Kokkos::parallel_reduce(
-            Kokkos::ThreadVectorRange(t, b1, e1), [&](int j, V& a) { f(i, j, a); }, Reducer(row));
-        detail::join_into<Reducer>(ai, row);
-      });
+            V row;
+            Kokkos::parallel_reduce(
+                Kokkos::ThreadVectorRange(t, b1, e1), [&](int j, V& a) { f(i, j, a); }, Reducer(row));
+            detail::join_into<Reducer>(ai, row);
+          });
       break;
   }
   return result;
@@ -277,7 +278,7 @@ typename Reducer::value_type reduce_3d(const std::string& name, Mapping m, int b
       } else {
         Kokkos::parallel_reduce(
             name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
-            KOKKOS_LAMBDA(int64_t idx, V& acc) {
+            KOKKOS_LAMBDA(int64_t idx, V & acc) {
               f(b0 + int(idx / n12), b1 + int((idx % n12) / n2), b2 + int(idx % n2), acc);
             },
             Reducer(result));

@@ -20,7 +20,7 @@ class Progress {
   Progress(RunContext& ctx, long long total, std::string unit = "step", double interval_s = 2.0);
   // Returns false when the run should stop (interrupted). sim_time < 0: not shown.
   bool update(long long done, double sim_time = -1.0, const std::string& sim_unit = "s");
-  void finish();  // ends the progress line
+  void finish();                                // ends the progress line
   long long checks() const { return checks_; }  // stop checks (collective agreements) made so far
 
  private:
@@ -33,7 +33,7 @@ class Progress {
   long long last_check_call_ = 0;         // the call of the last check
   long long every_ = 1;                   // calls between the last two checks
   long long checks_ = 0;
-  double t_check_ = 0;                    // when the last check was made
+  double t_check_ = 0;  // when the last check was made
   bool stop_agreed_now();
 };
 

@@ -43,7 +43,9 @@ class Timers {
    private:
     Timers* t_;
   };
-  [[nodiscard]] Scope scope(const std::string& name, Category cat = Category::compute) { return Scope(*this, name, cat); }
+  [[nodiscard]] Scope scope(const std::string& name, Category cat = Category::compute) {
+    return Scope(*this, name, cat);
+  }
 
   // Injected load imbalance (workshop lesson 10, the seeds' Gantt-chart studies): every compute region
   // of this rank takes `factor` times its own time (busy wait). 1 = off. Timers must be enabled.
@@ -54,8 +56,8 @@ class Timers {
   void set_enabled(bool on) { enabled_ = on; }
   bool enabled() const { return enabled_; }
 
-  double seconds(const std::string& path) const;   // this rank's total, 0 if never entered
-  long long calls(const std::string& path) const;  // this rank's count
+  double seconds(const std::string& path) const;         // this rank's total, 0 if never entered
+  long long calls(const std::string& path) const;        // this rank's count
   double overhead_seconds() const { return overhead_; }  // one start/stop pair
 
   // Collective over comm: union of region paths over ranks, statistics of each.

@@ -50,42 +50,42 @@ void compare(const std::string& what, double flops, const std::function<void()>&
 
 void c2c(int n, int howmany, int repeats) {
   Lines<Complex> in("in", howmany, n), out("out", howmany, n);
-  Kokkos::parallel_for(
-      "fill", Kokkos::RangePolicy<HostExec>(0, howmany), [=](int b) {
-        for (int j = 0; j < n; ++j) in(b, j) = Complex(std::sin(0.1 * j + b), std::cos(0.3 * j - b));
-      });
+  Kokkos::parallel_for("fill", Kokkos::RangePolicy<HostExec>(0, howmany), [=](int b) {
+    for (int j = 0; j < n; ++j) in(b, j) = Complex(std::sin(0.1 * j + b), std::cos(0.3 * j - b));
+  });
   const auto ours = proxylab::fft_plan(HostExec(), FFTShape::lines(FFTKind::c2c_forward, n, howmany));
   Kokkos::View<Complex*, Kokkos::HostSpace> in1(in.data(), in.size()), out1(out.data(), out.size());
   KokkosFFT::Plan<HostExec, Lines<Complex>, Lines<Complex>, 1> theirs(HostExec(), in, out,
-                                                                       KokkosFFT::Direction::forward, -1);
-  compare("c2c n=" + std::to_string(n) + " x " + std::to_string(howmany) + " lines", ours.flops(),
-          [&] { ours.execute(in1, out1); },
-          [&] { KokkosFFT::execute(theirs, in, out, KokkosFFT::Normalization::none); }, repeats);
+                                                                      KokkosFFT::Direction::forward, -1);
+  compare(
+      "c2c n=" + std::to_string(n) + " x " + std::to_string(howmany) + " lines", ours.flops(),
+      [&] { ours.execute(in1, out1); }, [&] { KokkosFFT::execute(theirs, in, out, KokkosFFT::Normalization::none); },
+      repeats);
 }
 
 void r2c_c2r(int n, int howmany, int repeats) {
   const int nh = n / 2 + 1;
   Lines<double> grid("grid", howmany, n);
   Lines<Complex> four("four", howmany, nh);
-  Kokkos::parallel_for(
-      "fill", Kokkos::RangePolicy<HostExec>(0, howmany), [=](int b) {
-        for (int j = 0; j < n; ++j) grid(b, j) = std::sin(0.1 * j + b);
-      });
+  Kokkos::parallel_for("fill", Kokkos::RangePolicy<HostExec>(0, howmany), [=](int b) {
+    for (int j = 0; j < n; ++j) grid(b, j) = std::sin(0.1 * j + b);
+  });
   const auto fwd = proxylab::fft_plan(HostExec(), FFTShape::lines(FFTKind::r2c, n, howmany));
   const auto inv = proxylab::fft_plan(HostExec(), FFTShape::lines(FFTKind::c2r, n, howmany));
   Kokkos::View<double*, Kokkos::HostSpace> grid1(grid.data(), grid.size());
   Kokkos::View<Complex*, Kokkos::HostSpace> four1(four.data(), four.size());
-  KokkosFFT::Plan<HostExec, Lines<double>, Lines<Complex>, 1> kf(HostExec(), grid, four,
-                                                                  KokkosFFT::Direction::forward, -1);
-  KokkosFFT::Plan<HostExec, Lines<Complex>, Lines<double>, 1> ki(HostExec(), four, grid,
-                                                                  KokkosFFT::Direction::backward, -1);
-  compare("r2c + c2r n=" + std::to_string(n) + " x " + std::to_string(howmany) + " rows", fwd.flops() + inv.flops(),
-          [&] { fwd.execute(grid1, four1), inv.execute(four1, grid1); },
-          [&] {
-            KokkosFFT::execute(kf, grid, four, KokkosFFT::Normalization::none);
-            KokkosFFT::execute(ki, four, grid, KokkosFFT::Normalization::none);
-          },
-          repeats);
+  KokkosFFT::Plan<HostExec, Lines<double>, Lines<Complex>, 1> kf(HostExec(), grid, four, KokkosFFT::Direction::forward,
+                                                                 -1);
+  KokkosFFT::Plan<HostExec, Lines<Complex>, Lines<double>, 1> ki(HostExec(), four, grid, KokkosFFT::Direction::backward,
+                                                                 -1);
+  compare(
+      "r2c + c2r n=" + std::to_string(n) + " x " + std::to_string(howmany) + " rows", fwd.flops() + inv.flops(),
+      [&] { fwd.execute(grid1, four1), inv.execute(four1, grid1); },
+      [&] {
+        KokkosFFT::execute(kf, grid, four, KokkosFFT::Normalization::none);
+        KokkosFFT::execute(ki, four, grid, KokkosFFT::Normalization::none);
+      },
+      repeats);
 }
 
 }  // namespace
@@ -95,7 +95,8 @@ int main(int argc, char** argv) {
   const int repeats = argc > 1 ? std::atoi(argv[1]) : 7;
   std::printf("Host threads: %d (%s); median of %d interleaved calls each\n\n", HostExec().concurrency(),
               HostExec::name(), repeats);
-  std::printf("| transform | proxylab ms | kokkos-fft ms | proxylab GFLOP/s | kokkos-fft GFLOP/s | proxylab speed-up |\n");
+  std::printf(
+      "| transform | proxylab ms | kokkos-fft ms | proxylab GFLOP/s | kokkos-fft GFLOP/s | proxylab speed-up |\n");
   std::printf("|---|---|---|---|---|---|\n");
   for (int n : {64, 96, 128, 192}) c2c(n, n * n, repeats);  // an x stage of an n^3 grid at one rank
   for (int n : {128, 256}) c2c(n, 1024, repeats);           // fewer, longer lines

@@ -4,9 +4,9 @@
 #include <Kokkos_Core.hpp>
 
 #include "domain.hpp"
-#include "zone_block.hpp"
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/halo.hpp"
+#include "zone_block.hpp"
 
 namespace proxylab::evh1 {
 namespace {

@@ -73,8 +73,8 @@ KOKKOS_INLINE_FUNCTION double face_value(double aj, double ai, double daj, doubl
 }
 // Flattening towards the average, then monotonicity (eq. 1.10): edge values and curvature of zone i from its
 // face values.
-KOKKOS_INLINE_FUNCTION void monotone_parabola(double ai, double face_l, double face_r, double f, double& al,
-                                              double& ar, double& a6) {
+KOKKOS_INLINE_FUNCTION void monotone_parabola(double ai, double face_l, double face_r, double f, double& al, double& ar,
+                                              double& a6) {
   const double g = 1.0 - f;
   double l = f * ai + g * face_l, r = f * ai + g * face_r;
   const bool extremum = (r - ai) * (ai - l) <= 0.0;
@@ -113,7 +113,7 @@ inline void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTR
     }
     for (int z = lo; z < hi; ++z) {
       PROXYLAB_PRAGMA_IVDEP  // the lanes are independent pencils: no run-time alias checks per zone
-      for (int l = 0; l < B; ++l) {
+          for (int l = 0; l < B; ++l) {
         const int i = z * B + l, p = i + B;  // this zone and its right neighbour
         const double dp = monotonized_slope(a[i], a[p], a[p + B], c.k1(p), c.k2(p));
         const double right_face = face_value(a[i], a[p], slope[l], dp, c.k3(i), c.k4(i), c.k5(i));

@@ -79,8 +79,8 @@ void check_sedov_extent(const RunOptions& o, const Config& cfg, const Problem& p
                       : g.geometry == GridGeometry::cylindrical ? std::min(1.0, half_height)
                                                                 : 1.0;  // spherical: the outer sphere r = 1
   const double r_far = wall - sedov_wall_margin_zones * g.dx;
-  const double r_near = sedov_formed_radii * o.sedov.radius_zones * g.dx +
-                        (g.geometry == GridGeometry::spherical ? g.x0 : 0.0);
+  const double r_near =
+      sedov_formed_radii * o.sedov.radius_zones * g.dx + (g.geometry == GridGeometry::spherical ? g.x0 : 0.0);
   const double t_late = r_far > 0 ? sedov_time_at(o.sedov, g.geometry, r_far) : 0.0;
   const double t_early = sedov_time_at(o.sedov, g.geometry, r_near);
   const double r_end = sedov_radius(o.sedov, g.geometry, pb.t_end);
@@ -206,8 +206,8 @@ void verify_sedov(RunContext& ctx, const RunOptions& o, const Problem& pb, const
             << " (strong-shock limit 6), asymmetry mirror " << mirror << " diagonal " << diagonal << "\n";
   if (spherical)
     ctx.out() << "  Sedov r-theta: density-maximum radius varies over theta by at most " << spread << " zones\n";
-  ctx.out() << "  Sedov limits: radius " << radius_limit
-            << (derived_radius ? " (1.5 zones)" : " (verify.sedov_radius)") << ", jump >= " << jump_limit
+  ctx.out() << "  Sedov limits: radius " << radius_limit << (derived_radius ? " (1.5 zones)" : " (verify.sedov_radius)")
+            << ", jump >= " << jump_limit
             << (derived_jump ? " (" + std::to_string(int(zones_in_r)) + " zones across R)" : " (verify.sedov_jump)")
             << "\n";
   ctx.report.check_le("Sedov shock radius vs R(t) (rel. error)", err, radius_limit);
@@ -239,7 +239,8 @@ double advection_limit(const GridSpec& g, const AdvectionOptions& a, double t) {
   constexpr double c = 16;
   const double lx = g.nx * g.dx, ly = g.ny * g.dy();
   return c * a.amplitude *
-         ((1 + std::fabs(a.ux) * t / lx) / (double(g.nx) * g.nx) + (1 + std::fabs(a.uy) * t / ly) / (double(g.ny) * g.ny));
+         ((1 + std::fabs(a.ux) * t / lx) / (double(g.nx) * g.nx) +
+          (1 + std::fabs(a.uy) * t / ly) / (double(g.ny) * g.ny));
 }
 
 void verify_advection(RunContext& ctx, const RunOptions& o, const Problem& pb, const ZoneBlock& f, double t) {

@@ -200,8 +200,8 @@ struct Block {
   void advance(Work& w, int q0, PhaseTimes& t) const {
     double** a = w.a;
     const int n = pc.nzones;
-    const ParaCoef coef = w.coef();   // the Lagrangian grid of the remap
-    const UniformCoef uniform;        // the fixed grid: every zone alike
+    const ParaCoef coef = w.coef();  // the Lagrangian grid of the remap
+    const UniformCoef uniform;       // the fixed grid: every zone alike
     const bool curved = pc.geometry != SweepGeometry::slab;
     auto t0 = Clock::now();
     const SweepShape geo = curved ? shape(w, q0) : SweepShape{};
@@ -220,7 +220,7 @@ struct Block {
     }
     if (curved) force_edge_states<B>(geo, dt, a[Work::u], a[Work::v], a[Work::uR], a[Work::uL], -4, n + 4);
     t[phase_parabola] += since(t0);
-    double* const scratch[9] = {a[Work::c1], a[Work::c2], a[Work::c3], a[Work::c4], a[Work::c5],
+    double* const scratch[9] = {a[Work::c1], a[Work::c2],   a[Work::c3], a[Work::c4], a[Work::c5],
                                 a[Work::da], a[Work::face], a[Work::al], a[Work::ar]};
     constexpr int strip = B == 1 ? 1 << 30 : riemann_chunk / B;  // zones per strip; the pencil: all of it
     for (int c = -3; c < n + 4; c += strip)

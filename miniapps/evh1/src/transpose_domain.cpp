@@ -5,9 +5,9 @@
 #include <cmath>
 
 #include "domain.hpp"
-#include "zone_block.hpp"
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/transpose.hpp"
+#include "zone_block.hpp"
 
 namespace proxylab::evh1 {
 namespace {

@@ -22,17 +22,23 @@ Rect intersect(const Rect& a, const Rect& b) {
 // The image of zone (i, j), and of a rectangle (an involution: the image's image is the zone).
 std::array<int, 2> image(Mirror m, const GridSpec& g, int i, int j) {
   switch (m) {
-    case Mirror::y: return {i, g.ny - 1 - j};
-    case Mirror::x: return {g.nx - 1 - i, j};
-    case Mirror::diagonal: return {j, i};
+    case Mirror::y:
+      return {i, g.ny - 1 - j};
+    case Mirror::x:
+      return {g.nx - 1 - i, j};
+    case Mirror::diagonal:
+      return {j, i};
   }
   return {i, j};
 }
 Rect image(Mirror m, const GridSpec& g, const Rect& r) {
   switch (m) {
-    case Mirror::y: return {r.i0, r.ni, g.ny - r.j0 - r.nj, r.nj};
-    case Mirror::x: return {g.nx - r.i0 - r.ni, r.ni, r.j0, r.nj};
-    case Mirror::diagonal: return {r.j0, r.nj, r.i0, r.ni};
+    case Mirror::y:
+      return {r.i0, r.ni, g.ny - r.j0 - r.nj, r.nj};
+    case Mirror::x:
+      return {g.nx - r.i0 - r.ni, r.ni, r.j0, r.nj};
+    case Mirror::diagonal:
+      return {r.j0, r.nj, r.i0, r.ni};
   }
   return r;
 }

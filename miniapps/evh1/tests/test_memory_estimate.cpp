@@ -16,14 +16,14 @@ TEST_CASE("evh1: the memory estimate matches the peak of Kokkos allocations", "[
   for (const char* variant :
        {"{algorithm: transpose, mapping: pencil}", "{algorithm: halo, mapping: batched, lanes: 4}",
         "{algorithm: transpose, mapping: batched, lanes: 8}", "{algorithm: halo, mapping: batched, lanes: 16}"}) {
-    const testing::AppDeck deck(evh1::app_spec(),
-                                std::string("grid: {nx: 96, ny: 64}\ntime: {t_end: 0.06, max_steps: 2}\nevh1: ") + variant + "\n");
+    const testing::AppDeck deck(
+        evh1::app_spec(),
+        std::string("grid: {nx: 96, ny: 64}\ntime: {t_end: 0.06, max_steps: 2}\nevh1: ") + variant + "\n");
     const Config& cfg = *deck.config;
     const double peak = testing::peak_kokkos_bytes_of_run(evh1::app_spec(), cfg, MPI_COMM_WORLD);
     const evh1::RunOptions o = evh1::read_options(cfg);
     const bool halo = o.algorithm == evh1::DomainAlgorithm::halo;
-    const double estimate =
-        evh1::estimate_memory(o, evh1::make_problem(o, cfg).grid, 0, size, halo, halo).view_bytes();
+    const double estimate = evh1::estimate_memory(o, evh1::make_problem(o, cfg).grid, 0, size, halo, halo).view_bytes();
     INFO(variant);
     testing::check_estimate_matches(estimate, peak);
   }
@@ -46,8 +46,8 @@ TEST_CASE("evh1: the memory per rank falls as 1 / ranks", "[evh1][memory]") {
       };
       const double one = bytes(1);
       for (int ranks : {2, 4, 64}) {
-        INFO(problem << (halo ? " halo " : " transpose ") << ranks << " ranks: " << bytes(ranks) << " bytes, "
-                     << one << " at 1 rank");
+        INFO(problem << (halo ? " halo " : " transpose ") << ranks << " ranks: " << bytes(ranks) << " bytes, " << one
+                     << " at 1 rank");
         CHECK(bytes(ranks) * ranks / one > 0.9);
         CHECK(bytes(ranks) * ranks / one < 1.2);
       }

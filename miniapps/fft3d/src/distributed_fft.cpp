@@ -33,10 +33,12 @@ std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name) {
 
 DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt) : d_(d), opt_(opt) {
   if (mpi_reads_device_memory(opt.gpu_aware) && !Transpose::takes_device_memory(opt.strategy))
-    throw InputError(std::string("key 'fft3d.transpose' has value '") + to_string(opt.strategy) +
-                     "' with comm.gpu_aware=true, but that strategy copies blocks in host memory; allowed: alltoallv or "
-                     "nonblocking (or comm.gpu_aware=false: buffers staged through host memory)");
-  grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, d.p_row, d.p_col, false, false, "fft3d.p_row/p_col"));
+    throw InputError(
+        std::string("key 'fft3d.transpose' has value '") + to_string(opt.strategy) +
+        "' with comm.gpu_aware=true, but that strategy copies blocks in host memory; allowed: alltoallv or "
+        "nonblocking (or comm.gpu_aware=false: buffers staged through host memory)");
+  grid_ =
+      std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, d.p_row, d.p_col, false, false, "fft3d.p_row/p_col"));
   const int r = grid_->cx(), c = grid_->cy();
   auto xs = [&](int rr, int cc) { return d_.x_pencil(rr, cc); };
   auto ys = [&](int rr, int cc) { return d_.y_pencil(rr, cc); };
@@ -257,7 +259,7 @@ long long DistributedFFT::copied_bytes() const {
 std::vector<CommCount> DistributedFFT::transpose_counts() const {
   std::vector<CommCount> counts;
   // pencil: X<->Y among a process row, Y<->Z among a column; slab: among all ranks (on a device X<->Y is local)
-  const std::pair<const Reshape*, int> reshapes[] = {{x_to_y_.get(), 0}, {y_to_z_.get(), 1}, {z_to_y_.get(), 1},
+  const std::pair<const Reshape*, int> reshapes[] = {{x_to_y_.get(), 0}, {y_to_z_.get(), 1},  {z_to_y_.get(), 1},
                                                      {y_to_x_.get(), 0}, {x_to_z_.get(), -1}, {z_to_x_.get(), -1}};
   for (const auto& [r, grid_axis] : reshapes)
     if (r && r->transpose() && r->transpose()->calls() > 0) {

@@ -100,7 +100,7 @@ class DistributedFFT {
   Pencil x_, y_, z_;
   std::unique_ptr<Reshape> x_to_y_, y_to_z_, z_to_y_, y_to_x_;  // pencil
   std::unique_ptr<Reshape> x_to_z_, z_to_x_;                    // slab
-  Field work_, work2_;  // work2_: the pencil path only (Y stage)
+  Field work_, work2_;                                          // work2_: the pencil path only (Y stage)
   TransposeBuffer send_, recv_;
 };
 

@@ -10,7 +10,7 @@
 namespace proxylab::fft3d {
 
 using Complex = Kokkos::complex<double>;
-using Field = View1D<Complex>;      // the FFT layer transforms them, the reshapes copy them
+using Field = View1D<Complex>;  // the FFT layer transforms them, the reshapes copy them
 using RealField = View1D<double>;
 using TransposeBuffer = MPIBuffer<Complex>;  // what a reshape packs for MPI and unpacks from it
 

@@ -54,7 +54,8 @@ struct Stage {
         n(box.n[axis_]),
         nb(box.n[b_]),
         per_c((nb + fused_chunk - 1) / fused_chunk),
-        full(chunk_plan(kind, planning, n, std::min(fused_chunk, nb), box.stride(b), gather ? box.stride(b) : n, gather)),
+        full(chunk_plan(kind, planning, n, std::min(fused_chunk, nb), box.stride(b), gather ? box.stride(b) : n,
+                        gather)),
         last(chunk_plan(kind, planning, n, nb - (per_c - 1) * fused_chunk, box.stride(b), gather ? box.stride(b) : n,
                         gather)) {}
   // The chunks' axis b: the blocks' contiguous axis where possible (after checking the box and the blocks).

@@ -41,8 +41,9 @@ LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repea
   using Grid = Kokkos::View<Complex***, Kokkos::LayoutRight, MemSpace>;
   const int nx = d.global[0], ny = d.global[1], nz = d.global[2];
   Grid in("fft3d::baseline_in", nz, ny, nx), out("fft3d::baseline_out", nz, ny, nx);
-  Kokkos::deep_copy(in, Kokkos::View<const Complex***, Kokkos::LayoutRight, MemSpace,
-                                     Kokkos::MemoryTraits<Kokkos::Unmanaged>>(u.data(), nz, ny, nx));
+  Kokkos::deep_copy(
+      in, Kokkos::View<const Complex***, Kokkos::LayoutRight, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
+              u.data(), nz, ny, nx));
   KokkosFFT::Plan<ExecSpace, Grid, Grid, 3> plan(ExecSpace(), in, out, KokkosFFT::Direction::forward,
                                                  KokkosFFT::axis_type<3>{-3, -2, -1});
   const double seconds = time_repeats(repeats, [&] {

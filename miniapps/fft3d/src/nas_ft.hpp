@@ -1,7 +1,8 @@
 // The NAS Parallel Benchmarks FT recipe (NPB 3.x ft.f; docs/references.md, fft3d):
 //   u0 = 2 nx ny nz draws of the 46-bit LCG x <- a x mod 2^46 (a = 5^13, seed 314159265), returned
 //        as x 2^-46, (re, im) interleaved, x fastest then y then z;
-//   U0 = forward FFT(u0); per iteration t: U0 *= exp(-4 alpha pi^2 |kbar|^2) (so U0(t) = U0 e^{-4 alpha pi^2 |kbar|^2 t}),
+//   U0 = forward FFT(u0); per iteration t: U0 *= exp(-4 alpha pi^2 |kbar|^2) (so U0(t) = U0 e^{-4 alpha pi^2 |kbar|^2
+//   t}),
 //        u1 = inverse FFT(U0), checksum_t = sum_{j=1..1024} u1(j mod nx, 3j mod ny, 5j mod nz) / (nx ny nz).
 #pragma once
 #include <mpi.h>

@@ -68,8 +68,8 @@ class Reshape {
   void unpack(const Complex* recv, Complex* out, Timers* timers) const;
   Block block(const Complex* base, long long offset, const Pencil& layout, const int order[3], int q,
               bool outgoing) const;
-  BoxCopy own_;                                          // in[me] ∩ out[me], array to array
-  std::vector<BoxCopy> pack_, unpack_;                   // one per peer (empty for me)
+  BoxCopy own_;                                             // in[me] ∩ out[me], array to array
+  std::vector<BoxCopy> pack_, unpack_;                      // one per peer (empty for me)
   std::vector<int> scounts_, sdispls_, rcounts_, rdispls_;  // in doubles, for Transpose
   long long send_total_ = 0, recv_total_ = 0;
   mutable long long packed_bytes_ = 0, unpacked_bytes_ = 0;

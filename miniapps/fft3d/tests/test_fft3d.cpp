@@ -11,8 +11,8 @@
 #include "distributed_fft.hpp"
 #include "nas_ft.hpp"
 #include "proxylab/errors.hpp"
-#include "reshape.hpp"
 #include "proxylab/testing.hpp"
+#include "reshape.hpp"
 
 using namespace proxylab;
 using namespace proxylab::fft3d;
@@ -91,8 +91,8 @@ Outcome run_variant(const Variant& v, int nx, int ny, int nz) {
   Outcome out;
   fft->forward(u, f);
   fft->inverse(f, b);
-  out.round_trip = max_relative_difference(u, b, fft->x_stage().size(), double(fft->decomposition().points()),
-                                           MPI_COMM_WORLD);
+  out.round_trip =
+      max_relative_difference(u, b, fft->x_stage().size(), double(fft->decomposition().points()), MPI_COMM_WORLD);
   out.spectrum = gather_global(*fft, f, false);
   auto tw = nas::twiddle(fft->z_stage(), g, 1e-3);  // stronger damping than NPB's 1e-6: visible evolution
   for (int it = 0; it < 3; ++it) {

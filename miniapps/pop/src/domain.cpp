@@ -40,11 +40,12 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
   if (eliminate_land) {
     if (px <= 0 || py <= 0)
       throw InputError("key 'decomp.eliminate_land' is true but decomp.px x decomp.py is " + std::to_string(px) + "x" +
-                       std::to_string(py) + "; allowed: a given block grid (both positive) to eliminate land blocks from");
+                       std::to_string(py) +
+                       "; allowed: a given block grid (both positive) to eliminate land blocks from");
     const std::vector<int> active = ocean_blocks(spec, px, py);
     if (stop_agreed(comm)) throw Interrupted();  // a partial list must never reach the collective grid set-up
-    grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_masked_2d(comm, px, py, true, false, active,
-                                                                      "decomp.px/py"));
+    grid_ =
+        std::make_unique<ProcessGrid>(ProcessGrid::make_masked_2d(comm, px, py, true, false, active, "decomp.px/py"));
   } else {
     grid_ = std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, px, py, true, false, "decomp.px/py"));
   }

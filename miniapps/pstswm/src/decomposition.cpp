@@ -12,8 +12,8 @@ Decomposition::Decomposition(int nlat, int ntrunc_, int ranks_, int rank_)
   if (ranks > max_ranks(nlat, ntrunc))
     throw InputError("cannot decompose " + std::to_string(nlat) + " latitudes (" + std::to_string(npairs) +
                      " north/south pairs) and " + std::to_string(ntrunc + 1) + " wavenumbers over " +
-                     std::to_string(ranks) + " MPI ranks: allowed at most " +
-                     std::to_string(max_ranks(nlat, ntrunc)) + " ranks for this grid");
+                     std::to_string(ranks) + " MPI ranks: allowed at most " + std::to_string(max_ranks(nlat, ntrunc)) +
+                     " ranks for this grid");
   for (int r = 0; r < ranks; ++r) pairs.push_back(split_range(npairs, ranks, r));
   ms.assign(ranks, {});
   std::vector<long> load(ranks, 0);

@@ -13,10 +13,10 @@ namespace proxylab::pstswm {
 
 struct Decomposition {
   int ranks = 1, rank = 0, npairs = 0, ntrunc = 0;
-  std::vector<BlockRange> pairs;         // per rank: [begin, end) of latitude pairs
-  std::vector<std::vector<int>> ms;      // per rank: wavenumbers owned (ascending)
-  std::vector<int> concat_ms;            // ms[0], ms[1], ... concatenated (rank-major order)
-  std::vector<int> concat_begin;         // first index of rank r's wavenumbers in concat_ms (size ranks+1)
+  std::vector<BlockRange> pairs;     // per rank: [begin, end) of latitude pairs
+  std::vector<std::vector<int>> ms;  // per rank: wavenumbers owned (ascending)
+  std::vector<int> concat_ms;        // ms[0], ms[1], ... concatenated (rank-major order)
+  std::vector<int> concat_begin;     // first index of rank r's wavenumbers in concat_ms (size ranks+1)
 
   // Throws InputError (same on all ranks) when a rank would own no latitude pair.
   Decomposition(int nlat, int ntrunc, int ranks, int rank);

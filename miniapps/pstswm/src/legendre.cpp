@@ -5,7 +5,7 @@
 
 namespace proxylab::pstswm {
 namespace {
-constexpr int scale_bits = 256;     // renormalise by 2^256 (exact)
+constexpr int scale_bits = 256;       // renormalise by 2^256 (exact)
 constexpr int flush_exponent = -963;  // |value| < 2^-963 (~1e-290): zero
 }  // namespace
 

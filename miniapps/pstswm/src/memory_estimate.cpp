@@ -23,7 +23,8 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
   MemoryEstimate e;
   // SphericalTransform
   const double fdist = 2 * (nh + (int(nh) & 1));  // fused FFT and fold: one (pair, field)'s rows, per thread
-  e.view("pstswm::fourier (two-pass FFT and fold)", opt.fuse_fold ? 0 : double(F) * 2 * kloc * L * 2 * nh, sizeof(double))
+  e.view("pstswm::fourier (two-pass FFT and fold)", opt.fuse_fold ? 0 : double(F) * 2 * kloc * L * 2 * nh,
+         sizeof(double))
       .view("pstswm fused FFT and fold rows (team scratch per thread)", opt.fuse_fold ? host_threads() : 0,
             2.0 * L * fdist * sizeof(double))
       .view("pstswm::even_local, odd_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))

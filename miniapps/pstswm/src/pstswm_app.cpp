@@ -72,7 +72,7 @@ struct RunOptions {
   ModelOptions model;
   long long steps = 0;
   double case2_tolerance = 0, mass_tolerance = 0, energy_tolerance = 0, drift_tolerance = 0;  // verify.*
-  bool measure_dgemm = false, measure_fft = false;                        // perf.*
+  bool measure_dgemm = false, measure_fft = false;                                            // perf.*
 };
 
 RunOptions read_options(const Config& cfg) {
@@ -235,9 +235,9 @@ void run(RunContext& ctx) {
   // ---- performance record -----------------------------------------------------------------------
   const auto& st = tr.stats();
   const PhaseCounts &gp = model.grid_point_counts(), &sp = model.spectral_counts();
-  double local[7] = {st.fft_flops - before.fft_flops,     st.lt_flops - before.lt_flops,
-                     gp.flops - gp_before.flops,           double(st.comm_bytes - before.comm_bytes),
-                     st.lt_bytes - before.lt_bytes,        gp.bytes - gp_before.bytes,
+  double local[7] = {st.fft_flops - before.fft_flops, st.lt_flops - before.lt_flops,
+                     gp.flops - gp_before.flops,      double(st.comm_bytes - before.comm_bytes),
+                     st.lt_bytes - before.lt_bytes,   gp.bytes - gp_before.bytes,
                      sp.bytes - sp_before.bytes};
   double total[7];
   MPI_Allreduce(local, total, 7, MPI_DOUBLE, MPI_SUM, ctx.comm);
@@ -245,11 +245,14 @@ void run(RunContext& ctx) {
   auto both = [](const std::string& leaf) {
     return Timers::PathGroup{"timestep/inverse/" + leaf, "timestep/forward/" + leaf};
   };
-  const std::vector<double> secs = ctx.timers.reduce(
-      ctx.comm,
-      {both("fft"), both("legendre"), both("comm"), {"timestep/grid_point", "timestep/spectral"},
-       {"timestep/grid_point"}, {"timestep/spectral"}},
-      Timers::OverRanks::max);
+  const std::vector<double> secs = ctx.timers.reduce(ctx.comm,
+                                                     {both("fft"),
+                                                      both("legendre"),
+                                                      both("comm"),
+                                                      {"timestep/grid_point", "timestep/spectral"},
+                                                      {"timestep/grid_point"},
+                                                      {"timestep/spectral"}},
+                                                     Timers::OverRanks::max);
   const double t_fft = secs[0], t_lt = secs[1], t_comm = secs[2], t_gp = secs[3];
   // One field transform: one field at one level, grid -> spectral or back (the unit of SHTns' timings).
   const double transforms = double(st.field_transforms - before.field_transforms);

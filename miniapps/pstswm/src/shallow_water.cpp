@@ -79,28 +79,28 @@ void ShallowWater::initial_state() {
   auto re = row_eps_, re1 = row_eps_next_;
   const int N = N_;
   // team mapping: the contiguous (last) loop vectorised, as in every kernel here (docs/perf/pop/results.md, table 4)
-  for_each_2d("pstswm::initial_vorticity_divergence", Mapping::team, 0, int(rm.extent(0)), 0, L,
-              KOKKOS_LAMBDA(int row, int l) {
-                const int m = rm(row), n = rn(row);
-                auto x = [&](int r, int f, int ri) { return X(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
-                auto s = [&](int f, int ri) -> double& { return S(((size_t(row) * 3 + f) * L + l) * 2 + ri); };
-                if (n > N) {
-                  for (int f = 0; f < 3; ++f) {
-                    s(f, 0) = 0.0;
-                    s(f, 1) = 0.0;
-                  }
-                  return;
-                }
-                const double cu = -n * re1(row), cl = (n + 1) * re(row);
-                for (int ri = 0; ri < 2; ++ri) {
-                  const double sgn = ri == 0 ? -1.0 : 1.0;  // i m (x_re + i x_im) = -m x_im + i m x_re
-                  const double hu = cu * x(row + 1, 0, ri) + (row > rf(row) ? cl * x(row - 1, 0, ri) : 0.0);
-                  const double hv = cu * x(row + 1, 1, ri) + (row > rf(row) ? cl * x(row - 1, 1, ri) : 0.0);
-                  s(0, ri) = sgn * m * x(row, 1, 1 - ri) + hu;
-                  s(1, ri) = sgn * m * x(row, 0, 1 - ri) - hv;
-                  s(2, ri) = x(row, 2, ri);
-                }
-              });
+  for_each_2d(
+      "pstswm::initial_vorticity_divergence", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
+        const int m = rm(row), n = rn(row);
+        auto x = [&](int r, int f, int ri) { return X(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
+        auto s = [&](int f, int ri) -> double& { return S(((size_t(row) * 3 + f) * L + l) * 2 + ri); };
+        if (n > N) {
+          for (int f = 0; f < 3; ++f) {
+            s(f, 0) = 0.0;
+            s(f, 1) = 0.0;
+          }
+          return;
+        }
+        const double cu = -n * re1(row), cl = (n + 1) * re(row);
+        for (int ri = 0; ri < 2; ++ri) {
+          const double sgn = ri == 0 ? -1.0 : 1.0;  // i m (x_re + i x_im) = -m x_im + i m x_re
+          const double hu = cu * x(row + 1, 0, ri) + (row > rf(row) ? cl * x(row - 1, 0, ri) : 0.0);
+          const double hv = cu * x(row + 1, 1, ri) + (row > rf(row) ? cl * x(row - 1, 1, ri) : 0.0);
+          s(0, ri) = sgn * m * x(row, 1, 1 - ri) + hu;
+          s(1, ri) = sgn * m * x(row, 0, 1 - ri) - hv;
+          s(2, ri) = x(row, 2, ri);
+        }
+      });
   Kokkos::deep_copy(old_, cur_);
 }
 
@@ -111,24 +111,25 @@ void ShallowWater::prepare_inverse() {
   auto rm = row_m_, rn = row_n_, rf = row_first_, rl = row_last_;
   auto re = row_eps_, re1 = row_eps_next_, ril = row_inv_lap_;
   const int N = N_, L = L_;
-  for_each_2d("pstswm::spectral_to_uv", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
-    const int m = rm(row), n = rn(row);
-    auto s = [&](int r, int f, int ri) { return S(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
-    auto inv_lap = [&](int r, int f, int ri) { return ril(r) * s(r, f, ri); };  // -a²/(n(n+1)) x, 0 if n = 0, n > N
-    auto y = [&](int f, int ri) -> double& { return Y(((size_t(row) * 4 + f) * L + l) * 2 + ri); };
-    const double cl = (n - 1) * re(row), cu = (n + 2) * re1(row);
-    const bool lo = row > rf(row), hi = row < rl(row);
-    for (int ri = 0; ri < 2; ++ri) {
-      const double sgn = ri == 0 ? -1.0 : 1.0;
-      y(0, ri) = n > N ? 0.0 : s(row, 0, ri);
-      y(1, ri) = n > N ? 0.0 : s(row, 2, ri);
-      const double psi_l = lo ? inv_lap(row - 1, 0, ri) : 0.0, psi_u = hi ? inv_lap(row + 1, 0, ri) : 0.0;
-      const double chi_l = lo ? inv_lap(row - 1, 1, ri) : 0.0, chi_u = hi ? inv_lap(row + 1, 1, ri) : 0.0;
-      const double im_chi = sgn * m * inv_lap(row, 1, 1 - ri), im_psi = sgn * m * inv_lap(row, 0, 1 - ri);
-      y(2, ri) = (im_chi + cl * psi_l - cu * psi_u) / a;
-      y(3, ri) = (im_psi - cl * chi_l + cu * chi_u) / a;
-    }
-  });
+  for_each_2d(
+      "pstswm::spectral_to_uv", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
+        const int m = rm(row), n = rn(row);
+        auto s = [&](int r, int f, int ri) { return S(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
+        auto inv_lap = [&](int r, int f, int ri) { return ril(r) * s(r, f, ri); };  // -a²/(n(n+1)) x, 0 if n = 0, n > N
+        auto y = [&](int f, int ri) -> double& { return Y(((size_t(row) * 4 + f) * L + l) * 2 + ri); };
+        const double cl = (n - 1) * re(row), cu = (n + 2) * re1(row);
+        const bool lo = row > rf(row), hi = row < rl(row);
+        for (int ri = 0; ri < 2; ++ri) {
+          const double sgn = ri == 0 ? -1.0 : 1.0;
+          y(0, ri) = n > N ? 0.0 : s(row, 0, ri);
+          y(1, ri) = n > N ? 0.0 : s(row, 2, ri);
+          const double psi_l = lo ? inv_lap(row - 1, 0, ri) : 0.0, psi_u = hi ? inv_lap(row + 1, 0, ri) : 0.0;
+          const double chi_l = lo ? inv_lap(row - 1, 1, ri) : 0.0, chi_u = hi ? inv_lap(row + 1, 1, ri) : 0.0;
+          const double im_chi = sgn * m * inv_lap(row, 1, 1 - ri), im_psi = sgn * m * inv_lap(row, 0, 1 - ri);
+          y(2, ri) = (im_chi + cl * psi_l - cu * psi_u) / a;
+          y(3, ri) = (im_psi - cl * chi_l + cu * chi_u) / a;
+        }
+      });
   spectral_.bytes += 16.0 * (3 + 4) * double(rm.extent(0)) * L;  // ζ, δ, Φ in; ζ, Φ, U, V out (complex)
 }
 
@@ -137,16 +138,17 @@ void ShallowWater::grid_products() {
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
   const size_t fs = size_t(nlat) * L * nlon;
   auto G = inv_grid_, F = fwd_grid_, cor = coriolis_, mu = mu_;
-  for_each_3d("pstswm::grid_products", Mapping::team, 0, nlat, 0, L, 0, nlon, KOKKOS_LAMBDA(int j, int l, int i) {
-    const size_t at = (size_t(j) * L + l) * nlon + i;
-    const double zeta = G(at), phi = G(fs + at), U = G(2 * fs + at), V = G(3 * fs + at);
-    const double eta = zeta + cor(size_t(j) * nlon + i);
-    F(at) = eta * U;
-    F(fs + at) = eta * V;
-    F(2 * fs + at) = phi * U;
-    F(3 * fs + at) = phi * V;
-    F(4 * fs + at) = phi + (U * U + V * V) / (2.0 * (1.0 - mu(j) * mu(j)));
-  });
+  for_each_3d(
+      "pstswm::grid_products", Mapping::team, 0, nlat, 0, L, 0, nlon, KOKKOS_LAMBDA(int j, int l, int i) {
+        const size_t at = (size_t(j) * L + l) * nlon + i;
+        const double zeta = G(at), phi = G(fs + at), U = G(2 * fs + at), V = G(3 * fs + at);
+        const double eta = zeta + cor(size_t(j) * nlon + i);
+        F(at) = eta * U;
+        F(fs + at) = eta * V;
+        F(2 * fs + at) = phi * U;
+        F(3 * fs + at) = phi * V;
+        F(4 * fs + at) = phi + (U * U + V * V) / (2.0 * (1.0 - mu(j) * mu(j)));
+      });
   grid_point_.flops += 14.0 * fs;
   grid_point_.bytes += 8.0 * (9.0 * fs + double(nlat) * nlon + nlat);  // 4 fields in, 5 out; f(λ, μ); μ
 }
@@ -162,35 +164,36 @@ void ShallowWater::update() {
   const int N = N_, L = L_;
   const bool first = steps_ == 0;
   const double dt = opt_.dt, eps_ra = opt_.asselin;
-  for_each_2d("pstswm::leapfrog", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
-    const int m = rm(row), n = rn(row);
-    auto t = [&](int r, int f, int ri) { return T(((size_t(r) * 5 + f) * L + l) * 2 + ri); };
-    auto idx = [&](int f, int ri) { return ((size_t(row) * 3 + f) * L + l) * 2 + ri; };
-    if (n > N) {
-      for (int f = 0; f < 3; ++f)
-        for (int ri = 0; ri < 2; ++ri) {
-          Snew(idx(f, ri)) = 0.0;
-          Sold(idx(f, ri)) = 0.0;
+  for_each_2d(
+      "pstswm::leapfrog", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
+        const int m = rm(row), n = rn(row);
+        auto t = [&](int r, int f, int ri) { return T(((size_t(r) * 5 + f) * L + l) * 2 + ri); };
+        auto idx = [&](int f, int ri) { return ((size_t(row) * 3 + f) * L + l) * 2 + ri; };
+        if (n > N) {
+          for (int f = 0; f < 3; ++f)
+            for (int ri = 0; ri < 2; ++ri) {
+              Snew(idx(f, ri)) = 0.0;
+              Sold(idx(f, ri)) = 0.0;
+            }
+          return;
         }
-      return;
-    }
-    const double cu = -n * re1(row), cl = (n + 1) * re(row), lap = double(n) * (n + 1) / (a * a);
-    const bool lo = row > rf(row);
-    for (int ri = 0; ri < 2; ++ri) {
-      const double sgn = ri == 0 ? -1.0 : 1.0;
-      auto H = [&](int f) { return cu * t(row + 1, f, ri) + (lo ? cl * t(row - 1, f, ri) : 0.0); };
-      const double div_ab = sgn * m * t(row, 0, 1 - ri) - H(1), curl_ab = sgn * m * t(row, 1, 1 - ri) + H(0);
-      const double div_cd = sgn * m * t(row, 2, 1 - ri) - H(3);
-      const double tend[3] = {-div_ab, curl_ab + lap * t(row, 4, ri), -div_cd};
-      for (int f = 0; f < 3; ++f) {
-        const size_t k = idx(f, ri);
-        const double c = Scur(k), o = Sold(k);
-        const double nw = first ? c + dt * tend[f] : o + 2.0 * dt * tend[f];
-        Snew(k) = nw;
-        Sold(k) = first ? c : c + eps_ra * (nw - 2.0 * c + o);
-      }
-    }
-  });
+        const double cu = -n * re1(row), cl = (n + 1) * re(row), lap = double(n) * (n + 1) / (a * a);
+        const bool lo = row > rf(row);
+        for (int ri = 0; ri < 2; ++ri) {
+          const double sgn = ri == 0 ? -1.0 : 1.0;
+          auto H = [&](int f) { return cu * t(row + 1, f, ri) + (lo ? cl * t(row - 1, f, ri) : 0.0); };
+          const double div_ab = sgn * m * t(row, 0, 1 - ri) - H(1), curl_ab = sgn * m * t(row, 1, 1 - ri) + H(0);
+          const double div_cd = sgn * m * t(row, 2, 1 - ri) - H(3);
+          const double tend[3] = {-div_ab, curl_ab + lap * t(row, 4, ri), -div_cd};
+          for (int f = 0; f < 3; ++f) {
+            const size_t k = idx(f, ri);
+            const double c = Scur(k), o = Sold(k);
+            const double nw = first ? c + dt * tend[f] : o + 2.0 * dt * tend[f];
+            Snew(k) = nw;
+            Sold(k) = first ? c : c + eps_ra * (nw - 2.0 * c + o);
+          }
+        }
+      });
   // 5 tendency fields and the current and old state in; the new and the filtered old state out (complex)
   spectral_.bytes += 16.0 * (5 + 3 + 3 + 3 + 3) * double(rm.extent(0)) * L;
 }

@@ -12,10 +12,10 @@
 namespace proxylab::pstswm {
 
 struct ModelOptions {
-  int test_case = 2;     // Williamson case 2 or 6
-  double alpha = 0.0;    // case 2 rotation angle [rad]
-  double dt = 600.0;     // [s]
-  double asselin = 0.01; // Robert–Asselin filter coefficient
+  int test_case = 2;      // Williamson case 2 or 6
+  double alpha = 0.0;     // case 2 rotation angle [rad]
+  double dt = 600.0;      // [s]
+  double asselin = 0.01;  // Robert–Asselin filter coefficient
 };
 
 // What the model counts of a phase outside the transforms (docs/model.md): flops and compulsory memory bytes
@@ -33,8 +33,8 @@ class ShallowWater {
  public:
   ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Timers& timers);
 
-  void step();                    // one time step (the first is forward Euler)
-  Diagnostics diagnose();         // collective: inverse transform of the current state and integrals
+  void step();             // one time step (the first is forward Euler)
+  Diagnostics diagnose();  // collective: inverse transform of the current state and integrals
   double time() const { return steps_ * opt_.dt; }
   long long steps() const { return steps_; }
   // Collective: spectral coefficient ζ(m, n) of level 0 on every rank (0 if m > n).
@@ -58,14 +58,14 @@ class ShallowWater {
   int L_, N_;
   long long steps_ = 0;
   PhaseCounts grid_point_, spectral_;
-  View1D<double> old_, cur_, new_;  // state (3 fields)
+  View1D<double> old_, cur_, new_;      // state (3 fields)
   View1D<double> inv_spec_, fwd_spec_;  // 4 and 5 fields
   View1D<double> inv_grid_, fwd_grid_;
   View1D<int> row_m_, row_n_, row_first_, row_last_;  // per state row: m, n, first/last row of its m
   View1D<double> row_eps_, row_eps_next_;             // per state row: ε(n, m), ε(n+1, m)
   View1D<double> row_inv_lap_;                        // per state row: -a²/(n(n+1)), 0 for n = 0 and n > N
-  View1D<double> coriolis_;  // [jloc][lon]
-  View1D<double> mu_;        // [jloc]
+  View1D<double> coriolis_;                           // [jloc][lon]
+  View1D<double> mu_;                                 // [jloc]
 };
 
 }  // namespace proxylab::pstswm

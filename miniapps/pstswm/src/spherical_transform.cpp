@@ -134,8 +134,8 @@ FoldKernel SphericalTransform::fold_kernel(int nf, const std::vector<bool>* scal
   const int kloc = decomp_.my_pairs().size(), L = opt_.levels;
   int vec_mask = 0;
   for (int f = 0; scaled && f < nf; ++f) vec_mask |= (*scaled)[f] ? (1 << f) : 0;
-  return FoldKernel{e_loc_, o_loc_, concat_ms_, fold_scale_, kloc, L, opt_.ntrunc + 1, nf * 2 * L,
-                    opt_.nlon / 2 + 1, vec_mask};
+  return FoldKernel{e_loc_, o_loc_,          concat_ms_, fold_scale_,       kloc,
+                    L,      opt_.ntrunc + 1, nf * 2 * L, opt_.nlon / 2 + 1, vec_mask};
 }
 
 // Grid -> E, O for nf fields. Fused (transform.fuse_fold): per (latitude pair, field) in parallel, the FFT of its
@@ -147,8 +147,8 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
   require_accessible<HostExec>(grid, four_, e_loc_, o_loc_);  // FFTW reads the grid; the fold runs on the host
   const double* g = grid.data();
   if (!opt_.fuse_fold) {
-    const HostFFT plan = fft_plan(HostExec(), FFTShape::lines(FFTKind::r2c, nlon, nf * 2 * kloc * L, false,
-                                                              opt_.fft_planning));
+    const HostFFT plan =
+        fft_plan(HostExec(), FFTShape::lines(FFTKind::r2c, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));
     plan.execute(fft_input_at(plan, g), fft_output_at(plan, as_complex(four_.data())));
     stats_.fft_flops += plan.flops();
     const double* four = four_.data();
@@ -162,7 +162,8 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
   const HostFFT plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
-    plan.execute(fft_input_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon), fft_output_at(plan, as_complex(buf)));
+    plan.execute(fft_input_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon),
+                 fft_output_at(plan, as_complex(buf)));
     k.fold(pl, f, buf, fdist);
   });
 }
@@ -179,8 +180,8 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
         "pstswm::unfold", Mapping::flat, 0, kloc, 0, nf,
         KOKKOS_LAMBDA(int pl, int f) { k.unfold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh); });
     Kokkos::fence();
-    const HostFFT plan = fft_plan(HostExec(), FFTShape::lines(FFTKind::c2r, nlon, nf * 2 * kloc * L, false,
-                                                              opt_.fft_planning));
+    const HostFFT plan =
+        fft_plan(HostExec(), FFTShape::lines(FFTKind::c2r, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));
     plan.execute(fft_input_at(plan, as_complex(four_.data())), fft_output_at(plan, g));
     stats_.fft_flops += plan.flops();
     return;
@@ -190,7 +191,8 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
     k.unfold(pl, f, buf, fdist);
-    plan.execute(fft_input_at(plan, as_complex(buf)), fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
+    plan.execute(fft_input_at(plan, as_complex(buf)),
+                 fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
   });
 }
 

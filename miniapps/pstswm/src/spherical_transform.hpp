@@ -45,7 +45,7 @@ struct TransformOptions {
 struct TransformStats {
   double fft_flops = 0, lt_flops = 0, lt_bytes = 0;  // this rank
   long long comm_bytes = 0, comm_calls = 0;
-  double copy_bytes = 0;  // the transposes' packing and unpacking of the other ranks' blocks (read + write)
+  double copy_bytes = 0;           // the transposes' packing and unpacking of the other ranks' blocks (read + write)
   long long field_transforms = 0;  // 2-D transforms of one field at one level (all ranks together), either way
 };
 
@@ -62,8 +62,8 @@ class SphericalTransform {
   const Decomposition& decomposition() const { return decomp_; }
   const SpectralLayout& state_layout() const { return state_layout_; }
   int local_lats() const { return 2 * decomp_.my_pairs().size(); }
-  double mu(int jloc) const { return mu_loc_[jloc]; }       // sin(latitude) of a local latitude
-  double weight(int jloc) const { return w_loc_[jloc]; }    // its Gaussian weight
+  double mu(int jloc) const { return mu_loc_[jloc]; }     // sin(latitude) of a local latitude
+  double weight(int jloc) const { return w_loc_[jloc]; }  // its Gaussian weight
   size_t grid_size(int nfields) const { return size_t(nfields) * local_lats() * opt_.levels * opt_.nlon; }
   size_t spec_size(int nfields) const { return size_t(state_layout_.rows) * nfields * 2 * opt_.levels; }
   const TransformStats& stats() const { return stats_; }

@@ -39,9 +39,11 @@ FlowPoint case6(double lambda, double mu, int level) {
   p.v = -a * K * R * cR1 * mu * std::sin(R * lambda);
   const double A = 0.5 * w * (2.0 * omega + w) * c2 +
                    0.25 * K * K * c2R * ((R + 1.0) * c2 + (2.0 * R * R - R - 2.0) - 2.0 * R * R / c2);
-  const double B = 2.0 * (omega + w) * K / ((R + 1.0) * (R + 2.0)) * cR * ((R * R + 2.0 * R + 2.0) - (R + 1.0) * (R + 1.0) * c2);
+  const double B =
+      2.0 * (omega + w) * K / ((R + 1.0) * (R + 2.0)) * cR * ((R * R + 2.0 * R + 2.0) - (R + 1.0) * (R + 1.0) * c2);
   const double C = 0.25 * K * K * c2R * ((R + 1.0) * c2 - (R + 2.0));
-  p.phi = gravity * rh_h0 * level_factor(level) + a * a * (A + B * std::cos(R * lambda) + C * std::cos(2.0 * R * lambda));
+  p.phi =
+      gravity * rh_h0 * level_factor(level) + a * a * (A + B * std::cos(R * lambda) + C * std::cos(2.0 * R * lambda));
   return p;
 }
 

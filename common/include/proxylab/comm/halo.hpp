@@ -45,8 +45,8 @@ class HaloExchange {
 
   HaloStrategy strategy() const { return strategy_; }
   int width() const { return w_; }
-  long long bytes_per_exchange() const { return bytes_; }   // sent by this rank
-  int messages_per_exchange() const { return messages_; }   // sent by this rank
+  long long bytes_per_exchange() const { return bytes_; }  // sent by this rank
+  int messages_per_exchange() const { return messages_; }  // sent by this rank
 
  protected:
   HaloExchange(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nfields);

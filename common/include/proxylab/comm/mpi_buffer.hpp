@@ -26,7 +26,9 @@ class MPIBuffer {
   bool staged() const { return staged_; }
   size_t size() const { return view_.extent(0); }
   // Host-memory bytes of the copy MPI gets (0 unless staged): for memory estimates.
-  static double host_copy_bytes(double n, bool gpu_aware) { return !mem_space_on_host && !gpu_aware ? n * sizeof(T) : 0; }
+  static double host_copy_bytes(double n, bool gpu_aware) {
+    return !mem_space_on_host && !gpu_aware ? n * sizeof(T) : 0;
+  }
 
   // Elements [first, first + count) about to be sent: in MPI's memory once this returns.
   void to_mpi(size_t first, size_t count) const {

@@ -9,7 +9,8 @@
 //
 // Usage: a multi-word sum over a 2-D range in one call (N words = one message):
 //   auto [rr, rz] = gsum.sum_2d<2>("pcg::dots", mapping, j0, j1, i0, i1,
-//                                  KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = r(j,i)*r(j,i); c[1] = r(j,i)*z(j,i); });
+//                                  KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = r(j,i)*r(j,i); c[1] = r(j,i)*z(j,i);
+//                                  });
 #pragma once
 #include <mpi.h>
 
@@ -237,18 +238,20 @@ class GlobalSum {
   void start_1d(const std::string& name, Mapping m, int b, int e, const F& f) {
     static_assert(N >= 1 && N <= max_words, "GlobalSum: 1..8 words");
     if (strategy_ == ReduceStrategy::reproducible) {
-      auto local = reduce_1d<Kokkos::Sum<ExactWords<N>>>(name, m, b, e, KOKKOS_LAMBDA(int i, ExactWords<N>& acc) {
-        double c[N] = {};
-        f(i, c);
-        for (int n = 0; n < N; ++n) acc.s[n].add(c[n]);
-      });
+      auto local = reduce_1d<Kokkos::Sum<ExactWords<N>>>(
+          name, m, b, e, KOKKOS_LAMBDA(int i, ExactWords<N>& acc) {
+            double c[N] = {};
+            f(i, c);
+            for (int n = 0; n < N; ++n) acc.s[n].add(c[n]);
+          });
       start_exact(local.s, N);
     } else {
-      auto local = reduce_1d<Kokkos::Sum<SumWords<N>>>(name, m, b, e, KOKKOS_LAMBDA(int i, SumWords<N>& acc) {
-        double c[N] = {};
-        f(i, c);
-        for (int n = 0; n < N; ++n) acc.v[n] += c[n];
-      });
+      auto local = reduce_1d<Kokkos::Sum<SumWords<N>>>(
+          name, m, b, e, KOKKOS_LAMBDA(int i, SumWords<N>& acc) {
+            double c[N] = {};
+            f(i, c);
+            for (int n = 0; n < N; ++n) acc.v[n] += c[n];
+          });
       start_words(local.v, N);
     }
   }
@@ -256,23 +259,23 @@ class GlobalSum {
   void start_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f) {
     static_assert(N >= 1 && N <= max_words, "GlobalSum: 1..8 words");
     if (strategy_ == ReduceStrategy::reproducible) {
-      auto local = reduce_2d<Kokkos::Sum<ExactWords<N>>>(name, m, b0, e0, b1, e1,
-                                                         KOKKOS_LAMBDA(int i, int j, ExactWords<N>& acc) {
-                                                           double c[N] = {};
-                                                           f(i, j, c);
-                                                           for (int n = 0; n < N; ++n) acc.s[n].add(c[n]);
-                                                         });
+      auto local = reduce_2d<Kokkos::Sum<ExactWords<N>>>(
+          name, m, b0, e0, b1, e1, KOKKOS_LAMBDA(int i, int j, ExactWords<N>& acc) {
+            double c[N] = {};
+            f(i, j, c);
+            for (int n = 0; n < N; ++n) acc.s[n].add(c[n]);
+          });
       start_exact(local.s, N);
     } else if (m == Mapping::team && detail::on_host<Kokkos::DefaultExecutionSpace>) {
       const auto local = detail::team_host_sum_2d<N, Kokkos::DefaultExecutionSpace>(name, b0, e0, b1, e1, f);
       start_words(local.v, N);
     } else {
-      auto local = reduce_2d<Kokkos::Sum<SumWords<N>>>(name, m, b0, e0, b1, e1,
-                                                       KOKKOS_LAMBDA(int i, int j, SumWords<N>& acc) {
-                                                         double c[N] = {};
-                                                         f(i, j, c);
-                                                         for (int n = 0; n < N; ++n) acc.v[n] += c[n];
-                                                       });
+      auto local = reduce_2d<Kokkos::Sum<SumWords<N>>>(
+          name, m, b0, e0, b1, e1, KOKKOS_LAMBDA(int i, int j, SumWords<N>& acc) {
+            double c[N] = {};
+            f(i, j, c);
+            for (int n = 0; n < N; ++n) acc.v[n] += c[n];
+          });
       start_words(local.v, N);
     }
   }

@@ -24,8 +24,8 @@ struct Kernel {
   const char* name;
   double bytes_per_element;
 };
-constexpr Kernel kernels[] = {{"copy", bytes_copy}, {"mul", bytes_mul}, {"add", bytes_add},
-                              {"triad", bytes_triad}, {"dot", bytes_dot}};
+constexpr Kernel kernels[] = {
+    {"copy", bytes_copy}, {"mul", bytes_mul}, {"add", bytes_add}, {"triad", bytes_triad}, {"dot", bytes_dot}};
 constexpr int nkernels = 5;
 
 // CPUs named by a sysfs cpu list ("0-1", "0,2,4-7").
@@ -152,11 +152,21 @@ void run(RunContext& ctx) {
       auto region = ctx.timers.scope(kernels[k].name);
       const double t0 = MPI_Wtime();
       switch (k) {
-        case 0: copy(x, mapping); break;
-        case 1: mul(x, mapping, scalar); break;
-        case 2: add(x, mapping); break;
-        case 3: triad(x, mapping, scalar); break;
-        case 4: last_dot = dot(x, mapping); break;
+        case 0:
+          copy(x, mapping);
+          break;
+        case 1:
+          mul(x, mapping, scalar);
+          break;
+        case 2:
+          add(x, mapping);
+          break;
+        case 3:
+          triad(x, mapping, scalar);
+          break;
+        case 4:
+          last_dot = dot(x, mapping);
+          break;
       }
       Kokkos::fence();
       times[k][it] = MPI_Wtime() - t0;
@@ -219,9 +229,15 @@ void run(RunContext& ctx) {
     std::snprintf(line, sizeof line, "%-8s %14.3f %14.3f %12.4e %12.4e %12.4e %16.3f %16.3f\n", kernels[k].name, best,
                   avg, tmin, tworst, tavg, rank_min, rank_max);
     ctx.out() << line;
-    table.push_back({{"kernel", kernels[k].name}, {"gbs_best", best}, {"gbs_avg", avg}, {"t_min_s", tmin},
-                     {"t_max_s", tworst}, {"t_avg_s", tavg}, {"gbs_per_rank_min", rank_min},
-                     {"gbs_per_rank_max", rank_max}, {"bytes_per_rank", bytes_rank}});
+    table.push_back({{"kernel", kernels[k].name},
+                     {"gbs_best", best},
+                     {"gbs_avg", avg},
+                     {"t_min_s", tmin},
+                     {"t_max_s", tworst},
+                     {"t_avg_s", tavg},
+                     {"gbs_per_rank_min", rank_min},
+                     {"gbs_per_rank_max", rank_max},
+                     {"bytes_per_rank", bytes_rank}});
     if (k == 3) triad_best = best;
   }
   // The fixed cost of a kernel: an empty one (one index per thread) and a fence, best of 10 batches of 200.
@@ -240,8 +256,6 @@ void run(RunContext& ctx) {
 
 }  // namespace
 
-AppSpec app_spec() {
-  return {"stream", "STREAM memory bandwidth probe (copy, mul, add, triad, dot)", declare, run};
-}
+AppSpec app_spec() { return {"stream", "STREAM memory bandwidth probe (copy, mul, add, triad, dot)", declare, run}; }
 
 }  // namespace proxylab::stream
