@@ -15,14 +15,12 @@
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
 #include "pstswm_results.hpp"
+#include "run_options.hpp"
 #include "shallow_water.hpp"
 #include "williamson.hpp"
 
 namespace proxylab::pstswm {
 namespace {
-
-enum class TestCase { case2, case6 };  // ModelOptions::test_case 2 or 6
-PROXYLAB_CHOICE_NAMES(TestCase, "test case", "case2", "case6");
 
 void declare(Schema& s) {
   s.integer("model.truncation", 42, 1, 4000,
@@ -66,71 +64,6 @@ void declare(Schema& s) {
             "stage's fraction of it");
 }
 
-// The deck, read once into typed values.
-struct RunOptions {
-  TransformOptions tr;
-  ModelOptions model;
-  long long steps = 0;
-  double case2_tolerance = 0, mass_tolerance = 0, energy_tolerance = 0, drift_tolerance = 0;  // verify.*
-  bool measure_dgemm = false, measure_fft = false;                                            // perf.*
-};
-
-RunOptions read_options(const Config& cfg) {
-  RunOptions s;
-  auto& t = s.tr;
-  t.ntrunc = int(cfg.integer("model.truncation"));
-  t.levels = int(cfg.integer("model.levels"));
-  const GridSize g = default_grid(t.ntrunc);
-  const long long nlat = cfg.integer("grid.nlat"), nlon = cfg.integer("grid.nlon");  // 0 = the table's
-  t.nlat = nlat ? int(nlat) : g.nlat;
-  t.nlon = nlon ? int(nlon) : g.nlon;
-  if (t.nlon < 3 * t.ntrunc + 1)
-    cfg.reject("grid.nlon", "at least 3N+1 = " + std::to_string(3 * t.ntrunc + 1) + " (alias-free quadratic terms)");
-  if (t.nlat % 2 != 0 || 2 * t.nlat < 3 * t.ntrunc + 1)
-    cfg.reject("grid.nlat", "an even number >= (3N+1)/2 = " + std::to_string((3 * t.ntrunc + 2) / 2));
-  t.lt = cfg.choice<LTVariant>("transform.lt");
-  t.fixed_levels = cfg.boolean("transform.fixed_levels");
-  t.fuse_fold = cfg.boolean("transform.fuse_fold");
-  t.fft_planning = cfg.choice<FFTPlanning>("transform.fft_planning");
-  if (t.fixed_levels && !LegendreTransform::level_count_compiled(t.levels))
-    cfg.reject("transform.fixed_levels", "true only with model.levels 1, 18 or 96 (the compiled level counts)");
-  if (t.fixed_levels && t.lt != LTVariant::loop)
-    cfg.reject("transform.fixed_levels", "true only with transform.lt = loop");
-  t.algorithm = cfg.choice<Algorithm>("parallel.algorithm");
-  t.combine = cfg.choice<Combine>("parallel.combine");
-  t.strategy = cfg.choice<TransposeStrategy>("parallel.transpose");
-  auto& m = s.model;
-  m.test_case = cfg.choice<TestCase>("model.case") == TestCase::case6 ? 6 : 2;
-  // A truncation that cannot hold the test case's fields makes its checks meaningless (case 2 at T1
-  // failed 1.9e-2 against 1e-10): case 2's exact steady height goes as sin^2 of the latitude (degree 2),
-  // case 6's Rossby-Haurwitz wave of zonal wavenumber 4 has degree 5 (P_5^4).
-  const int least = m.test_case == 2 ? 2 : 5;
-  if (t.ntrunc < least)
-    cfg.reject("model.truncation", "at least " + std::to_string(least) + " for model.case=case" +
-                                       std::to_string(m.test_case) + " (" +
-                                       (m.test_case == 2 ? "its exact steady height field has degree 2"
-                                                         : "the Rossby-Haurwitz wave has degree 5") +
-                                       "; a lower truncation cannot hold it)");
-  m.alpha = cfg.real("model.alpha");
-  m.asselin = cfg.real("model.asselin");
-  m.dt = cfg.real("time.dt");
-  if (m.dt == 0.0) {  // explicit limit: (c + |u|) sqrt(N(N+1)) dt / a < 1
-    const double speed = m.test_case == 2 ? std::sqrt(2.94e4 * 1.96) + 40.0 : std::sqrt(gravity * 8000 * 1.96) + 110.0;
-    const double limit = earth_radius / (speed * std::sqrt(double(t.ntrunc) * (t.ntrunc + 1)));
-    m.dt = 3600.0 / std::ceil(3600.0 / (0.6 * limit));  // a divisor of one hour
-  }
-  s.steps = cfg.integer("time.steps");
-  if (s.steps == 0) s.steps = (long long)std::llround(cfg.real("time.days") * 86400.0 / m.dt);
-  if (s.steps < 1) cfg.reject("time.days", "a run of at least one time step (time.days * 86400 >= time.dt)");
-  s.case2_tolerance = cfg.real("verify.case2_tolerance");
-  s.mass_tolerance = cfg.real("verify.mass_tolerance");
-  s.energy_tolerance = cfg.real("verify.energy_tolerance");
-  s.drift_tolerance = cfg.real("verify.drift_tolerance");
-  s.measure_dgemm = cfg.boolean("perf.measure_dgemm");
-  s.measure_fft = cfg.boolean("perf.measure_fft");
-  return s;
-}
-
 // The ceiling of the FFT stage: one batched FFTW plan of the stage's shape (5 fields: every local row), r2c and
 // c2r, best of 3, GFLOP/s per rank.
 double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
@@ -152,6 +85,20 @@ double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
     best = std::min(best, MPI_Wtime() - t0);
   }
   return (r2c.flops() + c2r.flops()) / best * 1e-9;
+}
+
+// Flops and bytes of the timed steps, per rank or summed over ranks (the model counts and rates come from these).
+struct RunTotals {
+  double fft_flops = 0, legendre_flops = 0, grid_point_flops = 0;
+  double comm_bytes = 0, legendre_bytes = 0, grid_point_bytes = 0, spectral_bytes = 0;
+};
+constexpr int run_totals_count = sizeof(RunTotals) / sizeof(double);
+static_assert(sizeof(RunTotals) == run_totals_count * sizeof(double), "RunTotals holds doubles only");
+
+RunTotals sum_over_ranks(const RunTotals& mine, MPI_Comm comm) {
+  RunTotals all;
+  MPI_Allreduce(&mine, &all, run_totals_count, MPI_DOUBLE, MPI_SUM, comm);
+  return all;
 }
 
 void run(RunContext& ctx) {
@@ -235,12 +182,15 @@ void run(RunContext& ctx) {
   // ---- performance record -----------------------------------------------------------------------
   const auto& st = tr.stats();
   const PhaseCounts &gp = model.grid_point_counts(), &sp = model.spectral_counts();
-  double local[7] = {st.fft_flops - before.fft_flops, st.lt_flops - before.lt_flops,
-                     gp.flops - gp_before.flops,      double(st.comm_bytes - before.comm_bytes),
-                     st.lt_bytes - before.lt_bytes,   gp.bytes - gp_before.bytes,
-                     sp.bytes - sp_before.bytes};
-  double total[7];
-  MPI_Allreduce(local, total, 7, MPI_DOUBLE, MPI_SUM, ctx.comm);
+  RunTotals mine;
+  mine.fft_flops = st.fft_flops - before.fft_flops;
+  mine.legendre_flops = st.lt_flops - before.lt_flops;
+  mine.grid_point_flops = gp.flops - gp_before.flops;
+  mine.comm_bytes = double(st.comm_bytes - before.comm_bytes);
+  mine.legendre_bytes = st.lt_bytes - before.lt_bytes;
+  mine.grid_point_bytes = gp.bytes - gp_before.bytes;
+  mine.spectral_bytes = sp.bytes - sp_before.bytes;
+  const RunTotals total = sum_over_ranks(mine, ctx.comm);
   // The slowest rank's seconds in each stage, the inverse and forward transforms together.
   auto both = [](const std::string& leaf) {
     return Timers::PathGroup{"timestep/inverse/" + leaf, "timestep/forward/" + leaf};
@@ -260,13 +210,13 @@ void run(RunContext& ctx) {
   r.field_transforms_per_step = transforms / n;
   r.seconds_per_field_transform = transforms > 0 ? (t_fft + t_lt + t_comm) / transforms : 0.0;
   r.per_step = {t_fft / n, t_lt / n, t_gp / n, t_comm / n, wall / n};
-  r.fft_gflops = t_fft > 0 ? total[0] / t_fft * 1e-9 / ctx.size : 0;
-  r.legendre_gflops = t_lt > 0 ? total[1] / t_lt * 1e-9 / ctx.size : 0;
+  r.fft_gflops = t_fft > 0 ? total.fft_flops / t_fft * 1e-9 / ctx.size : 0;
+  r.legendre_gflops = t_lt > 0 ? total.legendre_flops / t_lt * 1e-9 / ctx.size : 0;
   r.dgemm_gflops = dgemm;
   r.fft_alone_gflops = fft_alone;
-  r.flops_per_step = {total[0] / n, total[1] / n, total[2] / n};
-  r.legendre_bytes_per_step = total[4] / n;
-  r.communication_bytes_per_step = total[3] / n;
+  r.flops_per_step = {total.fft_flops / n, total.legendre_flops / n, total.grid_point_flops / n};
+  r.legendre_bytes_per_step = total.legendre_bytes / n;
+  r.communication_bytes_per_step = total.comm_bytes / n;
   const double calls = double(st.comm_calls - before.comm_calls), sent = double(st.comm_bytes - before.comm_bytes);
   const double copied = st.copy_bytes - before.copy_bytes;
   const bool transpose = t.algorithm == Algorithm::transpose;
@@ -274,15 +224,16 @@ void run(RunContext& ctx) {
   if (ctx.size > 1)
     comms.push_back({transpose ? alltoall_pattern(t.strategy) : "allreduce", calls / n, calls > 0 ? sent / calls : 0.0,
                      transpose ? double(ctx.size - 1) : 1.0, ctx.size, calls > 0 ? copied / calls : 0.0});
-  r.model_counts = model_counts_json("time step",
-                                     {{"fft", "fft", total[0] / n, 0, 0, t_fft / n},
-                                      {"legendre", "dgemm", total[1] / n, total[4] / n, 0, t_lt / n},
-                                      {"grid_point", "memory", total[2] / n, total[5] / n, 0, secs[4] / n},
-                                      {"spectral", "memory", 0, total[6] / n, 0, secs[5] / n}},
-                                     comms, launched / n, ctx.comm);
+  r.model_counts = model_counts_json(
+      "time step",
+      {{"fft", "fft", total.fft_flops / n, 0, 0, t_fft / n},
+       {"legendre", "dgemm", total.legendre_flops / n, total.legendre_bytes / n, 0, t_lt / n},
+       {"grid_point", "memory", total.grid_point_flops / n, total.grid_point_bytes / n, 0, secs[4] / n},
+       {"spectral", "memory", 0, total.spectral_bytes / n, 0, secs[5] / n}},
+      comms, launched / n, ctx.comm);
   set_max_ranks(r.model_counts, Decomposition::max_ranks(t.nlat, t.ntrunc));
   publish_results(ctx, r);
-  const double rate = (total[0] + total[1] + total[2]) / wall * 1e-9;
+  const double rate = (total.fft_flops + total.legendre_flops + total.grid_point_flops) / wall * 1e-9;
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
 }
 

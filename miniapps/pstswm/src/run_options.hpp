@@ -1,0 +1,25 @@
+// pstswm's deck, read once into typed values (the schema is declared in pstswm_app.cpp); the driver takes these,
+// never the Config.
+#pragma once
+#include "proxylab/config.hpp"
+#include "shallow_water.hpp"
+#include "spherical_transform.hpp"
+
+namespace proxylab::pstswm {
+
+enum class TestCase { case2, case6 };  // ModelOptions::test_case 2 or 6
+PROXYLAB_CHOICE_NAMES(TestCase, "test case", "case2", "case6");
+
+struct RunOptions {
+  TransformOptions tr;
+  ModelOptions model;
+  long long steps = 0;
+  double case2_tolerance = 0, mass_tolerance = 0, energy_tolerance = 0, drift_tolerance = 0;  // verify.*
+  bool measure_dgemm = false, measure_fft = false;                                            // perf.*
+};
+
+// InputError naming the key for what the schema's ranges cannot refuse alone (grid sizes below 3N+1, a fixed level
+// count that was not compiled, a truncation too low for the test case).
+RunOptions read_options(const Config& cfg);
+
+}  // namespace proxylab::pstswm
