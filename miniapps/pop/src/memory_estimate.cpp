@@ -26,19 +26,25 @@ MemoryEstimate estimate_memory(const RunOptions& o, int ranks) {
   const double field = (nx + 2 * w) * (ny + 2 * w) * sizeof(double);  // Domain::field
 
   // Solver work arrays beside the initial residual pop::r0 (solver.cpp and one file per solver).
-  const SolverKind solver = o.solver.kind;
-  const double work = solver == SolverKind::pcg         ? 4
-                      : solver == SolverKind::chrongear ? 5
-                      : solver == SolverKind::pipecg    ? 9
-                                                        : 5;  // pcsi: Lanczos
+  auto work_arrays = [](SolverKind kind, bool fused) -> double {
+    return kind == SolverKind::pcg         ? (fused ? 3 : 4)  // R, S, Q (+ Z unfused)
+           : kind == SolverKind::chrongear ? 5
+           : kind == SolverKind::pipecg    ? 9
+                                           : 5;  // pcsi: Lanczos
+  };
+  double work = work_arrays(o.solver.kind, o.solver.fused);
+  // benchmark mode (solver.crit = 0): the reference variant (bench_check.cpp: unfused pcg or pcsi) runs once the
+  // run's work arrays are freed, beside the reference's iterate pop::bench_xref
+  const bool bench = o.solver.crit == 0;
+  if (bench)
+    work = std::max(work, work_arrays(o.solver.kind == SolverKind::pcsi ? SolverKind::pcsi : SolverKind::pcg, false));
   MemoryEstimate e;
   e.view("pop::X, Xstar, B", 3, field)
       .view("pop operator (A0, AN, AE, ANE, rA0, mask, TAREA)", 7, field)
       // build_operator's depth temporaries HT and HU are freed before the solver allocates
       .view("pop solver work arrays", std::max(1 + work, 2.0), field)
-      // benchmark mode (solver.crit = 0): the reference variant's iterate (bench_check.cpp; its solver's work arrays
-      // and the energy norm's four fields come after the run's work arrays are freed, and are no more)
-      .view("pop::bench_xref", o.solver.crit > 0 ? 0 : 1, field)
+      // the energy norm's four fields (bench_check.cpp) come after the run's work arrays are freed, and are no more
+      .view("pop::bench_xref", bench ? 1 : 0, field)
       // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
       .view("halo buffers", 1, halo_buffer_bytes(o.halo == HaloStrategy::rma, nx, ny, w, 1, 2, py > 1 ? 2 : 0));
   return e;
