@@ -136,6 +136,11 @@ def _die_with_parent_preexec():
     prctl = _prctl()
 
     def preexec():
+        # The launcher starts with the default dispositions and nothing blocked (run_job blocks the stop signals
+        # across the fork: see there).
+        for sig in STOP_SIGNALS:
+            signal.signal(sig, signal.SIG_DFL)
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, STOP_SIGNALS)
         if prctl is not None:
             prctl(PR_SET_PDEATHSIG, signal.SIGTERM, 0, 0, 0)
         if os.getppid() != parent:  # the front end died between fork and prctl
@@ -260,11 +265,16 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
     from .launch import LaunchError  # (launch.py does not import this module)
     t0 = time.perf_counter()
     become_subreaper()
+    # The stop signals wait while the launcher is forked, until the job's handlers are in place: Python notes a
+    # signal in process memory, which fork copies, so one arriving mid-fork ran the front end's handler inside the
+    # child too (a KeyboardInterrupt traceback from the child, about one run in five of the signals test).
+    mask = signal.pthread_sigmask(signal.SIG_BLOCK, STOP_SIGNALS)
     try:
         proc = subprocess.Popen(cmd, cwd=cwd, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
                                 stdin=subprocess.DEVNULL, start_new_session=True,
                                 preexec_fn=_die_with_parent_preexec())
     except OSError as e:
+        signal.pthread_sigmask(signal.SIG_SETMASK, mask)
         raise LaunchError(f"cannot start the launcher '{cmd[0]}': {e.strerror or e}")
     out_parts: list[bytes] = []
     err_parts: list[bytes] = []
@@ -279,6 +289,7 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
     end = None if timeout is None else time.monotonic() + timeout
     with _Stopper(proc, ranks_exe) as stopper:
         try:
+            signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal that came during the launch arrives here
             while proc.poll() is None:
                 now = time.monotonic()
                 if stopper.abort_now or (stopper.deadline is not None and now > stopper.deadline):
