@@ -25,6 +25,7 @@ import sys
 import time
 
 from . import launch, output_files, runner
+from .job import STOP_SIGNALS
 from .runner import ROOT
 
 
@@ -262,7 +263,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
 
 
 def _stop(sig, _frame):
