@@ -1,13 +1,24 @@
 // Progress line (see progress.hpp).
 #include "proxylab/progress.hpp"
 
+#include <unistd.h>
+
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
+#include <cstring>
 
 namespace proxylab {
 
+namespace {
+bool stderr_is_terminal() {
+  const char* front_end = std::getenv("PROXYLAB_PROGRESS_TERMINAL");
+  return isatty(STDERR_FILENO) || (front_end && std::strcmp(front_end, "1") == 0);
+}
+}  // namespace
+
 Progress::Progress(RunContext& ctx, long long total, std::string unit, double interval_s)
-    : ctx_(ctx), total_(total), unit_(std::move(unit)), interval_(interval_s) {
+    : ctx_(ctx), total_(total), unit_(std::move(unit)), interval_(interval_s), on_terminal_(stderr_is_terminal()) {
   t_start_ = t_last_ = t_check_ = MPI_Wtime();
 }
 
@@ -47,10 +58,11 @@ bool Progress::update(long long done, double sim_time, const std::string& sim_un
     if (done > 0) std::snprintf(left, sizeof left, "~%.1f s", elapsed * double(total_ - done) / double(done));
     char simbuf[64] = "";
     if (sim_time >= 0) std::snprintf(simbuf, sizeof simbuf, "  t = %.4g %s", sim_time, sim_unit.c_str());
-    std::fprintf(stderr, "\r  %s %lld/%lld (%.0f%%)%s  elapsed %.1f s  left %s   ", unit_.c_str(), done, total_,
-                 100.0 * double(done) / double(total_ > 0 ? total_ : 1), simbuf, elapsed, left);
+    std::fprintf(stderr, "%s  %s %lld/%lld (%.0f%%)%s  elapsed %.1f s  left %s%s", on_terminal_ ? "\r" : "",
+                 unit_.c_str(), done, total_, 100.0 * double(done) / double(total_ > 0 ? total_ : 1), simbuf, elapsed,
+                 left, on_terminal_ ? "   " : "\n");
     std::fflush(stderr);
-    printed_ = true;
+    printed_ = on_terminal_;
     t_last_ = now;
   }
   return true;

@@ -239,7 +239,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--threads", type=int, default=1, help="threads per rank (OMP_NUM_THREADS, default 1)")
     launch.add_arguments(sp)
     sp.add_argument("--set", action="append", metavar="KEY=VALUE", help="override a deck key (repeatable)")
-    sp.add_argument("--json", help="write the JSON run record here")
+    sp.add_argument("--json", help="write the JSON run record here ('-' or /dev/stdout: stdout carries the record "
+                                   "alone, the run's lines go to stderr)")
     sp.add_argument("--trace", help="write a Chrome trace here (view with ./proxylab gantt)")
     sp.add_argument("--quiet", action="store_true", help="print only the FOM and VERIFICATION lines")
     sp.epilog = "Flags after a bare -- go to the binary: ./proxylab run pop -- --no-timers --help-deck"

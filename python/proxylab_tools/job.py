@@ -258,8 +258,9 @@ def _copy(fd: int, parts: list[bytes] | None, to_fd: int) -> None:
 
 
 def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: float | None = None,
-            ranks_exe: str | None = None) -> JobResult:
-    """Runs the launch command. capture: stdout and stderr are returned, else they are copied to the front end's.
+            ranks_exe: str | None = None, stdout_to: int = 1) -> JobResult:
+    """Runs the launch command. capture: stdout and stderr are returned, else they are copied to the front end's
+    (the job's stdout to descriptor `stdout_to`: 2 when the front end's stdout carries something else).
     ranks_exe: the ranks' binary when they run on this machine (signals then go to them, see the module's text).
     LaunchError when the launcher cannot be started at all."""
     from .launch import LaunchError  # (launch.py does not import this module)
@@ -279,7 +280,7 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
     out_parts: list[bytes] = []
     err_parts: list[bytes] = []
     readers = []
-    for stream, parts, to_fd in ((proc.stdout, out_parts, 1), (proc.stderr, err_parts, 2)):
+    for stream, parts, to_fd in ((proc.stdout, out_parts, stdout_to), (proc.stderr, err_parts, 2)):
         th = threading.Thread(target=_copy, args=(os.dup(stream.fileno()), parts if capture else None, to_fd),
                               daemon=True)
         stream.close()

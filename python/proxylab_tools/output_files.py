@@ -3,8 +3,8 @@ written atomically, every write checked. The same rules as the binaries' (common
 
 - a regular file (or a new one) is replaced only by a complete file: written to a hidden temporary file in
   the same folder, then renamed over it; a run that fails removes a stale file of an earlier run;
-- /dev/stdout, /dev/stderr and /dev/fd/N are written through the descriptor this process has (so
-  `--json /dev/stdout > run.log` keeps the lines before it); a character device (/dev/null, /dev/full) or a pipe
+- `-`, /dev/stdout, /dev/stderr and /dev/fd/N are written through the descriptor this process has (the front end
+  then sends the run's own lines to stderr: stdout carries the record alone); a character device (/dev/null, /dev/full) or a pipe
   with a reader is written in place; a pipe without a reader, a folder or a missing folder is refused up front.
 
 A refused path is bad input (exit 2); a failed write is a runtime failure (exit 3), named with its errno.
@@ -47,9 +47,9 @@ def _open_in_place(path: str) -> int:
 
 
 def descriptor_of(path: str | os.PathLike) -> int | None:
-    """/dev/stdout -> 1, /dev/stderr -> 2, /dev/fd/N and /proc/self/fd/N -> N; else None."""
+    """- and /dev/stdout -> 1, /dev/stderr -> 2, /dev/fd/N and /proc/self/fd/N -> N; else None."""
     p = os.fspath(path)
-    named = {"/dev/stdout": 1, "/dev/stderr": 2}
+    named = {"-": 1, "/dev/stdout": 1, "/dev/stderr": 2}
     if p in named:
         return named[p]
     for prefix in ("/dev/fd/", "/proc/self/fd/"):
@@ -163,6 +163,8 @@ def _write(path: str | os.PathLike, data: bytes | str) -> None:
 def remove_stale(path: str | os.PathLike) -> None:
     """After a failed run: a regular file at `path` is an earlier run's and must not be taken for this one's."""
     p = os.fspath(path)
+    if descriptor_of(p) is not None:  # a stream ("-" is no file named '-')
+        return
     try:
         if stat.S_ISREG(os.lstat(p).st_mode):
             os.unlink(p)

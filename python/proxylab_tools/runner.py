@@ -12,6 +12,7 @@ import json
 import os
 import shutil
 import stat
+import sys
 import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -219,7 +220,9 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
         deck = readable_deck(absolute_deck(deck), private)
         cmd = app_command(app, plan, deck, sets, record_path, trace, quiet, extra, preset, exe)
         ranks_exe = str(Path(exe) if exe else binary(app, preset)) if plan.local else None
-        res = job.run_job(cmd, plan.env(), working_directory(), capture, timeout, ranks_exe)
+        record_on_stdout = bool(json_path) and output_files.descriptor_of(json_path) == 1
+        res = job.run_job(cmd, job_environment(plan, capture), working_directory(), capture, timeout, ranks_exe,
+                          stdout_to=2 if record_on_stdout else 1)
         try:
             text = Path(record_path).read_text()
             record = json.loads(text) if text.strip() else None
@@ -237,6 +240,15 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
         else:
             output_files.remove_stale(json_path)
     return result
+
+
+def job_environment(plan: Launch, capture: bool) -> dict[str, str]:
+    """The launch's environment; the ranks write into the front end's pipe, so they are told when what they print
+    reaches a terminal (PROXYLAB_PROGRESS_TERMINAL=1: progress redrawn in place, else one line per update)."""
+    env = plan.env()
+    if not capture and sys.stderr.isatty():
+        env["PROXYLAB_PROGRESS_TERMINAL"] = "1"
+    return env
 
 
 def working_directory() -> str:

@@ -36,6 +36,32 @@ def front(ranks: int = 1, extra: str = "") -> str:
     return f"{sys.executable} -m proxylab_tools.cli run stream --ranks {ranks} --oversubscribe {extra} {' '.join(STREAM)}"
 
 
+@unittest.skipUnless((BUILD / "bin" / "proxylab-pstswm").exists(), "pstswm is not built")
+class ProgressLines(unittest.TestCase):
+    """Progress is redrawn in place (carriage returns) only on a terminal: into a file each update is a line."""
+    RUN = "run pstswm --deck T42L18-case2 --oversubscribe"  # about 10 s; stopped after 3 s, after an update at 2 s
+
+    def stopped_run(self, command: str, env: dict | None = None) -> str:
+        p = subprocess.run(["timeout", "-s", "TERM", "3", "bash", "-c", command + " 2>&1 >/dev/null"], cwd=ROOT,
+                           env=dict(ENV, **(env or {})), capture_output=True, timeout=60)
+        text = p.stdout.decode(errors="replace")  # as written: text mode would turn each carriage return into \n
+        self.assertIn("step ", text, text[-1000:])
+        return text
+
+    def test_a_file_gets_one_line_per_update(self):
+        for name, cmd in (("direct", f"{BUILD}/bin/proxylab-pstswm --deck inputs/pstswm/T42L18-case2.yaml"),
+                          ("front end", f"{sys.executable} -m proxylab_tools.cli {self.RUN}")):
+            text = self.stopped_run(cmd)
+            self.assertNotIn("\r", text, name)
+            self.assertRegex(text, r"(?m)^  step \d+/1440 .*s$", name)
+
+    def test_a_terminal_gets_the_line_redrawn(self):
+        # the front end says so to the ranks, whose stderr is its pipe
+        text = self.stopped_run(f"{BUILD}/bin/proxylab-pstswm --deck inputs/pstswm/T42L18-case2.yaml",
+                                {"PROXYLAB_PROGRESS_TERMINAL": "1"})
+        self.assertIn("\r  step ", text)
+
+
 @unittest.skipUnless((BUILD / "bin" / "proxylab-stream").exists(), "stream is not built")
 class OutputTargets(unittest.TestCase):
     def setUp(self):
@@ -53,13 +79,21 @@ class OutputTargets(unittest.TestCase):
             self.assertEqual(json.loads(text)["status"], "completed", name)
 
     def test_stdout_redirected_to_a_file_keeps_every_line(self):
-        for name, cmd in (("direct", direct()), ("front end", front())):
-            log = self.dir / "run.log"
-            p = sh(f"{cmd} --json /dev/stdout > {log}")
-            self.assertEqual(p.returncode, 0, f"{name}: {p.stderr}")
-            text = log.read_text()
-            self.assertIn("VERIFICATION: PASSED", text, name)  # the lines before the record are still there
-            self.assertEqual(json.loads(text[text.index("{"):])["status"], "completed", name)
+        log = self.dir / "run.log"
+        p = sh(f"{direct()} --json /dev/stdout > {log}")
+        self.assertEqual(p.returncode, 0, p.stderr)
+        text = log.read_text()
+        self.assertIn("VERIFICATION: PASSED", text)  # the lines before the record are still there
+        self.assertEqual(json.loads(text[text.index("{"):])["status"], "completed")
+
+    def test_the_front_end_gives_the_record_alone_on_stdout(self):
+        # --json /dev/stdout --quiet printed the FOM and VERIFICATION lines before the record: no JSON parser took it.
+        for target in ("-", "/dev/stdout"):
+            p = sh(f"{front()} --json {target} | python3 -m json.tool")
+            self.assertEqual(p.returncode, 0, f"{target}: {p.stdout[-2000:]}{p.stderr[-2000:]}")
+            self.assertEqual(json.loads(p.stdout)["status"], "completed", target)
+            self.assertIn("VERIFICATION: PASSED", p.stderr, target)  # the run's lines went to stderr
+            self.assertFalse((ROOT / "-").exists(), "'-' was taken for a file name")
 
     def test_full_device_is_a_runtime_failure(self):
         for name, cmd in (("direct", direct()), ("front end", front())):

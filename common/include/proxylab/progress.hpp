@@ -4,6 +4,9 @@
 // time per call) it asks whether Ctrl-C was pressed on any rank, so all ranks stop at the same step.
 // The check is an allreduce: made at every step it would add one to each step of the solvers whose
 // global sums are what they teach (the SMPI runs showed it), hence the interval.
+// On a terminal the line is redrawn in place (carriage return); into a file or pipe each update is a line of its
+// own, so a batch log stays readable. The front end, whose pipe the ranks write into, sets
+// PROXYLAB_PROGRESS_TERMINAL=1 when its own stderr is a terminal.
 //
 //   Progress progress(ctx, nsteps, "step");
 //   for (long s = 0; s < nsteps; ++s) { ...; if (!progress.update(s + 1, t)) break; }
@@ -28,7 +31,8 @@ class Progress {
   long long total_;
   std::string unit_;
   double interval_, t_start_, t_last_;
-  bool printed_ = false;
+  bool on_terminal_;                      // redraw the line in place (else one line per update)
+  bool printed_ = false;                  // a redrawn line is open
   long long calls_ = 0, next_check_ = 1;  // update() calls so far; the call that checks for a stop next
   long long last_check_call_ = 0;         // the call of the last check
   long long every_ = 1;                   // calls between the last two checks
