@@ -10,9 +10,11 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
   const Decomposition d(opt.nlat, opt.ntrunc, size, rank);  // integer bookkeeping only
-  const int N = opt.ntrunc, L = opt.levels, F = SphericalTransform::max_fields;
+  const int N = opt.ntrunc, L = opt.levels, F = max_transform_fields;
   const double kloc = d.my_pairs().size(), nh = opt.nlon / 2 + 1, maxcol = 2.0 * F * L;
-  const bool transpose = opt.algorithm == Algorithm::transpose;
+  // The parallel Legendre transform (parallel_legendre.hpp): one rank runs the serial algorithm, no exchange buffers.
+  const bool transpose = opt.algorithm == Algorithm::transpose && size > 1;
+  const bool split_state = opt.algorithm == Algorithm::distributed && opt.combine != Combine::allreduce && size > 1;
   const SpectralLayout full(N, d.concat_ms), own(N, d.my_ms());
   const SpectralLayout& lt = transpose ? own : full;
   const SpectralLayout& state = (transpose || opt.combine != Combine::allreduce) ? own : full;
@@ -29,8 +31,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
             2.0 * L * fdist * sizeof(double))
       .view("pstswm::even_local, odd_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
       .view("pstswm::even_wavenumber, odd_wavenumber", transpose ? 2 * own_lt : 0, sizeof(double))
-      .view("pstswm::spectral_full", !transpose && opt.combine != Combine::allreduce ? full.rows * maxcol : 0,
-            sizeof(double))
+      .view("pstswm::spectral_full", split_state ? full.rows * maxcol : 0, sizeof(double))
       .view("pstswm::concat_ms, fold_scale", 1, (N + 1) * sizeof(int) + 2 * kloc * sizeof(double))
       // LegendreTransform: the P table and its row index
       .view("pstswm::legendre", double(lt.rows) * lt_pairs, sizeof(double))
@@ -43,7 +44,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .view("pstswm::row_eps, row_eps_next, row_inv_lap", 3.0 * state.rows, sizeof(double))
       .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))
       .view("pstswm::initial_grid, initial_spectral", 3 * lats * grid_row + 3 * state.rows * spec_row, sizeof(double))
-      // transpose send and receive buffers (SphericalTransform::exchange), the gathered state (verification)
+      // transpose send and receive buffers (TransposeLegendre::exchange), the gathered state (verification)
       .host("pstswm transpose buffers", transpose ? 2 * (N + 1) * kloc * maxcol + 2 * own_lt : 0, sizeof(double))
       .host("pstswm gathered spectral state", double(SpectralLayout::all(N).rows) * 3 * spec_row, sizeof(double));
   return e;

@@ -1,11 +1,12 @@
 // Peak memory of one pstswm rank from its transform options (before any table is computed): the arrays
-// of SphericalTransform, LegendreTransform and ShallowWater, counted from the code that allocates them
-// (memory_budget.hpp; the unit test compares it with what Kokkos allocates).
+// of SphericalTransform, ParallelLegendre, LegendreTransform and ShallowWater, counted from the code that allocates
+// them (memory_budget.hpp; the unit test compares it with what Kokkos allocates).
 #pragma once
 #include <mpi.h>
 
+#include "decomposition.hpp"
 #include "proxylab/memory_budget.hpp"
-#include "spherical_transform.hpp"
+#include "transform_options.hpp"
 
 namespace proxylab::pstswm {
 

@@ -71,7 +71,7 @@ double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
   const int pairs = Decomposition(t.nlat, t.ntrunc, size, rank).my_pairs().size();
-  const int rows = SphericalTransform::max_fields * 2 * pairs * t.levels;
+  const int rows = max_transform_fields * 2 * pairs * t.levels;
   const int nh = t.nlon / 2 + 1;
   HostView<double*> grid("pstswm::fft_grid", size_t(rows) * t.nlon);
   HostView<Kokkos::complex<double>*> four("pstswm::fft_four", size_t(rows) * nh);

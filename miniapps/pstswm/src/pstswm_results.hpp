@@ -6,7 +6,7 @@
 #include <string>
 
 #include "shallow_water.hpp"
-#include "spherical_transform.hpp"
+#include "transform_options.hpp"
 
 namespace proxylab::pstswm {
 

@@ -3,7 +3,7 @@
 #pragma once
 #include "proxylab/config.hpp"
 #include "shallow_water.hpp"
-#include "spherical_transform.hpp"
+#include "transform_options.hpp"
 
 namespace proxylab::pstswm {
 
