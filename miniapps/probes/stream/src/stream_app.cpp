@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <iterator>
 #include <string>
 #include <vector>
 
@@ -24,13 +25,20 @@
 namespace proxylab::stream {
 namespace {
 
+// The kernels in the order they run (STREAM's four, then BabelStream's dot, which also hands back its product).
 struct Kernel {
   const char* name;
   double bytes_per_element;
+  void (*run)(Arrays& x, Mapping m, double scalar, double& dot_product);
 };
 constexpr Kernel kernels[] = {
-    {"copy", bytes_copy}, {"mul", bytes_mul}, {"add", bytes_add}, {"triad", bytes_triad}, {"dot", bytes_dot}};
-constexpr int nkernels = 5;
+    {"copy", bytes_copy, [](Arrays& x, Mapping m, double, double&) { copy(x, m); }},
+    {"mul", bytes_mul, [](Arrays& x, Mapping m, double s, double&) { mul(x, m, s); }},
+    {"add", bytes_add, [](Arrays& x, Mapping m, double, double&) { add(x, m); }},
+    {"triad", bytes_triad, [](Arrays& x, Mapping m, double s, double&) { triad(x, m, s); }},
+    {"dot", bytes_dot, [](Arrays& x, Mapping m, double, double& d) { d = dot(x, m); }},
+};
+constexpr int nkernels = int(std::size(kernels));
 
 void declare(Schema& s) {
   s.integer("stream.n", 0, 0, (1LL << 31) - 1,
@@ -62,23 +70,7 @@ void run(RunContext& ctx) {
       MPI_Barrier(ctx.comm);
       auto region = ctx.timers.scope(kernels[k].name);
       const double t0 = MPI_Wtime();
-      switch (k) {
-        case 0:
-          copy(x, o.mapping);
-          break;
-        case 1:
-          mul(x, o.mapping, o.scalar);
-          break;
-        case 2:
-          add(x, o.mapping);
-          break;
-        case 3:
-          triad(x, o.mapping, o.scalar);
-          break;
-        case 4:
-          last_dot = dot(x, o.mapping);
-          break;
-      }
+      kernels[k].run(x, o.mapping, o.scalar, last_dot);
       Kokkos::fence();
       times[k][it] = MPI_Wtime() - t0;
     }
