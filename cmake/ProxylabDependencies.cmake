@@ -24,6 +24,26 @@ if(Kokkos_VERSION VERSION_LESS 3.4)
   message(FATAL_ERROR "proxylab needs Kokkos >= 3.4, found ${Kokkos_VERSION} in ${Kokkos_DIR}")
 endif()
 set(PROXYLAB_KOKKOS_BACKENDS "${Kokkos_DEVICES}")
+# The back ends a packager asks for (the Spack recipe's +openmp / +cuda): ON requires the Kokkos found to have it, OFF
+# requires it not to, empty (the default) takes what that Kokkos has.
+set(PROXYLAB_ENABLE_OPENMP "" CACHE STRING "Kokkos' OpenMP back end: ON requires it, OFF refuses it, empty: as Kokkos has")
+set(PROXYLAB_ENABLE_CUDA "" CACHE STRING "Kokkos' CUDA back end: ON requires it, OFF refuses it, empty: as Kokkos has")
+foreach(_backend OPENMP CUDA)
+  if(PROXYLAB_ENABLE_${_backend} STREQUAL "")
+    continue()
+  endif()
+  set(_has_backend OFF)
+  if(_backend IN_LIST Kokkos_DEVICES)
+    set(_has_backend ON)
+  endif()
+  if(PROXYLAB_ENABLE_${_backend} AND NOT _has_backend)
+    message(FATAL_ERROR "PROXYLAB_ENABLE_${_backend}=${PROXYLAB_ENABLE_${_backend}} but the Kokkos in ${Kokkos_DIR} has "
+                        "no ${_backend} back end (its back ends: ${Kokkos_DEVICES})")
+  elseif(NOT PROXYLAB_ENABLE_${_backend} AND _has_backend)
+    message(FATAL_ERROR "PROXYLAB_ENABLE_${_backend}=${PROXYLAB_ENABLE_${_backend}} but the Kokkos in ${Kokkos_DIR} has "
+                        "the ${_backend} back end (its back ends: ${Kokkos_DEVICES})")
+  endif()
+endforeach()
 # Device back ends of this Kokkos (CUDA, HIP, SYCL, OpenMPTarget): the apps marked host-only in miniapps/apps.txt are
 # left out, and the FFT layer's device library is kokkos-fft (ci/setup-deps.sh installs it beside a CUDA Kokkos).
 set(PROXYLAB_DEVICE_BACKENDS ${Kokkos_DEVICES})
