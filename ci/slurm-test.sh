@@ -30,7 +30,10 @@ for arg in "$@"; do
   esac
 done
 [ -n "$build" ] || { echo "usage: ci/slurm-test.sh BUILD_DIR [--reframe]" >&2; exit 2; }
-pop="$(cd "$build" 2>/dev/null && pwd)/bin/proxylab-pop"
+# Absolute: the jobs run from the cluster's temporary directory, where a relative BUILD_DIR names nothing.
+build_abs=$(cd "$build" 2>/dev/null && pwd) || { echo "slurm-test.sh: no build directory '$build'" >&2; exit 2; }
+build=$build_abs
+pop="$build/bin/proxylab-pop"
 [ -x "$pop" ] || { echo "slurm-test.sh: no $pop (build the pop proxy first)" >&2; exit 2; }
 
 # ---- can it run here? ---------------------------------------------------------------------------------

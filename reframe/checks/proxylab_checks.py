@@ -4,9 +4,10 @@
 # Variables (set with -S NAME=VALUE, see reframe/run.sh):
 #   size    small (default: the test decks, seconds in all) or bench (the seeds' resolutions; references apply)
 #   launch  local (default: the MPI launcher of the build) or slurm (sbatch + srun): the partition kind
-#   ranks   MPI ranks per run (default 2; one thread each)
+#   ranks   MPI ranks per run (default 2; one thread each), launched and bound as the front end launches them
 # Binaries and decks are found as the front end finds them (python/proxylab_tools/runner.py): PROXYLAB_BUILD_DIR,
 # else build/openmp of this checkout, or the bin/ of an installed prefix.
+import json
 import re
 import sys
 from collections import namedtuple
@@ -17,7 +18,7 @@ import reframe.utility.sanity as sn
 from reframe.core.builtins import parameter, run_after, sanity_function, variable
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / 'python'))
-from proxylab_tools import runner  # noqa: E402
+from proxylab_tools import launch, runner  # noqa: E402
 
 Case = namedtuple('Case', 'name app small bench sets unit higher_is_better')
 # One case per proxy and main variant: the deck key(s) that choose the variant, the decks for each size.
@@ -38,20 +39,13 @@ CASES = [
 # The first case of each proxy is its reference variant (the deck's defaults): tag `reference`.
 REFERENCE_VARIANTS = {next(c for c in CASES if c.app == app).name for app in {c.app for c in CASES}}
 
-# FOM references for size=bench at 2 ranks x 1 thread, per system:partition. devvm: the 2-core development VM,
-# measured by `reframe/run.sh --size bench` (14 min) while the machine was shared (load average 13-14 on 2 cores):
-# conservative for a quiet machine (STREAM triad there is ~49 GB/s, here 10). comm ping-pong has none: on the
-# shared VM it measured 0.2 us to 12 ms, depending on whether both ranks held a core.
-DEVVM = {
-    'pop_pcg': 23515.6, 'pop_chrongear': 31379.4, 'pop_pcsi': 12508.7, 'pop_pipecg': 44358.8,
-    'pstswm_transpose_gemm': 0.734006, 'pstswm_transpose_loop': 1.03337, 'pstswm_distributed_gemm': 0.829517,
-    'evh1_transpose_batched': 420340.0, 'evh1_transpose_pencil': 431242.0, 'evh1_halo_batched': 325098.0,
-    'fft3d_slab': 0.536273, 'fft3d_pencil': 0.536678, 'stream_flat': 9.59409, 'stream_team': 10.8041,
-}
-REFERENCES = {'devvm:local': DEVVM, 'devvm:slurm': DEVVM}
-# A shared machine's spread: a run fails its reference when it is worse by more than this fraction (rates below
-# (1 - f) x reference, times above (1 + f) x reference); better is never a failure.
-TOLERANCE = 0.5
+# FOM references for size=bench at 2 ranks x 1 thread, per system (each of its partitions): reframe/references.json,
+# written by reframe/measure_references.py (the median of several quiet runs and a tolerance from their spread). A
+# run fails its reference when it is worse by more than the tolerance (rates below (1 - t) x reference, times above
+# (1 + t) x reference); better is never a failure.
+REFERENCES = json.loads((Path(__file__).resolve().parents[1] / 'references.json').read_text())
+# The front end's launcher for each partition kind (python/proxylab_tools/launch.py).
+LAUNCHERS = {'local': 'mpiexec', 'slurm': 'srun'}
 
 
 @rfm.simple_test
@@ -82,13 +76,21 @@ class ProxylabCheck(rfm.RunOnlyRegressionTest):
         self.num_tasks = self.ranks
         self.num_tasks_per_node = self.ranks
         self.num_cpus_per_task = 1
-        self.env_vars = {'OMP_NUM_THREADS': '1', 'OPENBLAS_NUM_THREADS': '1'}
+        # The front end's thread environment for this launch: OMP_NUM_THREADS, and with ranks bound to their own
+        # cores OMP_PROC_BIND=spread, OMP_PLACES=cores (the user's own OMP_* win, as in the front end).
+        job = launch.Launch(self.ranks, self.num_cpus_per_task, launch.LaunchOptions(LAUNCHERS[self.launch]))
+        self.env_vars = {k: v for k, v in job.env().items() if k.startswith('OMP_') or k == 'OPENBLAS_NUM_THREADS'}
         fom = sn.extractsingle(r'^FOM: (\S+) ', self.stdout, 1, float)
         self.perf_variables = {'fom': sn.make_performance_function(fom, self.case.unit)}
         if self.size == 'bench':
-            tol = (-TOLERANCE, None) if self.case.higher_is_better else (None, TOLERANCE)
-            self.reference = {part: {'fom': (refs[self.case.name], *tol, self.case.unit)}
-                              for part, refs in REFERENCES.items() if refs.get(self.case.name)}
+            self.reference = {}
+            for system, refs in REFERENCES.items():
+                ref = refs['fom'].get(self.case.name)
+                if ref:
+                    t = ref['tolerance']
+                    tol = (-t, None) if self.case.higher_is_better else (None, t)
+                    self.reference.update({f'{system}:{part}': {'fom': (ref['value'], *tol, self.case.unit)}
+                                           for part in LAUNCHERS})
 
     @sanity_function
     def verified(self):
