@@ -243,7 +243,8 @@ def build_parser() -> argparse.ArgumentParser:
                                    "alone, the run's lines go to stderr)")
     sp.add_argument("--trace", help="write a Chrome trace here (view with ./proxylab gantt)")
     sp.add_argument("--quiet", action="store_true", help="print only the FOM and VERIFICATION lines")
-    sp.epilog = "Flags after a bare -- go to the binary: ./proxylab run pop -- --no-timers --help-deck"
+    sp.epilog = ("Flags after a bare -- go to the binary: ./proxylab run pop -- --no-timers --help-deck; Kokkos' own "
+                 "(--kokkos-tools-libs=LIB, --kokkos-tools-args=..., --kokkos-print-configuration) also before it")
     sp.set_defaults(func=cmd_run)
 
     sp = sub.add_parser("demo", help="every proxy at its small deck, verified, one summary table")
@@ -264,6 +265,17 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
+
+
+# Commands whose binary's own flags may also come before the bare "--": Kokkos' (--kokkos-tools-libs=..., ...).
+BINARY_FLAG_COMMANDS = ("run", "jobscript")
+
+
+def kokkos_flags(words: list[str]) -> tuple[list[str], list[str]]:
+    """(Kokkos' own flags, the rest) of the words the front end does not know: --kokkos-tools-libs=LIB,
+    --kokkos-tools-args="...", --kokkos-print-configuration and the others go to the binary, which checks them."""
+    kokkos = [w for w in words if w.startswith("--kokkos-")]
+    return kokkos, [w for w in words if not w.startswith("--kokkos-")]
 
 
 def _stop(sig, _frame):
@@ -289,7 +301,11 @@ def main(argv: list[str] | None = None) -> int:
     extra = argv[argv.index("--") + 1:] if "--" in argv else []
     argv = argv[:argv.index("--")] if "--" in argv else argv
     parser = build_parser()
-    args = parser.parse_args(argv)
+    args, unknown = parser.parse_known_args(argv)
+    kokkos, unknown = kokkos_flags(unknown) if args.command in BINARY_FLAG_COMMANDS else ([], unknown)
+    if unknown:
+        parser.error(f"unrecognized arguments: {' '.join(unknown)}")
+    extra = kokkos + extra
     if args.version:
         print(version_text())
         return 0

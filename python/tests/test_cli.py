@@ -33,6 +33,21 @@ class RunArguments(unittest.TestCase):
         self.assertEqual(c["sets"], ["solver.name=pcsi", "comm.halo=rma"])
         self.assertEqual(c["extra"], ["--no-timers"])
 
+    def test_kokkos_flags_before_the_bare_dashes_go_to_the_binary(self):
+        c = self.run_cli(["run", "stream", "--kokkos-tools-libs=/opt/kp_kernel_timer.so", "--quiet",
+                          "--kokkos-print-configuration", "--", "--no-timers"])
+        self.assertEqual(c["extra"], ["--kokkos-tools-libs=/opt/kp_kernel_timer.so", "--kokkos-print-configuration",
+                                      "--no-timers"])
+        self.assertTrue(c["quiet"])
+
+    def test_other_unknown_flags_are_still_refused(self):
+        with mock.patch("sys.stderr"), self.assertRaises(SystemExit) as e:
+            cli.main(["run", "stream", "--kokkos-tools-libs=/x.so", "--no-such-flag"])
+        self.assertEqual(e.exception.code, 2)
+        with mock.patch("sys.stderr"), self.assertRaises(SystemExit) as e:
+            cli.main(["sweep", "stream", "--kokkos-tools-libs=/x.so"])  # its runs take no binary flags
+        self.assertEqual(e.exception.code, 2)
+
     def test_default_deck_when_none_given(self):
         c = self.run_cli(["run", "stream"])
         self.assertTrue(str(c["deck"]).endswith("inputs/stream/small.yaml"))
