@@ -18,7 +18,6 @@ from pathlib import Path
 
 from . import launch, output_files, runner
 from .host import cpu_model, machine, machine_line  # noqa: F401  (the harness commands use hc.machine)
-from .runner import ROOT
 
 EXIT_BAD_INPUT = 2  # the binaries' exit code for a bad deck or option (every run would fail alike)
 
@@ -42,7 +41,8 @@ def int_list(text: str) -> list[int]:
 def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
     """Options every measuring command takes."""
     sp.add_argument("app", help=f"proxy to run ({', '.join(runner.APPS)})")
-    sp.add_argument("--deck", help="YAML deck (default: inputs/APP/demo.yaml or small.yaml, else built-in defaults)")
+    sp.add_argument("--deck", help="YAML deck: a file, or a name in inputs/APP such as small (default: inputs/APP/"
+                                   "demo.yaml or small.yaml, else built-in defaults)")
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="deck override applied to every run (repeatable)")
     sp.add_argument("--ranks", type=int_list, default=int_list(ranks_default), metavar="N[,N...]",
@@ -52,7 +52,7 @@ def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
     sp.add_argument("--repeat", type=int, default=repeat,
                     help=f"runs of each variant (default {repeat}); median, min, max")
     sp.add_argument("--out", help="folder for the records (JSON) and the chart (PNG) "
-                                  "(default results/<command>-<app>-<time>)")
+                                  "(default results/<command>-<app>-<time> in the current folder)")
     sp.add_argument("--timeout", type=float, default=900, help="seconds after which one run is stopped (default 900)")
     sp.add_argument("--quiet", action="store_true", help="no progress line")
     sp.add_argument("--no-plot", action="store_true", help="write no PNG")
@@ -62,17 +62,8 @@ def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
 
 
 def resolve_deck(args) -> Path | None:
-    """The deck as the binaries see it (they run in the repository root): a path relative to the current folder
-    or to the repository root, shown relative to the root when it lies inside it."""
-    deck = Path(args.deck) if args.deck else runner.default_deck(args.app)
-    if deck is None:
-        return None
-    if not deck.is_absolute():
-        deck = deck.resolve() if deck.exists() else ROOT / deck
-    try:
-        return deck.relative_to(ROOT)
-    except ValueError:
-        return deck
+    """The deck of the command's runs (runner.resolve_deck: a path, or a name such as --deck small)."""
+    return runner.resolve_deck(args.app, args.deck)
 
 
 def check_runnable(args) -> str | None:
@@ -100,10 +91,7 @@ def check_runnable(args) -> str | None:
         built = ", ".join(runner.built_apps(args.preset)) or "none"
         return (f"{runner.binary(args.app, args.preset)} is not built (built apps: {built}); "
                 f"run ./proxylab build --preset {args.preset}")
-    deck = resolve_deck(args)
-    if deck is not None and not (ROOT / deck).exists():
-        return f"deck '{args.deck}' not found (decks live in inputs/{args.app}/)"
-    return None
+    return runner.missing_deck(args.app, args.deck) or None
 
 
 def deck_label(args) -> str:
@@ -113,13 +101,14 @@ def deck_label(args) -> str:
 
 
 def out_dir(tool: str, args, files: tuple[str, ...] = ("records.json",)) -> Path:
-    """The results folder, made now, and the files that will be written there checked now (before minutes of runs):
-    output_files.OutputProblem (bad input) when they cannot be."""
+    """The results folder (--out, else results/TOOL-APP-TIME in the current folder: where the user works, never the
+    source tree or an install prefix), made now, and the files that will be written there checked now (before
+    minutes of runs): output_files.OutputProblem (bad input) when they cannot be."""
     if args.out:
         d = Path(args.out)
     else:
         stamp = datetime.datetime.now().strftime("%Y%m%d-%H%M%S")
-        d = ROOT / "results" / f"{tool}-{args.app}-{stamp}"
+        d = Path("results") / f"{tool}-{args.app}-{stamp}"
     try:
         d.mkdir(parents=True, exist_ok=True)
     except OSError as e:

@@ -120,7 +120,8 @@ def register(subparsers) -> None:
                          "description, --calibrated-on)")
     sp.add_argument("--calibrated-on", default=None,
                     help="machine description of this machine, for calibrated kernels (default machines/<host>.yaml)")
-    sp.add_argument("--out", help="folder for model.json and model.png (default results/model-<app>-<time>)")
+    sp.add_argument("--out", help="folder for model.json and model.png (default results/model-<app>-<time> in the "
+                                      "current folder)")
     sp.add_argument("--no-plot", action="store_true", help="write no PNG")
     sp.add_argument("--quiet", action="store_true", help="no progress lines (the table is printed)")
     sp.add_argument("--timeout", type=float, default=600, help="seconds after which one counting run is stopped")
@@ -162,8 +163,8 @@ def main(args) -> int:
                else f"{runner.binary(args.app, args.preset)} is not built: ./proxylab build first")
         return 2
     deck = runner.resolve_deck(args.app, args.deck)
-    if deck is not None and not (ROOT / deck).exists():
-        hc.log(TOOL, f"deck '{args.deck}' not found (decks live in inputs/{args.app}/)")
+    if runner.missing_deck(args.app, args.deck):
+        hc.log(TOOL, runner.missing_deck(args.app, args.deck))
         return 2
     out = hc.out_dir(TOOL, args, ("model.json", "model.png"))
     curves, counts = {}, {}

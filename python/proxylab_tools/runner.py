@@ -80,23 +80,33 @@ def is_app(app: str, preset: str = DEFAULT_PRESET) -> bool:
     return canonical_app(app) in APPS or binary(app, preset).exists()
 
 
-def resolve_deck(app: str, deck: str | None) -> Path | None:
-    """The deck a user names: a path from the current directory (made absolute), a path from ROOT where the binaries
-    run (inputs/pop/x1.yaml, kept as given), or a name under ROOT/inputs/<app>/ ("x1" or "x1.yaml", also in an
-    installed prefix); None: the app's default deck. Anything else is returned as given, for the binary to report."""
+def resolve_deck(app: str, deck: str | os.PathLike | None) -> Path | None:
+    """The deck a user names, as a path the ranks find from any folder (the one resolver of every command): a path
+    from the current folder, a path from ROOT (inputs/pop/x1.yaml, as the docs write them, from anywhere), or a name
+    under ROOT/inputs/<app>/ ("x1" or "x1.yaml", also in an installed prefix); None: the app's default deck. Anything
+    else is returned as given, for the binary to report."""
     if not deck:
         return default_deck(app)
     try:
         if Path(deck).exists():  # a directory too: the binary says why it is no deck
             return Path(deck).absolute()  # not resolved: /dev/stdin stays /dev/stdin
-        if (ROOT / deck).is_file():
-            return Path(deck)
-        for p in (ROOT / "inputs" / canonical_app(app) / deck, ROOT / "inputs" / canonical_app(app) / f"{deck}.yaml"):
+        folder = ROOT / "inputs" / canonical_app(app)
+        for p in (ROOT / deck, folder / deck, folder / f"{os.fspath(deck)}.yaml"):
             if p.is_file():
                 return p
     except OSError:  # a name the system refuses (too long, ...): the binary says why
         pass
     return Path(deck)
+
+
+def missing_deck(app: str, deck: str | None) -> str:
+    """'' when the deck a user names exists (or none is named), else a message naming the decks there are."""
+    found = resolve_deck(app, deck)
+    if found is None or found.exists():
+        return ""
+    names = sorted(p.stem for p in (ROOT / "inputs" / canonical_app(app)).glob("*.yaml"))
+    return (f"deck '{deck}' not found: a file, or a name in {ROOT / 'inputs' / canonical_app(app)}"
+            f"{' (' + ', '.join(names) + ')' if names else ''}")
 
 
 def unknown_app_message(app: str, preset: str = DEFAULT_PRESET) -> str:
@@ -217,7 +227,7 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
     private = tempfile.mkdtemp(prefix=f"proxylab-{canonical_app(app)}-")
     record_path = os.path.join(private, "record.json")
     try:
-        deck = readable_deck(absolute_deck(deck), private)
+        deck = readable_deck(resolve_deck(app, deck) if deck else None, private)
         cmd = app_command(app, plan, deck, sets, record_path, trace, quiet, extra, preset, exe)
         ranks_exe = str(Path(exe) if exe else binary(app, preset)) if plan.local else None
         record_on_stdout = bool(json_path) and output_files.descriptor_of(json_path) == 1
@@ -259,16 +269,6 @@ def working_directory() -> str:
         return os.getcwd()
     except OSError:
         return str(ROOT)
-
-
-def absolute_deck(deck):
-    """A deck named from ROOT (inputs/pop/x1.yaml, as resolve_deck keeps it) as the ranks find it from anywhere."""
-    try:
-        if deck and not Path(deck).is_absolute() and not Path(deck).exists() and (ROOT / deck).exists():
-            return ROOT / deck
-    except OSError:  # a name the system refuses (too long, ...): the binary says why
-        pass
-    return deck
 
 
 # The binaries refuse a deck beyond this (common/config: 64 KiB); a stream is read one byte past it, so they say so.

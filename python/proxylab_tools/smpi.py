@@ -86,7 +86,7 @@ def nodes_for(m: dict, ranks: int) -> int:
 def run_to_completion(cmd: list, env: dict, timeout: float) -> subprocess.CompletedProcess:
     """cmd in a session of its own, its output captured; on the timeout (exit 124) or Ctrl-C the whole session is
     killed: smpirun is a script whose simulator (smpimain) would otherwise run on without it."""
-    proc = subprocess.Popen(cmd, cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+    proc = subprocess.Popen(cmd, cwd=runner.working_directory(), env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
                             start_new_session=True)
     try:
         out, err = proc.communicate(timeout=timeout)

@@ -29,7 +29,7 @@ class RunArguments(unittest.TestCase):
         c = self.run_cli(["run", "pop", "--deck", "inputs/pop/x1.yaml", "--ranks", "4", "--threads", "2", "--oversubscribe",
                           "--set", "solver.name=pcsi", "--set", "comm.halo=rma", "--", "--no-timers"])
         self.assertEqual((c["app"], c["ranks"], c["threads"]), ("pop", 4, 2))
-        self.assertEqual(str(c["deck"]), "inputs/pop/x1.yaml")
+        self.assertEqual(c["deck"], runner.ROOT / "inputs" / "pop" / "x1.yaml")  # found from any folder
         self.assertEqual(c["sets"], ["solver.name=pcsi", "comm.halo=rma"])
         self.assertEqual(c["extra"], ["--no-timers"])
 

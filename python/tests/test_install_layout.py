@@ -46,7 +46,7 @@ class InstalledLayout(unittest.TestCase):
             x1 = self.share / "inputs" / "pop" / "x1.yaml"
             self.assertEqual(runner.resolve_deck("pop", "x1"), x1)
             self.assertEqual(runner.resolve_deck("pop", "x1.yaml"), x1)
-            self.assertEqual(runner.resolve_deck("pop", "inputs/pop/x1.yaml"), Path("inputs/pop/x1.yaml"))
+            self.assertEqual(runner.resolve_deck("pop", "inputs/pop/x1.yaml"), x1)  # from the root, made absolute
             own = Path(self.tmp.name) / "mine.yaml"
             own.write_text("solver: {name: pcsi}\n")
             cwd = os.getcwd()
@@ -57,6 +57,14 @@ class InstalledLayout(unittest.TestCase):
                 os.chdir(cwd)
             self.assertEqual(runner.resolve_deck("pop", "nonesuch"), Path("nonesuch"))
             self.assertIsNone(runner.resolve_deck("pop", None))  # no demo/small deck in this fake tree
+
+    def test_a_missing_deck_names_the_decks_there_are(self):
+        with mock.patch.object(runner, "ROOT", self.share):
+            self.assertEqual(runner.missing_deck("pop", "x1"), "")
+            self.assertEqual(runner.missing_deck("pop", None), "")
+            message = runner.missing_deck("pop", "x2")
+            self.assertIn("deck 'x2' not found", message)
+            self.assertIn("(x1)", message)
 
 
 if __name__ == "__main__":
