@@ -106,6 +106,10 @@ def cmd_run(args) -> int:
     if args.deck is not None and not args.deck:
         log("--deck '': the path is empty; allowed: a deck file, or a name under inputs/" + args.app)
         return 2
+    if args.dry_run:
+        print(runner.launch_line(args.app, plan, runner.resolve_deck(args.app, args.deck), args.set or [], args.json,
+                                 runner.output_path(args.trace), args.quiet, args.extra, args.preset))
+        return 0
     if not runner.binary(args.app, args.preset).exists():
         rc = ensure_built(args)
         if rc:
@@ -243,6 +247,9 @@ def build_parser() -> argparse.ArgumentParser:
                                    "alone, the run's lines go to stderr)")
     sp.add_argument("--trace", help="write a Chrome trace here (view with ./proxylab gantt)")
     sp.add_argument("--quiet", action="store_true", help="print only the FOM and VERIFICATION lines")
+    sp.add_argument("--dry-run", action="store_true",
+                    help="print the launch line (the OMP_* / binding variables set, launcher, binary, arguments) and "
+                         "exit without running or building")
     sp.epilog = ("Flags after a bare -- go to the binary: ./proxylab run pop -- --no-timers --help-deck; Kokkos' own "
                  "(--kokkos-tools-libs=LIB, --kokkos-tools-args=..., --kokkos-print-configuration) also before it")
     sp.set_defaults(func=cmd_run)

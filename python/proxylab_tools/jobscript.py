@@ -80,6 +80,8 @@ def script(args, plan: launch.Launch) -> str:
     command = shlex.join(run) + " --json " + (shlex.quote(record) if args.json else f'"{record}"')
     if args.extra:
         command += " -- " + shlex.join(args.extra)
+    launched = runner.launch_line(args.app, plan, deck, args.set, record, extra=args.extra, preset=args.preset,
+                                  base_env={})
     lines = ["#!/bin/bash",
              f"# Written by: ./proxylab {shlex.join(args.command_line)}",
              f"# The same experiment as: ./proxylab run {args.app} ... --launcher {launcher} (see docs/harness.md)",
@@ -91,6 +93,8 @@ def script(args, plan: launch.Launch) -> str:
              "# export PROXYLAB_MPIEXEC=/path/to/mpiexec     # only for --launcher mpiexec",
              "set -euo pipefail",
              "# The binaries must be built (./proxylab build) on a node like the compute nodes before submitting.",
+             "# It sets these variables (those you export first win) and launches (run --dry-run prints it):",
+             f"#   {launched}",
              f"exec {command}",
              ""]
     return "\n".join(lines)

@@ -66,6 +66,10 @@ def memory_available_mib() -> float:
     return float("inf")
 
 
+# The variables binding_env sets (run --dry-run and jobscript show them with the launch line).
+BINDING_VARIABLES = ("OMP_NUM_THREADS", "OMP_PROC_BIND", "OMP_PLACES", "OPENBLAS_NUM_THREADS")
+
+
 def binding_env(base: dict[str, str], threads: int, bound: bool) -> dict[str, str]:
     """The environment of a launch: OMP_NUM_THREADS=threads; binding spread over cores when `bound`, off
     otherwise (values the user set are kept); BLAS single-threaded inside the ranks unless the user says."""
@@ -294,6 +298,12 @@ class Launch:
 
     def env(self, base: dict[str, str] | None = None) -> dict[str, str]:
         return binding_env(dict(os.environ) if base is None else base, self.threads, self.bound)
+
+    def shell_line(self, exe: str, args: list[str], base: dict[str, str] | None = None) -> str:
+        """The launch as one shell line: the binding variables of env(base), then the command."""
+        env = self.env(base)
+        return " ".join([*(f"{k}={shlex.quote(env[k])}" for k in BINDING_VARIABLES if k in env),
+                         shlex.join(self.command(exe, args))])
 
     def describe(self) -> str:
         """For messages: '2 ranks x 1 thread, mpiexec, bound'."""

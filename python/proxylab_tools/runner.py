@@ -203,6 +203,14 @@ def app_arguments(deck=None, sets=(), json_path=None, trace=None, quiet=False, e
     return args + list(extra)
 
 
+def launch_line(app: str, launch: Launch, deck=None, sets=(), json_path=None, trace=None, quiet=False, extra=(),
+                preset: str = DEFAULT_PRESET, base_env: dict[str, str] | None = None) -> str:
+    """What run_app would start, as a shell line (binding variables, launcher, binary, arguments), the record going
+    straight to json_path; nothing is checked or built (run --dry-run, jobscript)."""
+    return launch.shell_line(str(binary(app, preset)), app_arguments(deck, sets, json_path, trace, quiet, extra),
+                             base_env)
+
+
 def app_command(app: str, launch: Launch, deck=None, sets=(), json_path=None, trace=None, quiet=False, extra=(),
                 preset: str = DEFAULT_PRESET, exe: str | Path | None = None) -> list[str]:
     exe = Path(exe) if exe else binary(app, preset)

@@ -247,6 +247,15 @@ class JobScripts(unittest.TestCase):
                      "--nodes 2 --ranks-per-node 8"):
             self.assertIn(line, text)
 
+    def test_the_launch_line_and_its_variables_are_shown(self):
+        with machine(cores=8):
+            rc, text = self.script("pop", "--deck", "x1", "--ranks", "4", "--threads", "2")
+        self.assertEqual(rc, 0, text)
+        lines = text.splitlines()
+        shown = lines[[ln.startswith("exec ") for ln in lines].index(True) - 1]  # the comment above the command
+        self.assertRegex(shown, r"^#   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=cores OPENBLAS_NUM_THREADS=1 "
+                                r"srun (--mpi=pmi2 )?-n 4 -c 2 --cpu-bind=cores \S+/proxylab-pop --deck \S+/inputs/pop/x1.yaml --json ")
+
     def test_bad_options(self):
         self.assertEqual(self.script("pop", "--ranks", "0")[0], 2)
         self.assertEqual(self.script("nosuchapp")[0], 2)
@@ -305,6 +314,16 @@ class RefusedBeforeBuilding(unittest.TestCase):
                 mock.patch.object(runner, "run_app", side_effect=AssertionError("must not run")):
             rc = cli.main(list(argv))
         return rc, out.getvalue()
+
+    def test_a_dry_run_prints_the_launch_line_only(self):
+        with mock.patch.dict(os.environ, {"PROXYLAB_BUILD_DIR": "/nonexistent-build"}):
+            rc, text = self.run_cli("run", "pop", "--deck", "x1", "--ranks", "2", "--json", "r.json", "--dry-run",
+                                    "--kokkos-tools-libs=kt.so")
+        self.assertEqual(rc, 0, text)
+        self.assertEqual(text.splitlines()[-1],
+                         "OMP_NUM_THREADS=1 OMP_PROC_BIND=spread OMP_PLACES=cores OPENBLAS_NUM_THREADS=1 "
+                         "/usr/bin/mpiexec.mpich -n 2 -bind-to core:1 /nonexistent-build/bin/proxylab-pop --deck "
+                         f"{runner.ROOT}/inputs/pop/x1.yaml --json r.json --kokkos-tools-libs=kt.so")
 
     def test_unknown_app_bad_counts_and_paths(self):
         with mock.patch.dict(os.environ, {"PROXYLAB_BUILD_DIR": "/nonexistent-build"}):
