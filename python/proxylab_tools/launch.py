@@ -5,7 +5,8 @@ script, and CMake asks it (`python3 -m proxylab_tools.launch ctest-env`) for the
 
 Launchers (--launcher, or the environment variable PROXYLAB_LAUNCHER):
     mpiexec   MPICH's (Hydra) or Open MPI's mpiexec; PROXYLAB_MPIEXEC names another executable
-    srun      Slurm (inside an allocation); --mpi=pmi2 unless SLURM_MPI_TYPE says otherwise
+    srun      Slurm (inside an allocation: refused without SLURM_JOB_ID); the MPI plugin is the site's (srun reads
+              SLURM_MPI_TYPE itself) unless --srun-mpi TYPE or PROXYLAB_SRUN_MPI=TYPE asks for --mpi=TYPE
     flux      flux run (inside a Flux instance)
     none      the binary itself, one rank (MPI singleton)
     TEMPLATE  any command line with {ranks}, {threads}, {nodes}, {ranks_per_node} in it, e.g.
@@ -119,6 +120,10 @@ class LaunchOptions:
     ranks_per_node: int | None = None
     oversubscribe: bool = False
     ignore_caps: bool = False    # --ignore-caps: run beyond the sanity caps on ranks and threads
+    srun_mpi: str = ""           # --srun-mpi: srun's --mpi=TYPE; "" = PROXYLAB_SRUN_MPI, else the site's default
+
+    def resolved_srun_mpi(self) -> str:
+        return self.srun_mpi or os.environ.get("PROXYLAB_SRUN_MPI", "")
 
     def resolved_launcher(self) -> str:
         return self.launcher or os.environ.get("PROXYLAB_LAUNCHER", "") or "mpiexec"
@@ -235,6 +240,9 @@ class Launch:
             raise LaunchError(f"{what}: the program '{program}' is not found or not executable; allowed: a launcher "
                               f"this machine has ({', '.join(n for n in LAUNCHERS if n == 'none' or shutil.which(n))}"
                               " or a template)")
+        if self.launcher == "srun" and not os.environ.get("SLURM_JOB_ID"):
+            raise LaunchError("--launcher srun: no Slurm allocation here (SLURM_JOB_ID is not set); run inside salloc "
+                              "or an sbatch script (./proxylab jobscript writes one), or use --launcher mpiexec")
 
     @property
     def local(self) -> bool:
@@ -256,8 +264,8 @@ class Launch:
             return []
         if launcher == "srun":
             words = ["srun"]
-            if not os.environ.get("SLURM_MPI_TYPE"):
-                words.append("--mpi=pmi2")  # Debian's MPICH 4.0.2 speaks PMI2 under Slurm
+            if o.resolved_srun_mpi():
+                words.append(f"--mpi={o.resolved_srun_mpi()}")
             words += ["-n", str(r), "-c", str(t)]
             if o.nodes:
                 words += ["-N", str(o.nodes)]
@@ -321,6 +329,9 @@ def add_arguments(sp) -> None:
     sp.add_argument("--ranks-per-node", type=int, default=None, help="ranks on each node")
     sp.add_argument("--oversubscribe", action="store_true",
                     help=f"allow more ranks x threads than cores, up to {OVERSUBSCRIBE_PER_CORE} per core (binding off)")
+    sp.add_argument("--srun-mpi", default="", metavar="TYPE",
+                    help="srun's --mpi=TYPE (pmi2, pmix, ...; default: PROXYLAB_SRUN_MPI, else none: the site's "
+                         "default or SLURM_MPI_TYPE)")
     sp.add_argument("--ignore-caps", action="store_true",
                     help=f"run beyond the sanity caps ({OVERSUBSCRIBE_PER_CORE} threads per core, {RANK_MEMORY_MIB} MiB "
                          f"per rank, {MAX_THREADS_PER_RANK} threads per rank)")
@@ -338,7 +349,7 @@ def ranks_for(ranks: int | None, options: LaunchOptions, default: int = 1) -> in
 def options_from(args) -> LaunchOptions:
     return LaunchOptions(getattr(args, "launcher", "") or "", getattr(args, "nodes", None),
                          getattr(args, "ranks_per_node", None), bool(getattr(args, "oversubscribe", False)),
-                         bool(getattr(args, "ignore_caps", False)))
+                         bool(getattr(args, "ignore_caps", False)), getattr(args, "srun_mpi", "") or "")
 
 
 def main(argv: list[str]) -> int:

@@ -22,7 +22,7 @@ def plan(ranks=2, threads=1, launcher="mpiexec", **kw):
 def machine(cores=2, flavour="hydra", env=None):
     """A machine with `cores` cores and MPICH's mpiexec (or another flavour); env replaces os.environ's launch keys."""
     clean = {k: v for k, v in os.environ.items()
-             if not k.startswith(("OMP_", "PROXYLAB_LAUNCHER", "SLURM_", "OPENBLAS_"))}
+             if not k.startswith(("OMP_", "PROXYLAB_LAUNCHER", "PROXYLAB_SRUN_MPI", "SLURM_", "OPENBLAS_"))}
     clean.update(env or {})
     with mock.patch.object(launch, "cores_available", lambda: cores), \
             mock.patch.object(launch, "mpiexec_executable", lambda: "/usr/bin/mpiexec.mpich"), \
@@ -118,13 +118,25 @@ class LaunchCommands(unittest.TestCase):
     def test_srun_and_flux(self):
         with machine():
             self.assertEqual(plan(8, 4, "srun", nodes=2, ranks_per_node=4).prefix(),
-                             ["srun", "--mpi=pmi2", "-n", "8", "-c", "4", "-N", "2", "--ntasks-per-node", "4",
-                              "--cpu-bind=cores"])
+                             ["srun", "-n", "8", "-c", "4", "-N", "2", "--ntasks-per-node", "4", "--cpu-bind=cores"])
             self.assertIn("--cpu-bind=none", plan(2, 1, "srun", oversubscribe=True).prefix())
             self.assertEqual(plan(4, 2, "flux").prefix(),
                              ["flux", "run", "-n", "4", "-c", "2", "-o", "cpu-affinity=per-task"])
-        with machine(env={"SLURM_MPI_TYPE": "pmix"}):
-            self.assertNotIn("--mpi=pmi2", plan(2, 1, "srun").prefix())
+        with machine(env={"SLURM_MPI_TYPE": "pmix"}):  # srun reads it itself
+            self.assertEqual(plan(2, 1, "srun").prefix()[:2], ["srun", "-n"])
+        with machine(env={"PROXYLAB_SRUN_MPI": "pmix"}):  # the site or user asks for a plugin
+            self.assertEqual(plan(2, 1, "srun").prefix()[:2], ["srun", "--mpi=pmix"])
+            # --srun-mpi wins over the environment
+            self.assertEqual(plan(2, 1, "srun", srun_mpi="pmi2").prefix()[:2], ["srun", "--mpi=pmi2"])
+
+    def test_srun_outside_an_allocation_is_refused(self):
+        with machine(), mock.patch.object(launch.shutil, "which", lambda name: f"/usr/bin/{name}"):
+            with self.assertRaises(launch.LaunchError) as e:
+                plan(2, 1, "srun").check_launcher_program()
+            self.assertIn("no Slurm allocation here (SLURM_JOB_ID is not set)", str(e.exception))
+            self.assertIn("jobscript", str(e.exception))
+        with machine(env={"SLURM_JOB_ID": "42"}), mock.patch.object(launch.shutil, "which", lambda n: f"/usr/bin/{n}"):
+            plan(2, 1, "srun").check_launcher_program()
 
     def test_template_and_none(self):
         with machine(env={"PROXYLAB_LAUNCHER": "srun -n {ranks} -c {threads} --cpu-bind=cores"}):
@@ -254,7 +266,8 @@ class JobScripts(unittest.TestCase):
         lines = text.splitlines()
         shown = lines[[ln.startswith("exec ") for ln in lines].index(True) - 1]  # the comment above the command
         self.assertRegex(shown, r"^#   OMP_NUM_THREADS=2 OMP_PROC_BIND=spread OMP_PLACES=cores OPENBLAS_NUM_THREADS=1 "
-                                r"srun (--mpi=pmi2 )?-n 4 -c 2 --cpu-bind=cores \S+/proxylab-pop --deck \S+/inputs/pop/x1.yaml --json ")
+                                r"srun -n 4 -c 2 --cpu-bind=cores \S+/proxylab-pop --deck \S+/inputs/pop/x1.yaml "
+                                r"--json ")
 
     def test_bad_options(self):
         self.assertEqual(self.script("pop", "--ranks", "0")[0], 2)
