@@ -3,6 +3,7 @@
 #   PREFIX/bin/proxylab                       the front end (the same bash wrapper as in the checkout)
 #   PREFIX/share/proxylab/python/proxylab_tools/  its Python package (standard library only)
 #   PREFIX/share/proxylab/inputs/<app>/*.yaml  the decks (`proxylab run pop --deck x1` finds them by name)
+#   PREFIX/share/proxylab/machines/*.yaml     the machine descriptions (`proxylab model ... --machine xt4`)
 #   PREFIX/share/proxylab/VERSION, install-layout.json   the version; where the binaries are, seen from share/proxylab
 #   PREFIX/share/proxylab/miniapps/apps.txt   the app list the front end shows (runner.APPS)
 #   PREFIX/share/proxylab/verify/check_record.py  the record checker
@@ -21,6 +22,8 @@ install(PROGRAMS ${PROJECT_SOURCE_DIR}/proxylab DESTINATION ${CMAKE_INSTALL_BIND
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/python/proxylab_tools DESTINATION ${PROXYLAB_INSTALL_DATADIR}/python
         FILES_MATCHING PATTERN "*.py" PATTERN "__pycache__" EXCLUDE)
 install(DIRECTORY ${PROJECT_SOURCE_DIR}/inputs/ DESTINATION ${PROXYLAB_INSTALL_DATADIR}/inputs
+        FILES_MATCHING PATTERN "*.yaml")
+install(DIRECTORY ${PROJECT_SOURCE_DIR}/machines/ DESTINATION ${PROXYLAB_INSTALL_DATADIR}/machines
         FILES_MATCHING PATTERN "*.yaml")
 install(PROGRAMS ${PROJECT_SOURCE_DIR}/verify/check_record.py DESTINATION ${PROXYLAB_INSTALL_DATADIR}/verify)
 install(FILES ${PROJECT_SOURCE_DIR}/VERSION DESTINATION ${PROXYLAB_INSTALL_DATADIR})

@@ -6,13 +6,7 @@
 #   a relative --json path lands in the user's directory (not in the prefix)
 # and the prefix holds the layout docs/cluster.md describes (no test binaries, no build tree referenced).
 # Usage: test_install.sh BUILD_DIR
-set -uo pipefail
-build=$(cd "${1:?usage: test_install.sh BUILD_DIR}" && pwd)
-cmake=${CMAKE:-cmake}
-tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
-prefix="$tmp/prefix"
-fail() { echo "FAIL: $*"; exit 1; }
-"$cmake" --install "$build" --prefix "$prefix" >"$tmp/install.log" 2>&1 || { cat "$tmp/install.log"; fail "cmake --install"; }
+. "$(dirname "$0")/install_to_temporary_prefix.sh" "$@"
 for f in bin/proxylab bin/proxylab-pop share/proxylab/python/proxylab_tools/runner.py share/proxylab/inputs/pop/x1.yaml \
          share/proxylab/VERSION share/proxylab/install-layout.json share/doc/proxylab/LICENSE; do
   [ -e "$prefix/$f" ] || fail "$f is not installed"

@@ -38,6 +38,18 @@ def sh(cmd: list[str], **kw) -> int:
 
 
 # ---- setup and build ------------------------------------------------------------------------------
+def in_checkout(command):
+    """setup, build and test work on a source checkout; an installed proxylab says so (exit 2) and what it offers."""
+    def checked(args) -> int:
+        if runner.installed_bin_dir():
+            log(f"'{args.command}' belongs to a source checkout (git clone, then ./proxylab {args.command}); this "
+                f"proxylab is installed (its binaries are in {runner.installed_bin_dir()}): run them with "
+                "'proxylab run', check them with 'proxylab demo'")
+            return 2
+        return command(args)
+    return checked
+
+
 def cmd_setup(args) -> int:
     flags = []
     if getattr(args, "no_system", False) or (hasattr(os, "geteuid") and os.geteuid() != 0):
@@ -229,11 +241,11 @@ def build_parser() -> argparse.ArgumentParser:
 
     sp = sub.add_parser("setup", help="install or find dependencies (idempotent)")
     sp.add_argument("--no-system", action="store_true", help="install no system packages (cluster without root)")
-    sp.set_defaults(func=cmd_setup)
+    sp.set_defaults(func=in_checkout(cmd_setup))
 
     sp = sub.add_parser("build", help="configure and build")
     common(sp)
-    sp.set_defaults(func=cmd_build)
+    sp.set_defaults(func=in_checkout(cmd_build))
 
     sp = sub.add_parser("run", help="run one proxy")
     common(sp)
@@ -265,7 +277,7 @@ def build_parser() -> argparse.ArgumentParser:
     common(sp)
     sp.add_argument("-L", "--label", help="only tests with this ctest label (unit, mpi, regression)")
     sp.add_argument("-R", "--regex", help="only tests whose name matches")
-    sp.set_defaults(func=cmd_test)
+    sp.set_defaults(func=in_checkout(cmd_test))
 
     for name in HARNESS_MODULES:
         importlib.import_module(f"proxylab_tools.{name}").register(sub)

@@ -15,7 +15,6 @@ import re
 import shlex
 
 from . import launch, runner
-from .runner import ROOT
 
 SCHEDULERS = {
     # scheduler: (directive prefix, launcher, job id variable, output file pattern)
@@ -64,7 +63,7 @@ def directives(scheduler: str, app: str, plan: launch.Launch, minutes: int, part
 def script(args, plan: launch.Launch) -> str:
     _, launcher, job_var, _ = SCHEDULERS[args.scheduler]
     deck = runner.resolve_deck(args.app, args.deck)
-    run = [str(ROOT / "proxylab"), "run", args.app, "--ranks", str(plan.ranks), "--threads", str(plan.threads),
+    run = [str(runner.front_end()), "run", args.app, "--ranks", str(plan.ranks), "--threads", str(plan.threads),
            "--launcher", launcher]
     if deck:
         run += ["--deck", str(deck)]

@@ -35,6 +35,7 @@ import math
 import re
 from pathlib import Path
 
+from . import runner
 from .runner import ROOT
 
 MACHINES_DIR = ROOT / "machines"
@@ -138,8 +139,8 @@ def load(name_or_path: str) -> dict:
     try:
         import yaml  # PyYAML: in ci/requirements.txt (.deps/venv) and Debian's python3-yaml
     except ImportError as e:
-        raise MachineError("reading a machine file needs PyYAML: ./proxylab setup installs it into .deps/venv "
-                           "(or apt-get install python3-yaml)") from e
+        raise MachineError(f"reading a machine file needs PyYAML: {runner.install_hint('pyyaml')} (or apt-get "
+                           "install python3-yaml)") from e
     try:
         data = yaml.safe_load(path.read_text())
     except yaml.YAMLError as e:

@@ -213,7 +213,7 @@ def draw(source, png) -> tuple[bool, str]:
     from . import plots
     py = plots.plot_python()
     if py is None:
-        return False, "no PNG: matplotlib not found (./proxylab setup creates .deps/venv)"
+        return False, f"no PNG: matplotlib not found ({runner.install_hint('matplotlib')})"
     env = dict(os.environ, MPLBACKEND="Agg")
     env["PYTHONPATH"] = str(ROOT / "python") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     p = subprocess.run([py, "-m", "proxylab_tools.model_plot", str(source), str(png)], env=env, capture_output=True,

@@ -33,10 +33,10 @@ def plot_python() -> str | None:
 def run_plot(kind: str, source: str | Path, png: str | Path, command: str | None = None,
              extra: list[str] = ()) -> tuple[bool, str]:
     """Draws one chart in a subprocess. Returns (ok, message for the user)."""
+    from .runner import install_hint
     py = plot_python()
     if py is None:
-        return False, (f"no PNG: matplotlib not found; create the pinned venv {VENV_PYTHON.parent.parent} with "
-                       f"./proxylab setup (it installs ci/requirements.txt)")
+        return False, f"no PNG: matplotlib not found ({install_hint('matplotlib')})"
     env = dict(os.environ)
     env["PYTHONPATH"] = str(ROOT / "python") + (os.pathsep + env["PYTHONPATH"] if env.get("PYTHONPATH") else "")
     env["MPLBACKEND"] = "Agg"

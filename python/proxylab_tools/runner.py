@@ -49,6 +49,20 @@ def installed_bin_dir() -> Path | None:
     return (ROOT / json.loads(layout.read_text())["bindir"]).resolve()
 
 
+def front_end() -> Path:
+    """The `proxylab` command itself: PREFIX/bin/proxylab in an install, ROOT/proxylab in a checkout."""
+    installed = installed_bin_dir()
+    return (installed if installed else ROOT) / "proxylab"
+
+
+def install_hint(package: str) -> str:
+    """How the user gets a Python package an optional feature needs (charts: matplotlib; machine files: pyyaml):
+    an install has no `./proxylab setup`."""
+    if installed_bin_dir():
+        return f"pip install {package}"
+    return f"./proxylab setup (it installs ci/requirements.txt into .deps/venv), or pip install {package}"
+
+
 def build_dir(preset: str = DEFAULT_PRESET) -> Path:
     """build/<preset>, or PROXYLAB_BUILD_DIR when set (ctest points it at its own build tree)."""
     if os.environ.get("PROXYLAB_BUILD_DIR"):

@@ -40,6 +40,8 @@ class InstalledLayout(unittest.TestCase):
             self.assertEqual(runner.binary("probes-stream"), bindir / "proxylab-stream")
             with mock.patch.dict(os.environ, {"PROXYLAB_BUILD_DIR": "/elsewhere"}):  # ctest's build tree wins
                 self.assertEqual(runner.binary("pop"), Path("/elsewhere/bin/proxylab-pop"))
+            self.assertEqual(runner.front_end(), bindir / "proxylab")  # what a job script calls
+            self.assertEqual(runner.install_hint("matplotlib"), "pip install matplotlib")  # no ./proxylab setup here
 
     def test_decks_by_name_by_root_path_and_by_own_path(self):
         with mock.patch.object(runner, "ROOT", self.share):
