@@ -40,7 +40,7 @@ pop="$build/bin/proxylab-pop"
 [ "$(uname -s)" = Linux ] || skip "a one-node Slurm needs Linux"
 [ "$(id -u)" = 0 ] || skip "starting slurmctld/slurmd needs root (run as root, or see docs/cluster.md for a real cluster)"
 export PATH="$PATH:/usr/sbin:/sbin"  # the daemons live in sbin
-need=(slurmctld slurmd srun sbatch squeue sinfo scontrol munged setpriv)
+need=(slurmctld slurmd srun salloc sbatch squeue sinfo scontrol munged setpriv)
 missing() { local c; for c in "${need[@]}"; do command -v "$c" >/dev/null 2>&1 || return 0; done; return 1; }
 if missing; then
   command -v apt-get >/dev/null 2>&1 || skip "Slurm is not installed and there is no apt-get to install it"
@@ -137,11 +137,12 @@ done
 [ "$state" = idle ] || die "the node did not become idle within 30 s (sinfo: '$state')"
 log "cluster up: node $host ($cpus CPUs), partition 'test', slurmctld port $port_ctld, slurmd port $port_d"
 
-# ---- 1. an interactive 2-rank job through srun ---------------------------------------------------------
+# ---- 1. an interactive 2-rank job through srun, inside an allocation (salloc) as a user runs it -----
 # Debian's MPICH 4.0 speaks PMI2 to Slurm's srun: MpiDefault=pmi2 above, as a site running MPICH sets it.
 deck="$ROOT/inputs/pop/x1.yaml"
 export OMP_NUM_THREADS=1
-srun_cmd=(env PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" run pop --launcher srun --ranks 2 --deck "$deck")
+srun_cmd=(salloc --quiet --ntasks=2 --cpus-per-task=1
+          env PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" run pop --launcher srun --ranks 2 --deck "$deck")
 log "srun: ${srun_cmd[*]}"
 t0=$(date +%s)
 out=$(cd "$tmp" && timeout 300 "${srun_cmd[@]}" 2>&1); rc=$?
