@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Measures the ReFrame suite's references on this machine and writes them into reframe/references.json.
 
-Usage: reframe/measure_references.py [--runs N] [--launch local|slurm] [--max-load L] [--output DIR] [-- REFRAME_ARGS...]
+Usage: reframe/measure_references.py [--runs N] [--launch local|slurm] [--max-load L] [--output DIR]
+                                     [-- REFRAME_ARGS...]
 
 Runs `reframe/run.sh --size bench` N times (default 3) and keeps, per check, the median FOM as the reference and a
 tolerance of twice the runs' spread ((max - min) / median), at least MIN_TOLERANCE: a check whose tolerance reaches

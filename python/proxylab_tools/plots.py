@@ -58,8 +58,13 @@ def _plt():
     return plt
 
 
+def count(n, noun: str) -> str:
+    """'1 rank', '2 ranks', '? ranks' (an unknown count)."""
+    return f"{n} {noun}" if n == 1 else f"{n} {noun}s"
+
+
 def title_text(what: str, machine: dict, command: str) -> str:
-    host = f"{machine.get('host', '?')}, {machine.get('cores', '?')} cores"
+    host = f"{machine.get('host', '?')}, {count(machine.get('cores', '?'), 'core')}"
     if machine.get("cpu"):
         host += f" ({machine['cpu']})"
     return "\n".join([what, host, *textwrap.wrap(command, 150, break_on_hyphens=False)[:3]])
@@ -132,7 +137,8 @@ def plot_compare(doc: dict, png: str | Path) -> None:
         ax.set_xlabel("timer region")
         ax.set_ylabel("time of the slowest rank [ms] (median)")
         note = log_scale_if_spread(ax, spread, 100)
-        ax.set_title(f"timer regions at {last['ranks']} ranks x {last['threads']} threads{note}", fontsize=9)
+        ax.set_title(f"timer regions at {count(last['ranks'], 'rank')} x {count(last['threads'], 'thread')}{note}",
+                     fontsize=9)
         ax.legend(fontsize=8)
     fig.suptitle(title_text(f"proxylab {doc['tool']}: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)
@@ -277,7 +283,7 @@ def plot_comm(doc: dict, png: str | Path, command: str) -> None:
     ax_a2a.set_yscale("log")
     ax_a2a.set_xlabel("bytes per rank pair [bytes]")
     ax_a2a.set_ylabel("time per all-to-all [us]")
-    ax_a2a.set_title(f"all-to-all strategies, groups of {group} ranks (median)", fontsize=9)
+    ax_a2a.set_title(f"all-to-all strategies, groups of {count(group, 'rank')} (median)", fontsize=9)
 
     halo = res.get("halo", [])
     cases = list(dict.fromkeys((r["tile"], r["width"]) for r in halo))
@@ -292,37 +298,47 @@ def plot_comm(doc: dict, png: str | Path, command: str) -> None:
     ax_halo.set_xlabel("tile (interior cells per side) and halo width [cells]")
     ax_halo.set_ylabel("time per halo exchange [us]")
     ax_halo.set_title("2-D halo exchange strategies (median)", fontsize=9)
+    ax_halo.set_ylim(top=ax_halo.get_ylim()[1] * 1.25)  # room for the legend above the bars
     for ax in axes.flat:
         if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8)
+            ax.legend(fontsize=8, **({"ncol": len(strategies), "loc": "upper center"} if ax is ax_halo else {}))
     here = machine()
     where = here if here["host"] == prov.get("host") else {"host": prov.get("host", "?"), "cores": "?"}
-    what = (f"proxylab comm probe: {prov.get('ranks', '?')} ranks x {prov.get('threads_per_rank', '?')} threads, "
+    what = (f"proxylab comm probe: {count(prov.get('ranks', '?'), 'rank')} x "
+            f"{count(prov.get('threads_per_rank', '?'), 'thread')}, "
             f"{' '.join(prov.get('mpi_library', 'MPI').split()[:3])}")
     fig.suptitle(title_text(what, where, command), fontsize=9)
     save(fig, png)
 
 
 def plot_roofline(doc: dict, png: str | Path) -> None:
-    """The roofline of `./proxylab roofline`: the memory and DGEMM ceilings (log-log) and one point per kernel."""
+    """The roofline of `./proxylab roofline`: the memory ceiling (triad's moved bytes; dashed: triad as STREAM
+    counts it) and the DGEMM ceiling (log-log), one point per kernel; a point above its roof says why."""
+    from .harness_roofline import above_roof_note
     plt = _plt()
     fig, ax = plt.subplots(figsize=(9, 6), layout="constrained")
-    bw, peak, points = doc["triad_gbs"], doc["dgemm_gflops"], doc["points"]
+    triad, bw, peak, points = doc["triad_gbs"], doc["memory_gbs"], doc["dgemm_gflops"], doc["points"]
     lo = min([p["intensity"] for p in points] + [doc["ridge_intensity"]]) / 4
     hi = max([p["intensity"] for p in points] + [doc["ridge_intensity"]]) * 4
     xs = [lo * (hi / lo) ** (k / 200) for k in range(201)]
     ax.plot(xs, [min(peak, x * bw) for x in xs], color="black", linewidth=2)
-    ax.annotate(f"STREAM triad {bw:.1f} GB/s", (lo * 1.3, lo * 1.3 * bw), rotation=0, fontsize=8, va="bottom")
+    counted = [x for x in xs if x * triad <= peak]
+    ax.plot(counted, [x * triad for x in counted], color="grey", linewidth=0.8, linestyle="--")
+    ax.text(0.02, 0.97, f"solid diagonal: memory, {bw:.1f} GB/s moved by STREAM triad\n"
+            f"dashed: triad as STREAM counts it, {triad:.1f} GB/s (its stores'\nwrite-allocate reads not counted)",
+            transform=ax.transAxes, fontsize=8, va="top")
     ax.annotate(f"DGEMM {peak:.1f} GFLOP/s", (hi / 3, peak), fontsize=8, va="bottom")
     for p in points:
+        note = above_roof_note(p, doc)
         ax.plot([p["intensity"]], [p["gflops"]], marker="o", linestyle="none",
-                label=f"{p['kernel']}: {100 * p['fraction_of_roof']:.0f}% of roof")
+                label="\n".join(textwrap.wrap(f"{p['kernel']}: {100 * p['fraction_of_roof']:.0f}% of roof"
+                                               f"{f' ({note})' if note else ''}", 60)))
     ax.set_xscale("log")
     ax.set_yscale("log")
     ax.set_xlabel("arithmetic intensity [flop/byte]")
     ax.set_ylabel("performance [GFLOP/s]")
-    ax.set_title(f"1 rank x 1 thread, median of {doc.get('repeat', 1)} runs; ceilings measured in the same command",
-                 fontsize=9)
+    ax.set_title(f"1 rank x 1 thread, median of {count(doc.get('repeat', 1), 'run')}; ceilings measured in the same "
+                 "command", fontsize=9)
     ax.legend(fontsize=8, loc="lower right")
     fig.suptitle(title_text("proxylab roofline: each proxy's main kernel", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)

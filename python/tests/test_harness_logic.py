@@ -260,7 +260,8 @@ class RecordedTraces(unittest.TestCase):
 class Roofline(unittest.TestCase):
     """Points from hand-made records of the five runs: intensities by their documented formulas."""
     def records(self, solver="pcg"):
-        stream = {"app": "stream", "results": {"kernels": [{"kernel": "copy", "gbs_best": 30.0}, {"kernel": "triad", "gbs_best": 24.0}]}}
+        stream = {"app": "stream", "results": {"kernels": [{"kernel": "copy", "gbs_best": 30.0}, {"kernel": "triad", "gbs_best": 24.0}],
+                                               "elements_per_rank": 2 ** 20, "last_level_cache_bytes": 2 ** 23}}
         pst = lambda lt, gf: {"app": "pstswm", "config": {"transform": {"lt": lt}},
                               "results": {"grid": {"truncation": 85}, "flops_per_step": {"legendre": 300.0},
                                           "bytes_per_step": {"legendre": 100.0},
@@ -275,21 +276,46 @@ class Roofline(unittest.TestCase):
     def test_points_roofs_and_fractions(self):
         a = roofline.analyse(self.records())
         self.assertEqual((a["triad_gbs"], a["dgemm_gflops"]), (24.0, 48.0))
-        self.assertAlmostEqual(a["ridge_intensity"], 2.0)
+        self.assertAlmostEqual(a["memory_gbs"], 32.0)  # triad's 24 counted bytes are 32 moved (write-allocate)
+        self.assertAlmostEqual(a["ridge_intensity"], 1.5)
         p = {q["kernel"]: q for q in a["points"]}
         self.assertAlmostEqual(p["STREAM triad"]["gflops"], 2.0)  # 2 flops / 24 bytes at 24 GB/s
-        self.assertAlmostEqual(p["STREAM triad"]["fraction_of_roof"], 1.0)
+        self.assertAlmostEqual(p["STREAM triad"]["fraction_of_roof"], 0.75)
+        self.assertEqual(p["STREAM triad"]["footprint_bytes"], 24 * 2 ** 20)  # three arrays of doubles
+        self.assertFalse(p["STREAM triad"]["in_cache"])  # 24 MiB, the cache 8 MiB
         self.assertAlmostEqual(p["pop PCG (team)"]["intensity"], 31 / 152)
         self.assertAlmostEqual(p["pop PCG (team)"]["gflops"], 15.2 * 31 / 152)
+        self.assertAlmostEqual(p["pop PCG (team)"]["fraction_of_roof"], 15.2 / 32)
         self.assertAlmostEqual(p["fft3d 32x32x32"]["intensity"], 5 * 15 / 96)
         self.assertAlmostEqual(p["fft3d 32x32x32"]["gflops"], 6.0)
+        self.assertEqual(p["fft3d 32x32x32"]["footprint_bytes"], 32 * 32 ** 3)  # complex in and out
         self.assertAlmostEqual(p["pstswm LT gemm (T85)"]["intensity"], 3.0)
         self.assertAlmostEqual(p["pstswm LT gemm (T85)"]["roof_gflops"], 48.0)  # right of the ridge: DGEMM
         self.assertAlmostEqual(p["pstswm LT loop (T85)"]["fraction_of_roof"], 0.125)
         table = roofline.format_table(a)
-        self.assertIn("ridge at 2.00 flop/byte", table)
+        self.assertIn("ridge at 1.50 flop/byte", table)
+        self.assertIn("memory 32.0 GB/s moved (STREAM triad 24.0 GB/s as counted", table)
         self.assertRegex(table, r"STREAM triad .* memory")
         self.assertRegex(table, r"pstswm LT gemm \(T85\) .* compute")
+        self.assertNotIn("above", table)
+
+    def test_a_point_above_its_roof_says_why(self):
+        records = self.records()
+        records[3]["results"]["kernel_bandwidth_gbs"] = 40.0  # pop faster than memory: its 152 bytes are in cache
+        a = roofline.analyse(records)
+        pop = next(p for p in a["points"] if p["kernel"].startswith("pop"))
+        self.assertAlmostEqual(pop["fraction_of_roof"], 1.25)
+        self.assertIn("pop PCG (team)", roofline.format_table(a))
+        self.assertEqual(roofline.above_roof_note(pop, a),
+                         "above the DRAM roof: its data (0.000145 MiB) fit in the 8 MiB last-level cache")
+        records[3]["results"]["bytes_per_iteration_all_ranks"] = 2.0 ** 30  # out of cache: the bound is in question
+        records[3]["results"]["flops_per_iteration_all_ranks"] = 2.0 ** 30 * 31 / 152
+        a = roofline.analyse(records)
+        pop = next(p for p in a["points"] if p["kernel"].startswith("pop"))
+        self.assertFalse(pop["in_cache"])
+        self.assertIn("a bound to check", roofline.above_roof_note(pop, a))
+        fft = next(p for p in a["points"] if p["kernel"].startswith("fft3d"))
+        self.assertIn("above the DGEMM roof", roofline.above_roof_note(dict(fft, intensity=2.0, fraction_of_roof=1.1), a))
 
     def test_the_repeat_with_the_median_rate_is_used(self):
         pop = self.records()[3]

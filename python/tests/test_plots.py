@@ -9,6 +9,7 @@ from harness_testing import HERE
 from proxylab_tools import harness_compare as compare
 from proxylab_tools import harness_common as hc
 from proxylab_tools import harness_sweep as sweep
+from proxylab_tools import model_plot
 from proxylab_tools import plots
 from test_harness_logic import run
 
@@ -30,7 +31,7 @@ class Charts(unittest.TestCase):
         fig = self.plt.gcf()
         title = fig._suptitle.get_text()
         self.assertIn(host, title)
-        self.assertIn("cores", title)
+        self.assertRegex(title, r"\b1 core\b|\d+ cores\b")
         self.assertIn(command[:60], title.replace("\n", " "))
         for ax in fig.axes:
             for label in (ax.get_xlabel(), ax.get_ylabel()):
@@ -75,7 +76,8 @@ class Charts(unittest.TestCase):
         self.assertLessEqual(len(names), 11)  # ten regions and "other regions"
 
     def test_comm_chart_of_the_fixture(self):
-        # fixture: `./proxylab run comm --ranks 2 --deck inputs/comm/small.yaml --json ...` (workshop lesson 2)
+        # fixture: `./proxylab run comm --ranks 2 --deck inputs/comm/small.yaml --json ...` (workshop lesson 2; the
+        # deck then stopped at 4 KiB)
         doc = json.loads((HERE / "fixtures" / "comm_small_2ranks.json").read_text())
         png = self.dir / "comm.png"
         plots.plot_comm(doc, png, "./proxylab plot comm comm_small_2ranks.json")
@@ -88,20 +90,61 @@ class Charts(unittest.TestCase):
         self.assertEqual(sorted(latency["pingpong"].get_xdata()), sizes)  # every size but 0 B (log axis)
         halo = {p.get_label() for p in fig.axes[3].patches} | {t.get_text() for t in fig.axes[3].get_legend().get_texts()}
         self.assertTrue({"packed", "persistent", "rma"} <= halo)
+        self.assertIn("2 ranks x 1 thread", fig._suptitle.get_text())
+        one = dict(doc, provenance=dict(doc["provenance"], ranks=1))
+        plots.plot_comm(one, png, "./proxylab plot comm one.json")
+        self.assertIn("1 rank x 1 thread", self.plt.gcf()._suptitle.get_text())  # not "1 ranks"
 
     def test_roofline_chart(self):
         doc = {"tool": "roofline", "machine": MACHINE, "command": "./proxylab roofline", "triad_gbs": 24.0,
-               "dgemm_gflops": 48.0, "ridge_intensity": 2.0,
-               "points": [{"kernel": "STREAM triad", "intensity": 2 / 24, "gflops": 2.0, "fraction_of_roof": 1.0},
-                          {"kernel": "LT gemm", "intensity": 3.0, "gflops": 24.0, "fraction_of_roof": 0.5}]}
+               "memory_gbs": 32.0, "dgemm_gflops": 48.0, "ridge_intensity": 1.5, "last_level_cache_bytes": 2 ** 25,
+               "points": [{"kernel": "STREAM triad", "intensity": 2 / 24, "gflops": 2.0, "fraction_of_roof": 0.75,
+                           "footprint_bytes": 2 ** 30, "in_cache": False},
+                          {"kernel": "pop PCG", "intensity": 0.2, "gflops": 8.0, "fraction_of_roof": 1.25,
+                           "footprint_bytes": 2 ** 24, "in_cache": True},
+                          {"kernel": "LT gemm", "intensity": 3.0, "gflops": 24.0, "fraction_of_roof": 0.5,
+                           "footprint_bytes": 2 ** 26, "in_cache": False}]}
         png = self.dir / "roofline.png"
         plots.plot_roofline(doc, png)
         self.check_figure(png, "./proxylab roofline")
         ax = self.plt.gcf().axes[0]
         self.assertEqual((ax.get_xscale(), ax.get_yscale()), ("log", "log"))
-        roof = ax.get_lines()[0]
+        roof, counted = ax.get_lines()[:2]
         self.assertAlmostEqual(max(roof.get_ydata()), 48.0)  # the DGEMM ceiling
-        self.assertEqual(len(ax.get_lines()), 3)  # the roof and one marker per kernel
+        self.assertAlmostEqual(roof.get_ydata()[0] / roof.get_xdata()[0], 32.0)  # the memory roof: moved bytes
+        self.assertAlmostEqual(counted.get_ydata()[0] / counted.get_xdata()[0], 24.0)  # dashed: triad as counted
+        self.assertEqual(len(ax.get_lines()), 5)  # the roof, triad as counted and one marker per kernel
+        legend = [t.get_text().replace("\n", " ") for t in ax.get_legend().get_texts()]
+        self.assertIn("pop PCG: 125% of roof (above the DRAM roof: its data (16 MiB) fit in the 32 MiB last-level "
+                      "cache)", legend)
+        self.assertIn("LT gemm: 50% of roof", legend)
+        self.assertIn("1 run;", ax.get_title())  # not "1 runs"
+
+    def test_model_chart_beyond_the_decomposition_limit_and_crossovers(self):
+        def point(p, total, beyond=False):
+            q = {"ranks": p, "total": total, "compute": total / 2, "transpose": total / 2, "halo": 0.0,
+                 "reduction": 0.0}
+            return {**q, "beyond_decomposition": 4} if beyond else q
+        doc = {"app": "demo", "deck": "inputs/demo/x.yaml", "command": "./proxylab model demo",
+               "machine": {"name": "m", "cores_per_node": 1, "description": "one core"},
+               "curves": {"A": [point(1, 8.0), point(2, 5.0), point(4, 4.0), point(8, 1.0, True)],
+                          "B": [point(1, 9.0), point(2, 4.0), point(4, 4.5), point(8, 2.0, True)]},
+               "crossovers": [{"ranks": 2, "from": "A", "to": "B"}, {"ranks": 4, "from": "B", "to": "A"},
+                              {"ranks": 8, "from": "A", "to": "B"}]}
+        png = self.dir / "model.png"
+        model_plot.plot_model(doc, png)
+        self.check_figure(png, doc["command"], host="model of m")
+        self.assertIn("1 core", self.plt.gcf()._suptitle.get_text())  # not "1 cores"
+        ax = self.plt.gcf().axes[0]
+        solid = [ln for ln in ax.get_lines() if ln.get_linestyle() == "-" and ln.get_label() in ("A", "B")]
+        self.assertEqual([max(ln.get_xdata()) for ln in solid], [4, 4])  # real runs stop at the limit
+        dashed = [ln for ln in ax.get_lines() if ln.get_linestyle() == "--"]
+        self.assertEqual([list(ln.get_xdata()) for ln in dashed], [[4, 8], [4, 8]])  # beyond it: dashed, from 4
+        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        self.assertIn("beyond the decomposition limit (4 ranks): trend only, no such run", legend)
+        labels = [t for t in ax.texts if "faster from" in t.get_text()]
+        self.assertEqual(len({t.xy[1] for t in labels}), 3)  # each crossover label at its own height
+        self.assertIn("faster from 8 ranks (beyond the limit)", labels[2].get_text())
 
     def test_plot_command_rejects_what_is_not_a_comm_record(self):
         from proxylab_tools import cli
