@@ -104,12 +104,12 @@ class Domain {
   Timers& timers;
 };
 
-// algorithm = transpose.
+// algorithm = transpose. gpu_aware: comm.gpu_aware (MPI gets device buffers; device back ends).
 std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                              TransposeStrategy strategy);
+                                              TransposeStrategy strategy, bool gpu_aware);
 // algorithm = halo; px x py ranks (validated by the caller).
 std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                         HaloStrategy strategy, int px, int py);
+                                         HaloStrategy strategy, int px, int py, bool gpu_aware);
 
 // Local Courant rate over a block of fields(var, a, b) with indices [a0, a1) x [b0, b1): the max of
 // (|u| + c) / width over both directions. Global column i of index (a, b) is a - i_shift (i_axis = 1) or

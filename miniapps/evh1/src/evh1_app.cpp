@@ -146,12 +146,12 @@ std::unique_ptr<Domain> make_domain(RunContext& ctx, const RunOptions& o, const 
       cfg.reject("grid.ny",
                  "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
     require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, 0, 0), grid_keys);
-    return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, o.transpose);
+    return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, o.transpose, o.gpu_aware);
   }
   int px = 0, py = 0;
   choose_halo_grid(o, cfg, ctx.size, g.nx, g.ny, px, py);
   require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, px, py), grid_keys);
-  return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, o.halo, px, py);
+  return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, o.halo, px, py, o.gpu_aware);
 }
 
 // The reference variant: the same problem for the same number of steps on one rank (transpose
@@ -164,7 +164,7 @@ void compare_with_reference(RunContext& ctx, const RunOptions& o, const Problem&
   Timers quiet(nullptr, false);
   SweepOptions opt = o.sweep;
   opt.mapping = SweepMapping::pencil;
-  auto ref = make_transpose_domain(MPI_COMM_SELF, pb.grid, opt, quiet, TransposeStrategy::alltoallv);
+  auto ref = make_transpose_domain(MPI_COMM_SELF, pb.grid, opt, quiet, TransposeStrategy::alltoallv, false);
   ref->initialize(pb.init);
   run_to(*ref, MPI_COMM_SELF, pb.t_end, o.courant, steps);
   const ZoneBlock expect = ref->local();  // one rank: the whole grid

@@ -11,10 +11,11 @@ namespace proxylab::evh1 {
 // Zones [lo, hi); reads umid/pmid on faces [lo, hi]. In: r, p, u, v. Out: dm (zone mass), dxl (Lagrangian
 // width), r, u and e (specific total energy).
 template <int B>
-inline void evolve(const double* KOKKOS_RESTRICT umid, const double* KOKKOS_RESTRICT pmid, double dt, double dx,
-                   const Gas& gas, double* KOKKOS_RESTRICT r, const double* KOKKOS_RESTRICT p,
-                   double* KOKKOS_RESTRICT u, const double* KOKKOS_RESTRICT v, double* KOKKOS_RESTRICT e,
-                   double* KOKKOS_RESTRICT dm, double* KOKKOS_RESTRICT dxl, int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void evolve(const double* KOKKOS_RESTRICT umid, const double* KOKKOS_RESTRICT pmid, double dt,
+                                   double dx, const Gas& gas, double* KOKKOS_RESTRICT r,
+                                   const double* KOKKOS_RESTRICT p, double* KOKKOS_RESTRICT u,
+                                   const double* KOKKOS_RESTRICT v, double* KOKKOS_RESTRICT e,
+                                   double* KOKKOS_RESTRICT dm, double* KOKKOS_RESTRICT dxl, int lo, int hi) {
   const double gm1 = gas.gamma - 1.0;
   for (int i = lo * B; i < hi * B; ++i) {
     const int k = i + B;

@@ -10,8 +10,8 @@ constexpr double flatten_epsilon = 0.33, flatten_omega1 = 0.75, flatten_omega2 =
 
 // VH-1: flatten. steep: scratch; flat written for zones [lo, hi) (reads p, u in [lo - 3, hi + 3)).
 template <int B>
-inline void flatten(const double* KOKKOS_RESTRICT p, const double* KOKKOS_RESTRICT u, double* KOKKOS_RESTRICT steep,
-                    double* KOKKOS_RESTRICT flat, int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void flatten(const double* KOKKOS_RESTRICT p, const double* KOKKOS_RESTRICT u,
+                                    double* KOKKOS_RESTRICT steep, double* KOKKOS_RESTRICT flat, int lo, int hi) {
   for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {
     const double dp = p[i + B] - p[i - B], dp2 = p[i + 2 * B] - p[i - 2 * B];
     const double safe = dp2 != 0.0 ? dp2 : 1.0, ratio = dp2 != 0.0 ? dp / safe : 0.0;

@@ -13,23 +13,26 @@ namespace {
 
 class HaloDomain : public Domain {
  public:
-  HaloDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, HaloStrategy strategy, int px, int py)
+  HaloDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, HaloStrategy strategy, int px, int py,
+             bool gpu_aware)
       : Domain(g, o, t),
         pgrid_(ProcessGrid::make_2d(comm, px, py, periodic(g.x_lo) && px > 1, periodic(g.y_lo) && py > 1,
                                     "decomp.px/py")) {
     xr_ = split_range(g.nx, pgrid_.px(), pgrid_.cx());
     yr_ = split_range(g.ny, pgrid_.py(), pgrid_.cy());
     fields_ = View3D<double>("evh1::fields", nvars, yr_.size() + 2 * nghost, xr_.size() + 2 * nghost);
-    halo_ = HaloExchange::create(strategy, pgrid_, xr_.size(), yr_.size(), nghost, nvars);
+    halo_ = HaloExchange::create(strategy, pgrid_, xr_.size(), yr_.size(), nghost, nvars, gpu_aware);
   }
 
   void initialize(const InitialState& init) override {
+    auto f = Kokkos::create_mirror_view(fields_);
     double w[nvars];
     for (int jl = 0; jl < yr_.size(); ++jl)
       for (int il = 0; il < xr_.size(); ++il) {
         init(xr_.begin + il, yr_.begin + jl, w);
-        for (int v = 0; v < nvars; ++v) fields_(v, nghost + jl, nghost + il) = w[v];
+        for (int v = 0; v < nvars; ++v) f(v, nghost + jl, nghost + il) = w[v];
       }
+    Kokkos::deep_copy(fields_, f);
   }
 
   void sweep_x(double dt) override {
@@ -76,10 +79,11 @@ class HaloDomain : public Domain {
   ZoneBlock local() const override {
     ZoneBlock b{xr_.begin, xr_.size(), yr_.begin, yr_.size(), {}};
     b.f.resize(std::size_t(nvars) * b.zones());
+    const auto f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), fields_);
     for (int v = 0; v < nvars; ++v)
       for (int jl = 0; jl < b.nj; ++jl)
         for (int il = 0; il < b.ni; ++il)
-          b.f[(std::size_t(v) * b.nj + jl) * b.ni + il] = fields_(v, nghost + jl, nghost + il);
+          b.f[(std::size_t(v) * b.nj + jl) * b.ni + il] = f(v, nghost + jl, nghost + il);
     return b;
   }
 
@@ -115,8 +119,8 @@ class HaloDomain : public Domain {
 }  // namespace
 
 std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                         HaloStrategy strategy, int px, int py) {
-  return std::make_unique<HaloDomain>(comm, g, o, t, strategy, px, py);
+                                         HaloStrategy strategy, int px, int py, bool gpu_aware) {
+  return std::make_unique<HaloDomain>(comm, g, o, t, strategy, px, py, gpu_aware);
 }
 
 }  // namespace proxylab::evh1

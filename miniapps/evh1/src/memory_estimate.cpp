@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "proxylab/comm/halo.hpp"
+#include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "sweep.hpp"
 
@@ -21,9 +22,14 @@ MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank,
   MemoryEstimate e;
   if (transpose) {  // TransposeDomain: rows (nx long) and columns (ny long) of this rank, as views and as buffers
     const double rows = (g.ny + ranks - 1) / ranks, cols = (g.nx + ranks - 1) / ranks;
+    const double state = (rows * nx + cols * ny) * zone;
     const TransposeStrategy strategy = o.transpose;
-    e.view("evh1::xdata, ydata", 1, (rows * nx + cols * ny) * zone)
-        .host("evh1 transpose send, recv", 1, (rows * nx + cols * ny) * zone)
+    e.view("evh1::xdata, ydata", 1, state)
+        .view("evh1::send, recv", 1, state)
+        .host("evh1::send, recv (host copies for MPI)", 1,
+              MPIBuffer<double>::host_copy_bytes(state / sizeof(double), o.gpu_aware))
+        .host("host mirror of the state (verification copy, device back ends)", mem_space_on_host ? 0 : 1,
+              std::max(rows * nx, cols * ny) * zone)
         .host("alltoall padding / node_aware leader buffers",
               strategy == TransposeStrategy::alltoall || strategy == TransposeStrategy::node_aware ? 2 : 0,
               std::max(rows * nx, cols * ny) * zone);
@@ -31,7 +37,9 @@ MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank,
     const double bx = (g.nx + px - 1) / px, by = (g.ny + py - 1) / py;
     const int x_sides = px > 1 || g.x_lo == Boundary::periodic ? 2 : 0;
     const int y_sides = py > 1 || g.y_lo == Boundary::periodic ? 2 : 0;
-    e.view("evh1::fields", 1, (bx + 2 * nghost) * (by + 2 * nghost) * zone)
+    const double state = (bx + 2 * nghost) * (by + 2 * nghost) * zone;
+    e.view("evh1::fields", 1, state)
+        .host("host mirror of the state (verification copy, device back ends)", mem_space_on_host ? 0 : 1, state)
         .view("halo buffers", 1,
               halo_buffer_bytes(o.halo == HaloStrategy::rma, bx, by, nghost, nvars, x_sides, y_sides));
   }
@@ -50,7 +58,7 @@ MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank,
       .host("Sedov radial bins (sum, count)", sedov ? 2 : 0, (std::hypot(nx, ny) + 2) * sizeof(double));
   // verify.against_reference: a one-rank reference of the whole grid on every rank (tests of small grids)
   if (o.verify.against_reference)
-    e.view("reference domain (xdata, ydata)", 2, global).host("reference zones (copy)", 1, global);
+    e.view("reference domain (xdata, ydata, send, recv)", 4, global).host("reference zones (copy)", 1, global);
   // output.density_file: rank 0 gathers the density (Gatherv buffer and the ordered field)
   if (!o.density_file.empty() && rank == 0) e.host("density file (gathered on rank 0)", 2, nx * ny * sizeof(double));
   return e;

@@ -14,19 +14,20 @@ namespace proxylab::evh1 {
 // same interface for a uniform grid, where every zone has the same five numbers (no arrays to write or read).
 struct ParaCoef {
   double *c1, *c2, *c3, *c4, *c5;
-  double k1(int i) const { return c1[i]; }
-  double k2(int i) const { return c2[i]; }
-  double k3(int i) const { return c3[i]; }
-  double k4(int i) const { return c4[i]; }
-  double k5(int i) const { return c5[i]; }
+  KOKKOS_INLINE_FUNCTION double k1(int i) const { return c1[i]; }
+  KOKKOS_INLINE_FUNCTION double k2(int i) const { return c2[i]; }
+  KOKKOS_INLINE_FUNCTION double k3(int i) const { return c3[i]; }
+  KOKKOS_INLINE_FUNCTION double k4(int i) const { return c4[i]; }
+  KOKKOS_INLINE_FUNCTION double k5(int i) const { return c5[i]; }
 };
 
-inline void paraset_zone(double dxm, double dx0, double dxp, double& c1, double& c2) {
+KOKKOS_INLINE_FUNCTION void paraset_zone(double dxm, double dx0, double dxp, double& c1, double& c2) {
   const double s = dx0 / (dxm + dx0 + dxp);
   c1 = s * (2.0 * dxm + dx0) / (dxp + dx0);
   c2 = s * (dx0 + 2.0 * dxp) / (dxm + dx0);
 }
-inline void paraset_face(double dxm, double dx0, double dxp, double dxpp, double& c3, double& c4, double& c5) {
+KOKKOS_INLINE_FUNCTION void paraset_face(double dxm, double dx0, double dxp, double dxpp, double& c3, double& c4,
+                                         double& c5) {
   const double sum = 1.0 / (dxm + dx0 + dxp + dxpp), a = dx0 + dxp;
   const double left = (dxm + dx0) / (2.0 * dx0 + dxp), right = (dxpp + dxp) / (2.0 * dxp + dx0);
   c3 = dx0 / a + sum * 2.0 * dxp * dx0 / a * (left - right);
@@ -37,7 +38,7 @@ inline void paraset_face(double dxm, double dx0, double dxp, double dxpp, double
 // VH-1: paraset. From widths dx: zone coefficients c1, c2 for zones [zlo, zhi) (read dx in [zlo-1, zhi+1))
 // and face coefficients c3..c5 of faces j+1/2 for zones j in [flo, fhi) (read dx in [flo-1, fhi+2)).
 template <int B>
-inline void paraset(const double* dx, const ParaCoef& c, int zlo, int zhi, int flo, int fhi) {
+KOKKOS_INLINE_FUNCTION void paraset(const double* dx, const ParaCoef& c, int zlo, int zhi, int flo, int fhi) {
   for (int i = zlo * B; i < zhi * B; ++i) paraset_zone(dx[i - B], dx[i], dx[i + B], c.c1[i], c.c2[i]);
   for (int i = flo * B; i < fhi * B; ++i)
     paraset_face(dx[i - B], dx[i], dx[i + B], dx[i + 2 * B], c.c3[i], c.c4[i], c.c5[i]);
@@ -46,15 +47,15 @@ inline void paraset(const double* dx, const ParaCoef& c, int zlo, int zhi, int f
 // The coefficients of a uniform grid (the values paraset gives for equal widths).
 struct UniformCoef {
   double c1, c2, c3, c4, c5;
-  UniformCoef() {
+  KOKKOS_INLINE_FUNCTION UniformCoef() {
     paraset_zone(1.0, 1.0, 1.0, c1, c2);
     paraset_face(1.0, 1.0, 1.0, 1.0, c3, c4, c5);
   }
-  double k1(int) const { return c1; }
-  double k2(int) const { return c2; }
-  double k3(int) const { return c3; }
-  double k4(int) const { return c4; }
-  double k5(int) const { return c5; }
+  KOKKOS_INLINE_FUNCTION double k1(int) const { return c1; }
+  KOKKOS_INLINE_FUNCTION double k2(int) const { return c2; }
+  KOKKOS_INLINE_FUNCTION double k3(int) const { return c3; }
+  KOKKOS_INLINE_FUNCTION double k4(int) const { return c4; }
+  KOKKOS_INLINE_FUNCTION double k5(int) const { return c5; }
 };
 
 // The per-element steps of VH-1's parabola, shared by its two loop forms below.
@@ -95,9 +96,10 @@ KOKKOS_INLINE_FUNCTION void monotone_parabola(double ai, double face_l, double f
 //   B > 1 (batched): one pass along the zones with the B pencils' lanes as the vector; the slopes and faces of
 //     the zone and its right neighbour ride along in registers (no scratch arrays: da, face unused).
 template <int B, class Coef>
-inline void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTRICT flat, const Coef& c,
-                     double* KOKKOS_RESTRICT da, double* KOKKOS_RESTRICT face, double* KOKKOS_RESTRICT al,
-                     double* KOKKOS_RESTRICT ar, double* KOKKOS_RESTRICT a6, int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTRICT flat, const Coef& c,
+                                     double* KOKKOS_RESTRICT da, double* KOKKOS_RESTRICT face,
+                                     double* KOKKOS_RESTRICT al, double* KOKKOS_RESTRICT ar, double* KOKKOS_RESTRICT a6,
+                                     int lo, int hi) {
   if constexpr (B == 1) {
     for (int i = lo - 1; i < hi + 1; ++i) da[i] = monotonized_slope(a[i - 1], a[i], a[i + 1], c.k1(i), c.k2(i));
     for (int i = lo; i < hi + 1; ++i)  // face n - 1/2, from zone n - 1
@@ -126,10 +128,10 @@ inline void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTR
 }
 
 // Average of the parabola over the fraction y of the zone next to its right / left edge.
-inline double right_edge_average(double al, double ar, double a6, double y) {
+KOKKOS_INLINE_FUNCTION double right_edge_average(double al, double ar, double a6, double y) {
   return ar - 0.5 * y * ((ar - al) - (1.0 - 2.0 / 3.0 * y) * a6);
 }
-inline double left_edge_average(double al, double ar, double a6, double y) {
+KOKKOS_INLINE_FUNCTION double left_edge_average(double al, double ar, double a6, double y) {
   return al + 0.5 * y * ((ar - al) + (1.0 - 2.0 / 3.0 * y) * a6);
 }
 

@@ -14,10 +14,10 @@ namespace proxylab::evh1 {
 // dxl: fq(n) = fm(n) * average of q over the sliver. fm: mass flux (already computed), or nullptr to
 // compute the volume-weighted flux itself (for density: fm = delta * rho average).
 template <int B>
-inline void remap_flux(const double* KOKKOS_RESTRICT umid, double dt, const double* KOKKOS_RESTRICT dxl,
-                       const double* KOKKOS_RESTRICT al, const double* KOKKOS_RESTRICT ar,
-                       const double* KOKKOS_RESTRICT a6, const double* KOKKOS_RESTRICT fm, double* KOKKOS_RESTRICT flux,
-                       int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void remap_flux(const double* KOKKOS_RESTRICT umid, double dt, const double* KOKKOS_RESTRICT dxl,
+                                       const double* KOKKOS_RESTRICT al, const double* KOKKOS_RESTRICT ar,
+                                       const double* KOKKOS_RESTRICT a6, const double* KOKKOS_RESTRICT fm,
+                                       double* KOKKOS_RESTRICT flux, int lo, int hi) {
   for (int i = lo * B; i < (hi + 1) * B; ++i) {
     const int j = i - B;  // zone n - 1 (left of face n); zone n is i
     const double delta = dt * umid[i];
@@ -36,11 +36,12 @@ inline void remap_flux(const double* KOKKOS_RESTRICT umid, double dt, const doub
 // constants: called through an inline helper taking pointers and a Gas reference, GCC 12 does not
 // vectorize it ("no vectype for stmt"); written here it does, in both mappings.
 template <int B, class Volume>
-inline void remap_update_with(const double* KOKKOS_RESTRICT dm, const double* KOKKOS_RESTRICT fm,
-                              const double* KOKKOS_RESTRICT fu, const double* KOKKOS_RESTRICT fv,
-                              const double* KOKKOS_RESTRICT fe, Volume vol, const Gas& gas, double* KOKKOS_RESTRICT r,
-                              double* KOKKOS_RESTRICT p, double* KOKKOS_RESTRICT u, double* KOKKOS_RESTRICT v,
-                              const double* KOKKOS_RESTRICT e, int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void remap_update_with(const double* KOKKOS_RESTRICT dm, const double* KOKKOS_RESTRICT fm,
+                                              const double* KOKKOS_RESTRICT fu, const double* KOKKOS_RESTRICT fv,
+                                              const double* KOKKOS_RESTRICT fe, Volume vol, const Gas& gas,
+                                              double* KOKKOS_RESTRICT r, double* KOKKOS_RESTRICT p,
+                                              double* KOKKOS_RESTRICT u, double* KOKKOS_RESTRICT v,
+                                              const double* KOKKOS_RESTRICT e, int lo, int hi) {
   const double gm1 = gas.gamma - 1.0, smallr = gas.smallr, smallp = gas.smallp;
   for (int i = lo * B; i < hi * B; ++i) {
     const int k = i + B;
@@ -59,18 +60,18 @@ inline void remap_update_with(const double* KOKKOS_RESTRICT dm, const double* KO
 
 // Slab: every zone has the volume dx.
 template <int B>
-inline void remap_update(const double* dm, const double* fm, const double* fu, const double* fv, const double* fe,
-                         double dx, const Gas& gas, double* r, double* p, double* u, double* v, const double* e, int lo,
-                         int hi) {
+KOKKOS_INLINE_FUNCTION void remap_update(const double* dm, const double* fm, const double* fu, const double* fv,
+                                         const double* fe, double dx, const Gas& gas, double* r, double* p, double* u,
+                                         double* v, const double* e, int lo, int hi) {
   remap_update_with<B>(
       dm, fm, fu, fv, fe, [dx](int) { return dx; }, gas, r, p, u, v, e, lo, hi);
 }
 
 // Curvilinear: the volume of element i is vol[i] (zone-major with lanes).
 template <int B>
-inline void remap_update_volumes(const double* dm, const double* fm, const double* fu, const double* fv,
-                                 const double* fe, const double* vol, const Gas& gas, double* r, double* p, double* u,
-                                 double* v, const double* e, int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void remap_update_volumes(const double* dm, const double* fm, const double* fu, const double* fv,
+                                                 const double* fe, const double* vol, const Gas& gas, double* r,
+                                                 double* p, double* u, double* v, const double* e, int lo, int hi) {
   remap_update_with<B>(
       dm, fm, fu, fv, fe, [vol](int i) { return vol[i]; }, gas, r, p, u, v, e, lo, hi);
 }

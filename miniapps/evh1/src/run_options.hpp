@@ -56,7 +56,8 @@ struct RunOptions {
   DomainAlgorithm algorithm = DomainAlgorithm::transpose;
   TransposeStrategy transpose = TransposeStrategy::alltoallv;
   HaloStrategy halo = HaloStrategy::packed;
-  int px = 0, py = 0;  // algorithm=halo; 0 = automatic
+  int px = 0, py = 0;      // algorithm=halo; 0 = automatic
+  bool gpu_aware = false;  // comm.gpu_aware: MPI gets device buffers (device back ends)
   BoundaryChoice bc_x = BoundaryChoice::automatic, bc_y = BoundaryChoice::automatic;
   SodOptions sod;
   SedovOptions sedov;

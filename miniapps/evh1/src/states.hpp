@@ -10,8 +10,8 @@ namespace proxylab::evh1 {
 // Edge states of one quantity for zones [lo, hi): at the right edge (feeds face n+1 from the left) and
 // at the left edge (feeds face n from the right). y: Courant fraction of each zone.
 template <int B>
-inline void edge_states(const double* al, const double* ar, const double* a6, const double* y, double* right,
-                        double* left, int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void edge_states(const double* al, const double* ar, const double* a6, const double* y,
+                                        double* right, double* left, int lo, int hi) {
   for (int i = lo * B; i < hi * B; ++i) {
     right[i] = right_edge_average(al[i], ar[i], a6[i], y[i]);
     left[i] = left_edge_average(al[i], ar[i], a6[i], y[i]);
@@ -20,15 +20,15 @@ inline void edge_states(const double* al, const double* ar, const double* a6, co
 
 // y = c dt / dx with the sound speed of the zone, zones [lo, hi).
 template <int B>
-inline void courant_fraction(const double* r, const double* p, double gamma, double dt_over_dx, double* y, int lo,
-                             int hi) {
+KOKKOS_INLINE_FUNCTION void courant_fraction(const double* r, const double* p, double gamma, double dt_over_dx,
+                                             double* y, int lo, int hi) {
   for (int i = lo * B; i < hi * B; ++i) y[i] = kmath::sqrt(gamma * p[i] / r[i]) * dt_over_dx;
 }
 
 // The same with a width per lane (curvilinear sweeps): dt_over_width[l].
 template <int B>
-inline void courant_fraction_lanes(const double* r, const double* p, double gamma, const double* dt_over_width,
-                                   double* y, int lo, int hi) {
+KOKKOS_INLINE_FUNCTION void courant_fraction_lanes(const double* r, const double* p, double gamma,
+                                                   const double* dt_over_width, double* y, int lo, int hi) {
   for (int n = lo; n < hi; ++n)
     for (int l = 0; l < B; ++l) y[n * B + l] = kmath::sqrt(gamma * p[n * B + l] / r[n * B + l]) * dt_over_width[l];
 }
@@ -39,11 +39,11 @@ inline void courant_fraction_lanes(const double* r, const double* p, double gamm
 // the inner loop vectorizes; the iterations stop once every face of [lo, hi) has converged (a converged face keeps
 // its p*, so each face gets exactly its own iteration count). s[0..8]: scratch arrays.
 template <int B>
-inline void riemann_faces(const double* KOKKOS_RESTRICT pr_edge, const double* KOKKOS_RESTRICT ur_edge,
-                          const double* KOKKOS_RESTRICT rr_edge, const double* KOKKOS_RESTRICT pl_edge,
-                          const double* KOKKOS_RESTRICT ul_edge, const double* KOKKOS_RESTRICT rl_edge, const Gas& gas,
-                          double* const* s, double* KOKKOS_RESTRICT umid, double* KOKKOS_RESTRICT pmid, int lo,
-                          int hi) {
+KOKKOS_INLINE_FUNCTION void riemann_faces(const double* KOKKOS_RESTRICT pr_edge, const double* KOKKOS_RESTRICT ur_edge,
+                                          const double* KOKKOS_RESTRICT rr_edge, const double* KOKKOS_RESTRICT pl_edge,
+                                          const double* KOKKOS_RESTRICT ul_edge, const double* KOKKOS_RESTRICT rl_edge,
+                                          const Gas& gas, double* const* s, double* KOKKOS_RESTRICT umid,
+                                          double* KOKKOS_RESTRICT pmid, int lo, int hi) {
   double* KOKKOS_RESTRICT pl = s[0];
   double* KOKKOS_RESTRICT ul = s[1];
   double* KOKKOS_RESTRICT cl = s[2];

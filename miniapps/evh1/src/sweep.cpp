@@ -64,31 +64,41 @@ struct Work {
   };
   double* a[count];
   static std::size_t doubles(int nzones, int lanes) { return std::size_t(count) * (nzones + 2 * nghost + 1) * lanes; }
-  Work(double* base, int nzones, int lanes) {
+  KOKKOS_INLINE_FUNCTION Work(double* base, int nzones, int lanes) {
     const std::size_t stride = std::size_t(nzones + 2 * nghost + 1) * lanes;
     for (int k = 0; k < count; ++k) a[k] = base + k * stride + nghost * lanes;  // zone 0 at offset nghost
   }
-  ParaCoef coef() const { return {a[c1], a[c2], a[c3], a[c4], a[c5]}; }
+  KOKKOS_INLINE_FUNCTION ParaCoef coef() const { return {a[c1], a[c2], a[c3], a[c4], a[c5]}; }
   // an array indexed by zone only (no lanes), zone 0 at offset nghost
-  double* per_zone(int k, int lanes) const { return a[k] - nghost * lanes + nghost; }
+  KOKKOS_INLINE_FUNCTION double* per_zone(int k, int lanes) const { return a[k] - nghost * lanes + nghost; }
 };
-
-using Clock = std::chrono::steady_clock;
 
 // Faces x lanes per strip of the batched Riemann loop: its 9 face arrays (18 KB) stay in L1 through the
 // Newton iterations, and a strip stops iterating as soon as its own faces have converged (the pencil mapping
 // iterates over the whole pencil, as EVH1).
 constexpr int riemann_chunk = 256;
-double since(Clock::time_point& t0) {
-  const auto t1 = Clock::now();
-  const double s = std::chrono::duration<double>(t1 - t0).count();
-  t0 = t1;
-  return s;
-}
+
+// The phase timers of one block: host clocks on host back ends, none inside a device kernel (there the sweep is
+// timed as a whole, by the fenced timer regions around it).
+struct HostStopwatch {
+  using Clock = std::chrono::steady_clock;
+  Clock::time_point t0 = Clock::now();
+  void restart() { t0 = Clock::now(); }
+  double lap() {  // seconds since the last lap or restart
+    const auto t1 = Clock::now();
+    const double s = std::chrono::duration<double>(t1 - t0).count();
+    t0 = t1;
+    return s;
+  }
+};
+struct NoStopwatch {
+  KOKKOS_INLINE_FUNCTION void restart() {}
+  KOKKOS_INLINE_FUNCTION double lap() { return 0.0; }
+};
 
 // VH-1: sweepbc. Ghost zones of lane l at one end of the pencil (n zones).
 template <int B>
-void fill_ghosts(Work& w, int n, int l, Boundary bc, bool left) {
+KOKKOS_INLINE_FUNCTION void fill_ghosts(Work& w, int n, int l, Boundary bc, bool left) {
   if (bc == Boundary::neighbor) return;
   const int vars[4] = {Work::r, Work::p, Work::u, Work::v};
   for (int q : vars) {
@@ -110,18 +120,20 @@ void fill_ghosts(Work& w, int n, int l, Boundary bc, bool left) {
 
 template <int B>
 struct Block {
-  const Pencils& pc;
+  Pencils pc;
   double dt, dx;
   Gas gas;
 
-  double& at(int var, int q, int n) const {
+  KOKKOS_INLINE_FUNCTION double& at(int var, int q, int n) const {
     return pc.axis == 2 ? pc.fields(var, pc.pencil_begin + q, pc.zone_begin + n)
                         : pc.fields(var, pc.zone_begin + n, pc.pencil_begin + q);
   }
   // Elements between consecutive zones of a pencil (LayoutRight: 1 along the last index).
-  std::ptrdiff_t zone_stride() const { return pc.axis == 2 ? 1 : std::ptrdiff_t(pc.fields.extent(2)); }
+  KOKKOS_INLINE_FUNCTION std::ptrdiff_t zone_stride() const {
+    return pc.axis == 2 ? 1 : std::ptrdiff_t(pc.fields.extent(2));
+  }
 
-  void gather(Work& w, int q0) const {
+  KOKKOS_INLINE_FUNCTION void gather(Work& w, int q0) const {
     const int n = pc.nzones;
     const int lo = pc.left == Boundary::neighbor ? -nghost : 0;
     const int hi = pc.right == Boundary::neighbor ? n + nghost : n;
@@ -154,7 +166,7 @@ struct Block {
     }
   }
 
-  void scatter(const Work& w, int q0) const {
+  KOKKOS_INLINE_FUNCTION void scatter(const Work& w, int q0) const {
     const int vars[4] = {var_rho, var_p, pc.normal, pc.transverse};
     const int slots[4] = {Work::r, Work::p, Work::u, Work::v};
     if (B > 1 && pc.axis == 1 && q0 + B <= pc.npencils) {  // row by row, as gather()
@@ -177,7 +189,7 @@ struct Block {
   }
 
   // The geometry of block q0 (curvilinear sweeps): face coordinates, per-lane length scale, width and dt / width.
-  SweepShape shape(Work& w, int q0) const {
+  KOKKOS_INLINE_FUNCTION SweepShape shape(Work& w, int q0) const {
     SweepShape s;
     s.kind = pc.geometry;
     double* rf = w.per_zone(Work::rf, B);
@@ -197,13 +209,14 @@ struct Block {
   }
 
   // VH-1: ppmlr
-  void advance(Work& w, int q0, PhaseTimes& t) const {
+  template <class Stopwatch>
+  KOKKOS_INLINE_FUNCTION void advance(Work& w, int q0, double* t, Stopwatch& watch) const {  // t: nphases seconds
     double** a = w.a;
     const int n = pc.nzones;
     const ParaCoef coef = w.coef();  // the Lagrangian grid of the remap
     const UniformCoef uniform;       // the fixed grid: every zone alike
     const bool curved = pc.geometry != SweepGeometry::slab;
-    auto t0 = Clock::now();
+    watch.restart();
     const SweepShape geo = curved ? shape(w, q0) : SweepShape{};
     // flatten, parabolae of p, rho, u on the fixed grid, characteristic states
     flatten<B>(a[Work::p], a[Work::u], a[Work::steep], a[Work::flat], -4, n + 4);
@@ -219,7 +232,7 @@ struct Block {
       edge_states<B>(a[Work::al], a[Work::ar], a[Work::a6], a[Work::y], a[q_right[k]], a[q_left[k]], -4, n + 4);
     }
     if (curved) force_edge_states<B>(geo, dt, a[Work::u], a[Work::v], a[Work::uR], a[Work::uL], -4, n + 4);
-    t[phase_parabola] += since(t0);
+    t[phase_parabola] += watch.lap();
     double* const scratch[9] = {a[Work::c1], a[Work::c2],   a[Work::c3], a[Work::c4], a[Work::c5],
                                 a[Work::da], a[Work::face], a[Work::al], a[Work::ar]};
     constexpr int strip = B == 1 ? 1 << 30 : riemann_chunk / B;  // zones per strip; the pencil: all of it
@@ -230,7 +243,7 @@ struct Block {
       if (pc.left == Boundary::reflect) a[Work::umid][l] = 0.0;
       if (pc.right == Boundary::reflect) a[Work::umid][n * B + l] = 0.0;
     }
-    t[phase_riemann] += since(t0);
+    t[phase_riemann] += watch.lap();
     if (curved) {
       zone_volumes<B>(geo, a[Work::vol], 0, n);
       evolve_curvilinear<B>(geo, a[Work::umid], a[Work::pmid], dt, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v],
@@ -239,7 +252,7 @@ struct Block {
       evolve<B>(a[Work::umid], a[Work::pmid], dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e],
                 a[Work::dm], a[Work::dxl], -3, n + 3);
     }
-    t[phase_evolve] += since(t0);
+    t[phase_evolve] += watch.lap();
     // remap: parabolae of rho, u, v, e on the Lagrangian grid, fluxes through the fixed faces
     paraset<B>(a[Work::dxl], coef, -2, n + 2, -2, n + 1);
     const int q_remap[4] = {Work::r, Work::u, Work::v, Work::e}, q_flux[4] = {Work::fm, Work::fu, Work::fv, Work::fe};
@@ -256,37 +269,52 @@ struct Block {
     else
       remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r], a[Work::p],
                       a[Work::u], a[Work::v], a[Work::e], 0, n);
-    t[phase_remap] += since(t0);
+    t[phase_remap] += watch.lap();
   }
 };
 
+// One team per block of B pencils, its temporaries in team scratch.
 template <int B>
 PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) {
-  using Policy = Kokkos::TeamPolicy<HostExec>;
-  require_accessible<HostExec>(pc.fields);  // the sweeps run on the host (team scratch, per-thread timers)
+  using Policy = Kokkos::TeamPolicy<ExecSpace>;
   const int nblocks = (pc.npencils + B - 1) / B;
   const std::size_t bytes = Work::doubles(pc.nzones, B) * sizeof(double);
-  Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);
   Policy policy(nblocks, 1);
   policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
   const Block<B> block{pc, dt, dx, gas};
-  Kokkos::parallel_for("evh1::sweep", policy, [=](const typename Policy::member_type& team) {
-    Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), pc.nzones, B);
-    const int q0 = team.league_rank() * B;
-    PhaseTimes t{};
-    auto t0 = Clock::now();
-    block.gather(w, q0);
-    t[phase_parabola] += since(t0);
-    block.advance(w, q0, t);
-    t0 = Clock::now();
-    block.scatter(w, q0);
-    t[phase_remap] += since(t0);
-    for (int k = 0; k < nphases; ++k) times(team.league_rank(), k) = t[k];
-  });
-  Kokkos::fence();
+  const int nzones = pc.nzones;
   PhaseTimes total{};
-  for (int b = 0; b < nblocks; ++b)
-    for (int k = 0; k < nphases; ++k) total[k] += times(b, k);
+  if constexpr (mem_space_on_host) {  // phase times per block, summed
+    Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);
+    Kokkos::parallel_for("evh1::sweep", policy, [=](const typename Policy::member_type& team) {
+      Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), nzones, B);
+      const int q0 = team.league_rank() * B;
+      PhaseTimes t{};
+      HostStopwatch watch;
+      block.gather(w, q0);
+      t[phase_parabola] += watch.lap();
+      block.advance(w, q0, t.data(), watch);
+      watch.restart();
+      block.scatter(w, q0);
+      t[phase_remap] += watch.lap();
+      for (int k = 0; k < nphases; ++k) times(team.league_rank(), k) = t[k];
+    });
+    Kokkos::fence();
+    for (int b = 0; b < nblocks; ++b)
+      for (int k = 0; k < nphases; ++k) total[k] += times(b, k);
+  } else {
+    Kokkos::parallel_for(
+        "evh1::sweep", policy, KOKKOS_LAMBDA(const typename Policy::member_type& team) {
+          Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), nzones, B);
+          const int q0 = team.league_rank() * B;
+          double t[nphases] = {};
+          NoStopwatch watch;
+          block.gather(w, q0);
+          block.advance(w, q0, t, watch);
+          block.scatter(w, q0);
+        });
+    Kokkos::fence();
+  }
   return total;
 }
 

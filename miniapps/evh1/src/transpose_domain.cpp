@@ -2,33 +2,66 @@
 // columns [i0, i1) for the y sweeps, stored transposed (var, i, j) so that both sweeps run along the
 // contiguous index. One all-to-all moves the state between the two layouts (x y | y x: two per two steps).
 #include <Kokkos_Core.hpp>
-#include <cmath>
 
 #include "domain.hpp"
 #include "proxylab/comm/grid.hpp"
+#include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/comm/transpose.hpp"
+#include "proxylab/kmath.hpp"
+#include "proxylab/mapping.hpp"
 #include "zone_block.hpp"
 
 namespace proxylab::evh1 {
 namespace {
 
-// dst[r * d_row + c] = src[r * s_row + c * s_col] for r < nrow, c < ncol, in 32 x 32 tiles, so that the strided
-// side of a transposing copy stays in cache (the pack and unpack of EVH1's transposes).
-void copy_tiled(const double* src, std::ptrdiff_t s_row, std::ptrdiff_t s_col, double* dst, std::ptrdiff_t d_row,
-                int nrow, int ncol) {
-  constexpr int tile = 32;
-  for (int r0 = 0; r0 < nrow; r0 += tile)
-    for (int c0 = 0; c0 < ncol; c0 += tile) {
-      const int r1 = r0 + tile < nrow ? r0 + tile : nrow, c1 = c0 + tile < ncol ? c0 + tile : ncol;
-      for (int r = r0; r < r1; ++r)
-        for (int c = c0; c < c1; ++c) dst[r * d_row + c] = src[r * s_row + c * s_col];
+// One block of a transposing copy: dst[r * d_row + c] = src[r * s_row + c * s_col] for r < nrow, c < ncol (the
+// pack and unpack of EVH1's transposes).
+struct BlockCopy {
+  const double* src;
+  std::ptrdiff_t s_row, s_col;
+  double* dst;
+  std::ptrdiff_t d_row;
+  int nrow, ncol;
+};
+
+// The blocks of one pack or unpack. Host: the blocks in parallel, each in 32 x 32 tiles so that the strided side of
+// the copy stays in cache. Device: one kernel per block, one element per thread, neighbouring threads along c.
+void copy_blocks(const char* name, const std::vector<BlockCopy>& blocks) {
+  if constexpr (mem_space_on_host) {
+    Kokkos::parallel_for(name, Kokkos::RangePolicy<HostExec>(0, int(blocks.size())), [&](int b) {
+      constexpr int tile = 32;
+      const BlockCopy& k = blocks[b];
+      for (int r0 = 0; r0 < k.nrow; r0 += tile)
+        for (int c0 = 0; c0 < k.ncol; c0 += tile) {
+          const int r1 = r0 + tile < k.nrow ? r0 + tile : k.nrow, c1 = c0 + tile < k.ncol ? c0 + tile : k.ncol;
+          for (int r = r0; r < r1; ++r)
+            for (int c = c0; c < c1; ++c) k.dst[r * k.d_row + c] = k.src[r * k.s_row + c * k.s_col];
+        }
+    });
+  } else {
+    for (const BlockCopy& k : blocks) {
+      const double* src = k.src;
+      double* dst = k.dst;
+      const std::ptrdiff_t s_row = k.s_row, s_col = k.s_col, d_row = k.d_row;
+      for_each_2d<ExecSpace>(
+          name, Mapping::flat, 0, k.nrow, 0, k.ncol,
+          KOKKOS_LAMBDA(int r, int c) { dst[r * d_row + c] = src[r * s_row + c * s_col]; });
     }
+  }
+}
+
+// The address of f(v, a, b) (LayoutRight), computed on the host whatever memory f is in.
+template <class View>
+auto element(const View& f, int v, int a, int b) {
+  return f.data() + (std::ptrdiff_t(v) * f.extent(1) + a) * std::ptrdiff_t(f.extent(2)) + b;
 }
 
 class TransposeDomain : public Domain {
  public:
-  TransposeDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, TransposeStrategy strategy)
+  TransposeDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, TransposeStrategy strategy,
+                  bool gpu_aware)
       : Domain(g, o, t), comm_(comm) {
+    Transpose::require_reachable(strategy, gpu_aware, "evh1.transpose_strategy");
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
     for (int r = 0; r < size_; ++r) {
@@ -38,8 +71,8 @@ class TransposeDomain : public Domain {
     const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size();
     xdata_ = View3D<double>("evh1::xdata", nvars, nyl, g.nx);
     ydata_ = View3D<double>("evh1::ydata", nvars, nxl, g.ny);
-    send_ = std::vector<double>(std::size_t(nvars) * nyl * g.nx);
-    recv_ = std::vector<double>(std::size_t(nvars) * nxl * g.ny);
+    send_ = MPIBuffer<double>("evh1::send", std::size_t(nvars) * nyl * g.nx, gpu_aware);
+    recv_ = MPIBuffer<double>("evh1::recv", std::size_t(nvars) * nxl * g.ny, gpu_aware);
     // counts for x -> y: to rank s my rows times its columns; from rank r its rows times my columns. This rank's
     // own block goes straight from xdata to ydata (no buffer, no message).
     for (int r = 0; r < size_; ++r) {
@@ -53,12 +86,14 @@ class TransposeDomain : public Domain {
 
   void initialize(const InitialState& init) override {
     const BlockRange rows = rows_[rank_];
+    auto x = Kokkos::create_mirror_view(xdata_);
     double w[nvars];
     for (int jl = 0; jl < rows.size(); ++jl)
       for (int i = 0; i < grid.nx; ++i) {
         init(i, rows.begin + jl, w);
-        for (int v = 0; v < nvars; ++v) xdata_(v, jl, i) = w[v];
+        for (int v = 0; v < nvars; ++v) x(v, jl, i) = w[v];
       }
+    Kokkos::deep_copy(xdata_, x);
     in_x_ = true;
   }
 
@@ -93,7 +128,8 @@ class TransposeDomain : public Domain {
     b.j0 = in_x_ ? lines.begin : 0;
     b.nj = in_x_ ? lines.size() : grid.ny;
     b.f.resize(std::size_t(nvars) * b.zones());
-    const auto& f = in_x_ ? xdata_ : ydata_;  // (var, j - j0, i) or (var, i - i0, j)
+    // (var, j - j0, i) or (var, i - i0, j)
+    const auto f = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), in_x_ ? xdata_ : ydata_);
     for (int v = 0; v < nvars; ++v)
       for (int jl = 0; jl < b.nj; ++jl)
         for (int il = 0; il < b.ni; ++il)
@@ -131,52 +167,47 @@ class TransposeDomain : public Domain {
   // next): the block for rank s holds, per var, the points of this rank's lines that lie in s's lines of `to`,
   // ordered as s's `to` data; the own block is transposed straight into `to`. The message buffers and their
   // counts and displacements are those of the direction (send_ / recv_ swap roles for y -> x).
-  void transpose(const Layout& from, const Layout& to, double* sbuf, const std::vector<int>& sc,
-                 const std::vector<int>& sd, double* rbuf, const std::vector<int>& rc, const std::vector<int>& rd) {
+  void transpose(const Layout& from, const Layout& to, const MPIBuffer<double>& sbuf, const std::vector<int>& sc,
+                 const std::vector<int>& sd, const MPIBuffer<double>& rbuf, const std::vector<int>& rc,
+                 const std::vector<int>& rd) {
     auto c = timers.scope("communication", Category::communication);
     const int me = rank_, from_lines = from.split[me].size(), to_lines = to.split[me].size();
-    const int from_line = from.line, to_line = to.line;
-    const View3D<double> src = from.data, dst = to.data;
-    const auto &from_split = from.split, &to_split = to.split;
-    parallel_blocks(from.pack_kernel, [&](int s, int v) {  // (to-line, from-line) <- src(v, from-line, to-line)
-      const int w = to_split[s].size();
-      double* out = s == me ? &dst(v, 0, from_split[me].begin) : sbuf + sd[s] + std::ptrdiff_t(v) * w * from_lines;
-      copy_tiled(&src(v, 0, to_split[s].begin), 1, from_line, out, s == me ? to_line : from_lines, w, from_lines);
-    });
-    exchange(sbuf, sc, sd, rbuf, rc, rd);
-    parallel_blocks(to.unpack_kernel, [&](int r, int v) {  // r's lines are contiguous on both sides
-      const int h = from_split[r].size();
-      if (r != me)
-        copy_tiled(rbuf + rd[r] + std::ptrdiff_t(v) * to_lines * h, h, 1, &dst(v, 0, from_split[r].begin), to_line,
-                   to_lines, h);
-    });
+    std::vector<BlockCopy> pack, unpack;
+    for (int s = 0; s < size_; ++s)
+      for (int v = 0; v < nvars; ++v) {  // (to-line, from-line) <- from(v, from-line, to-line)
+        const int w = to.split[s].size();
+        double* out = s == me ? element(to.data, v, 0, from.split[me].begin)
+                              : sbuf.data() + sd[s] + std::ptrdiff_t(v) * w * from_lines;
+        pack.push_back({element(from.data, v, 0, to.split[s].begin), 1, from.line, out, s == me ? to.line : from_lines,
+                        w, from_lines});
+      }
+    for (int r = 0; r < size_; ++r)
+      for (int v = 0; v < nvars; ++v) {  // r's lines are contiguous on both sides
+        const int h = from.split[r].size();
+        if (r != me)
+          unpack.push_back({rbuf.data() + rd[r] + std::ptrdiff_t(v) * to_lines * h, h, 1,
+                            element(to.data, v, 0, from.split[r].begin), to.line, to_lines, h});
+      }
+    copy_blocks(from.pack_kernel, pack);
+    if (size_ > 1) {  // one rank: its block moved already
+      Kokkos::fence();
+      sbuf.to_mpi();
+      transpose_->exchange(sbuf.mpi(), sc, sd, rbuf.mpi(), rc, rd);
+      rbuf.from_mpi();
+      copy_blocks(to.unpack_kernel, unpack);
+    }
+    Kokkos::fence();
     in_x_ = !in_x_;
     ++messages;
   }
-  void to_y() {
-    transpose(x_layout(), y_layout(), send_.data(), xy_send_, xy_sdisp_, recv_.data(), xy_recv_, xy_rdisp_);
-  }
-  void to_x() {
-    transpose(y_layout(), x_layout(), recv_.data(), xy_recv_, xy_rdisp_, send_.data(), xy_send_, xy_sdisp_);
-  }
-
-  // body(rank, var) for every (rank, var) pair, in parallel.
-  template <class Body>
-  void parallel_blocks(const char* name, const Body& body) const {
-    Kokkos::parallel_for(name, Kokkos::RangePolicy<HostExec>(0, size_ * nvars),
-                         [&](int k) { body(k / nvars, k % nvars); });
-  }
-
-  void exchange(const double* send, const std::vector<int>& sc, const std::vector<int>& sd, double* recv,
-                const std::vector<int>& rc, const std::vector<int>& rdisp) {
-    if (size_ > 1) transpose_->exchange(send, sc, sd, recv, rc, rdisp);  // one rank: its block moved already
-  }
+  void to_y() { transpose(x_layout(), y_layout(), send_, xy_send_, xy_sdisp_, recv_, xy_recv_, xy_rdisp_); }
+  void to_x() { transpose(y_layout(), x_layout(), recv_, xy_recv_, xy_rdisp_, send_, xy_send_, xy_sdisp_); }
 
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
   std::vector<BlockRange> rows_, cols_;
   View3D<double> xdata_, ydata_;
-  std::vector<double> send_, recv_;
+  MPIBuffer<double> send_, recv_;
   std::vector<int> xy_send_, xy_sdisp_, xy_recv_, xy_rdisp_;
   std::unique_ptr<Transpose> transpose_;
   bool in_x_ = true;
@@ -185,22 +216,21 @@ class TransposeDomain : public Domain {
 }  // namespace
 
 std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                              TransposeStrategy strategy) {
-  return std::make_unique<TransposeDomain>(comm, g, o, t, strategy);
+                                              TransposeStrategy strategy, bool gpu_aware) {
+  return std::make_unique<TransposeDomain>(comm, g, o, t, strategy, gpu_aware);
 }
 
 double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma, int i_axis,
                    int i_shift) {
-  require_accessible<HostExec>(f);  // evh1's state is read by host loops (see sweep.cpp)
   double rate = 0;
   const double dx = g.dx;
   const bool spherical = g.geometry == GridGeometry::spherical;
   const double r0 = g.x0, dtheta = g.dtheta;
   Kokkos::parallel_reduce(
-      "evh1::courant", Kokkos::MDRangePolicy<HostExec, Kokkos::Rank<2>>({a0, b0}, {a1, b1}),
-      [=](int a, int b, double& m) {
-        const double c = std::sqrt(gamma * f(var_p, a, b) / f(var_rho, a, b));
-        const double ux = std::fabs(f(var_ux, a, b)), uy = std::fabs(f(var_uy, a, b));
+      "evh1::courant", Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2>>({a0, b0}, {a1, b1}),
+      KOKKOS_LAMBDA(int a, int b, double& m) {
+        const double c = kmath::sqrt(gamma * f(var_p, a, b) / f(var_rho, a, b));
+        const double ux = kmath::fabs(f(var_ux, a, b)), uy = kmath::fabs(f(var_uy, a, b));
         double r;
         if (spherical) {  // VH-1 dtcon: theta widths r dtheta
           const double radius = r0 + ((i_axis == 1 ? a : b) - i_shift + 0.5) * dx;

@@ -9,6 +9,7 @@ using namespace proxylab::evh1;
 TEST_CASE("evh1: read_options puts each deck value in its field", "[evh1][options]") {
   proxylab::Schema schema;
   app_spec().declare(schema);
+  proxylab::declare_common_keys(schema);
   const proxylab::Config cfg(schema, "", "test",
                              {"problem.name=advection",
                               "grid.nx=40",

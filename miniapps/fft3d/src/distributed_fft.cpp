@@ -32,11 +32,7 @@ std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name) {
 }  // namespace
 
 DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt) : d_(d), opt_(opt) {
-  if (mpi_reads_device_memory(opt.gpu_aware) && !Transpose::takes_device_memory(opt.strategy))
-    throw InputError(
-        std::string("key 'fft3d.transpose' has value '") + to_string(opt.strategy) +
-        "' with comm.gpu_aware=true, but that strategy copies blocks in host memory; allowed: alltoallv or "
-        "nonblocking (or comm.gpu_aware=false: buffers staged through host memory)");
+  Transpose::require_reachable(opt.strategy, opt.gpu_aware, "fft3d.transpose");
   grid_ =
       std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, d.p_row, d.p_col, false, false, "fft3d.p_row/p_col"));
   const int r = grid_->cx(), c = grid_->cy();

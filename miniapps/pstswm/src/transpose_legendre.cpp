@@ -105,8 +105,7 @@ void TransposeLegendre::exchange(int ncol, Toward toward) {
 }  // namespace
 
 std::unique_ptr<ParallelLegendre> make_transpose_legendre(const LegendreSetup& setup) {
-  return std::make_unique<TransposeLegendre>(setup,
-                                             SpectralLayout(setup.options.ntrunc, setup.decomposition.my_ms()));
+  return std::make_unique<TransposeLegendre>(setup, SpectralLayout(setup.options.ntrunc, setup.decomposition.my_ms()));
 }
 
 }  // namespace proxylab::pstswm

@@ -42,6 +42,9 @@ class Transpose {
   static bool takes_device_memory(TransposeStrategy s) {
     return s == TransposeStrategy::alltoallv || s == TransposeStrategy::nonblocking;
   }
+  // InputError naming the deck key where MPI would be handed device memory (comm.gpu_aware on a device back end)
+  // and strategy s cannot take it.
+  static void require_reachable(TransposeStrategy s, bool gpu_aware, const std::string& key);
 
   // Collective: rank r receives sendcounts[r] doubles from send + sdispls[r] of every rank, stored
   // at recv + rdispls[src]. recvcounts[src] must equal what src sends here (as MPI_Alltoallv).
