@@ -314,7 +314,7 @@ def plot_comm(doc: dict, png: str | Path, command: str) -> None:
 def plot_roofline(doc: dict, png: str | Path) -> None:
     """The roofline of `./proxylab roofline`: the memory ceiling (triad's moved bytes; dashed: triad as STREAM
     counts it) and the DGEMM ceiling (log-log), one point per kernel; a point above its roof says why."""
-    from .harness_roofline import above_roof_note
+    from .roofline_analysis import above_roof_note
     plt = _plt()
     fig, ax = plt.subplots(figsize=(9, 6), layout="constrained")
     triad, bw, peak, points = doc["triad_gbs"], doc["memory_gbs"], doc["dgemm_gflops"], doc["points"]

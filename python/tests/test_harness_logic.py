@@ -11,7 +11,7 @@ from proxylab_tools import harness_common as hc
 from proxylab_tools import harness_compare as compare
 from proxylab_tools import harness_gantt as gantt
 from proxylab_tools import harness_perturbation as perturbation
-from proxylab_tools import harness_roofline as roofline
+from proxylab_tools import roofline_analysis as roofline
 from proxylab_tools import harness_sweep as sweep
 
 
