@@ -4,12 +4,12 @@
 # its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
 # .gpu/bundle.tar.xz (docs/perf/gpu/bundle.sh); the CUDA libraries are the machine's own.
 # Usage: bash docs/perf/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
-#   PART: tests, pop, fft3d, stream (default: all, in that order; one call of the device tool runs them all)
+#   PART: tests, pop, fft3d, evh1, stream (default: all, in that order; one call of the device tool runs them all)
 set -uo pipefail
 out=${1:?usage: device-check.sh OUTDIR}
 mkdir -p "$out/records"
 [ -f .gpu/bundle.tar.xz ] && tar -C .gpu -xJf .gpu/bundle.tar.xz
-parts=${*:2}; parts=${parts:-tests pop fft3d stream}
+parts=${*:2}; parts=${parts:-tests pop fft3d evh1 stream}
 want() { [[ " $parts " == *" $1 "* ]]; }
 # CUDA's runtime, cuFFT and cuBLAS come from the GPU machine's own toolkit.
 cuda_libs=""
@@ -88,6 +88,24 @@ if want pop; then
   fi
   run pop-x1-2ranks $bin/mpiexec.hydra -n 2 $pop --deck inputs/pop/x1.yaml
   run pop-tenth-converged-team $pop --deck inputs/pop/tenth.yaml --set solver.mapping=team
+fi
+# evh1: every problem verified at 1 rank (Sod, oblique Sod, Toro 1-5, Sedov in the three geometries, advection),
+# both algorithms at 2 ranks sharing the GPU (against the one-rank reference, bit for bit), then 20 cycles of oblique
+# Sod at 4096^2 in both mappings for the zone-cycle rate (the FOM line).
+if want evh1; then
+  evh1=$bin/proxylab-evh1
+  for d in test-sod sod-oblique toro-1 toro-2 toro-3 toro-4 toro-5 test-sedov test-sedov-cyl test-sedov-sph \
+    test-advection; do
+    run "evh1-$d" $evh1 --deck inputs/evh1/$d.yaml
+  done
+  for a in transpose halo; do
+    run "evh1-sedov-2ranks-$a" $bin/mpiexec.hydra -n 2 $evh1 --deck inputs/evh1/test-sedov.yaml \
+      --set evh1.algorithm=$a --set verify.against_reference=true
+  done
+  for m in pencil batched; do
+    run "evh1-oblique-4096-$m" $evh1 --deck inputs/evh1/sod-oblique.yaml --set grid.nx=4096 --set grid.ny=4096 \
+      --set time.max_steps=20 --set evh1.mapping=$m
+  done
 fi
 # STREAM on the GPU's memory: 2^27 doubles (1 GiB) per array
 want stream && run stream $bin/proxylab-stream --deck inputs/stream/default.yaml --set stream.n=134217728

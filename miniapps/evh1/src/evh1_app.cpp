@@ -135,6 +135,19 @@ void choose_halo_grid(const RunOptions& o, const Config& cfg, int size, int nx, 
                               ", algorithm=halo)");
 }
 
+// The sweeps keep a block's temporaries in team scratch (sweep.hpp), of which the execution space gives one team at
+// most sweep_scratch_limit(): pencils of `line` zones must fit.
+void check_sweep_scratch(const Config& cfg, const RunOptions& o, int line) {
+  const bool batched = o.sweep.mapping == SweepMapping::batched;
+  const std::size_t need = sweep_scratch_bytes(line, batched ? o.sweep.lanes : 1), limit = sweep_scratch_limit();
+  if (need > limit)
+    cfg.reject(batched ? "evh1.lanes" : "grid.nx",
+               "pencils of " + std::to_string(line) + " zones" +
+                   (batched ? " in blocks of " + std::to_string(o.sweep.lanes) : std::string()) + " need " +
+                   std::to_string(need >> 20) + " MiB of team scratch, more than the " + std::to_string(limit >> 20) +
+                   " MiB this execution space gives a team; allowed: fewer lanes, evh1.mapping=pencil, or more ranks");
+}
+
 std::unique_ptr<Domain> make_domain(RunContext& ctx, const RunOptions& o, const GridSpec& g) {
   const auto& cfg = ctx.config;  // names deck values in errors
   const std::string grid_keys = "grid.nx x grid.ny";
@@ -145,11 +158,13 @@ std::unique_ptr<Domain> make_domain(RunContext& ctx, const RunOptions& o, const 
     if (g.ny < ctx.size)
       cfg.reject("grid.ny",
                  "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
+    check_sweep_scratch(cfg, o, std::max(g.nx, g.ny));
     require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, 0, 0), grid_keys);
     return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, o.transpose, o.gpu_aware);
   }
   int px = 0, py = 0;
   choose_halo_grid(o, cfg, ctx.size, g.nx, g.ny, px, py);
+  check_sweep_scratch(cfg, o, std::max((g.nx + px - 1) / px, (g.ny + py - 1) / py));
   require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, px, py), grid_keys);
   return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, o.halo, px, py, o.gpu_aware);
 }

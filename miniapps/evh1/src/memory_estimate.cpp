@@ -18,7 +18,6 @@ MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank,
   const double nx = g.nx, ny = g.ny, zone = nvars * sizeof(double);
   const double global = nx * ny * zone;  // the whole grid's state
   const int lanes = opt.mapping == SweepMapping::batched ? opt.lanes : 1;
-  const int threads = HostExec().concurrency();
   MemoryEstimate e;
   if (transpose) {  // TransposeDomain: rows (nx long) and columns (ny long) of this rank, as views and as buffers
     const double rows = (g.ny + ranks - 1) / ranks, cols = (g.nx + ranks - 1) / ranks;
@@ -43,11 +42,13 @@ MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank,
         .view("halo buffers", 1,
               halo_buffer_bytes(o.halo == HaloStrategy::rma, bx, by, nghost, nvars, x_sides, y_sides));
   }
-  // Per sweep: each thread's team scratch and the per-block phase timers.
+  // Per sweep: the team scratch of the blocks in flight and the per-block phase timers (host back ends).
   const int line = transpose ? std::max(g.nx, g.ny) : std::max((g.nx + px - 1) / px, (g.ny + py - 1) / py);
   const double pencils = transpose ? std::max((g.nx + ranks - 1) / ranks, (g.ny + ranks - 1) / ranks) : line;
-  e.view("evh1 sweep scratch (per thread)", threads, double(sweep_scratch_bytes(line, lanes)))
-      .view("evh1::phase_times", std::ceil(pencils / lanes) * int(nphases), sizeof(double));
+  const int blocks = int(std::ceil(pencils / lanes));
+  e.view("evh1 sweep scratch (per team in flight)", sweep_teams_in_flight(blocks),
+         double(sweep_scratch_bytes(line, lanes)))
+      .view("evh1::phase_times", mem_space_on_host ? blocks * int(nphases) : 0, sizeof(double));
   // Verification (zone_block.hpp): a copy of this rank's zones (Domain::local) and, for Sedov's symmetry checks,
   // the densities of their mirror images with the all-to-all's buffers, and the radial bins (summed over ranks).
   const double local = transpose ? std::max(std::ceil(ny / ranks) * nx, std::ceil(nx / ranks) * ny)

@@ -2,7 +2,9 @@
 #include "sweep.hpp"
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <chrono>
+#include <cstdint>
 
 #include "evolve.hpp"
 #include "flatten.hpp"
@@ -321,6 +323,16 @@ PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) 
 }  // namespace
 
 std::size_t sweep_scratch_bytes(int nzones, int lanes) { return Work::doubles(nzones, lanes) * sizeof(double); }
+
+std::size_t sweep_scratch_limit() {
+  if constexpr (mem_space_on_host) return SIZE_MAX;  // host teams get any size (their threads' own pools)
+  return Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(1);
+}
+
+int sweep_teams_in_flight(int blocks) {
+  if constexpr (mem_space_on_host) return HostExec().concurrency();  // every thread's scratch, blocks or not
+  return std::max(1, std::min(ExecSpace().concurrency(), blocks));   // Kokkos' CUDA team scratch pool (teams of 1)
+}
 
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes) {
   if (pencils.npencils <= 0) return PhaseTimes{};

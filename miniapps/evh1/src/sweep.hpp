@@ -53,8 +53,13 @@ using PhaseTimes = std::array<double, nphases>;  // seconds summed over threads
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes);
 
 // Team scratch of one sweep block (pencils of nzones zones, `lanes` per block; 1 for pencil): the
-// temporaries each thread holds while it sweeps (memory estimates).
+// temporaries each team holds while it sweeps (memory estimates).
 std::size_t sweep_scratch_bytes(int nzones, int lanes);
+// The most team scratch the execution space gives one team (Kokkos on CUDA: 20 MiB; host: no limit but memory), and how
+// many teams of a sweep over `blocks` blocks hold theirs at once (host: every thread's; CUDA: as many as can be
+// resident).
+std::size_t sweep_scratch_limit();
+int sweep_teams_in_flight(int blocks);
 
 // Lane counts compiled for `batched`.
 const std::vector<int>& batched_lane_choices();
