@@ -5,8 +5,9 @@
     ./proxylab model fft3d --deck 64cube --machine xt4 --vary fft3d.transpose=alltoallv,node_aware --ranks 4,...,64
 
 For each variant the proxy runs twice here, at --count-ranks (default 1 and 9 ranks, or 4; the second is oversubscribed
-on a small machine, which changes its times but not its counts): the counts per step its record reports
-(results.model_counts) are moved to each rank count and costed on the machine (python/proxylab_tools/model.py,
+on a small machine, which changes its times but not its counts), each run capped at a few steps (COUNT_CAPS: pstswm
+and evh1 20 time steps, pop 100 solver iterations, fft3d 4 transform pairs; a deck or --set asking for fewer keeps
+its own): the counts per step its record reports (results.model_counts) are moved to each rank count and costed on the machine (python/proxylab_tools/model.py,
 docs/model.md). Kernels the code counts only as work units (EVH1's sweeps) are calibrated from the 1-rank run's
 measured time on --calibrated-on (default machines/<this host>.yaml), scaled by DGEMM speed to --machine.
 Prints one table (seconds per step and its parts: compute, transpose, halo, reduction; speedup and efficiency
@@ -24,11 +25,21 @@ from . import harness_common as hc
 from . import machine_file, output_files, runner, stats
 from . import model as mdl
 from .cli import format_table
+from .launch import cores_available
 from .runner import ROOT
 
 TOOL = "model"
 DEFAULT_COUNT_RANKS = [1, 9]
 FALLBACK_RANKS = 4
+# app: (the deck key that ends its run after so many steps, the cap, what a step is, overrides that make the cap
+# the run's length). The counts are per step and the same at every step of these loops (docs/model.md, "Counting
+# runs"), so a few steps give the whole deck's counts; as docs/workshop/13 runs them.
+COUNT_CAPS = {
+    "pstswm": ("time.steps", 20, "time steps", []),
+    "evh1": ("time.max_steps", 20, "time steps", []),
+    "pop": ("solver.max_iters", 100, "solver iterations", ["solver.crit=0"]),  # exactly max_iters iterations
+    "fft3d": ("fft3d.iterations", 4, "forward + inverse pairs", []),
+}
 
 
 def variants(vary: str | None) -> list[tuple[str, list[str]]]:
@@ -42,22 +53,58 @@ def variants(vary: str | None) -> list[tuple[str, list[str]]]:
     return [(f"{key.strip()}={v}", [f"{key.strip()}={v}"]) for v in vals]
 
 
-def run_counting(args, p: int, sets: list[str]) -> runner.RunResult:
-    return runner.run_app(args.app, p, 1, runner.resolve_deck(args.app, args.deck), [*args.set, *sets], quiet=True,
-                          preset=args.preset, timeout=args.timeout)
+def deck_steps(deck: Path | None, key: str) -> int | None:
+    """The deck's value of a section.key ('time.steps'), None where the deck has none (or there is no deck)."""
+    if deck is None:
+        return None
+    import yaml  # PyYAML: machine_file needs it too, so the model has it
+    try:
+        value = yaml.safe_load(deck.read_text())
+    except (OSError, UnicodeDecodeError, yaml.YAMLError):
+        return None  # the binary reports the deck's problem
+    for part in key.split("."):
+        value = value.get(part) if isinstance(value, dict) else None
+    return value if isinstance(value, int) else None
 
 
-def measure_counts(args, sets: list[str]) -> tuple[dict, dict, dict]:
+def counting_cap(app: str, deck: Path | None, user_sets: list[str]) -> tuple[list[str], str]:
+    """(overrides that cap the counting runs, the line that says so): the cap's key set to the cap unless the user's
+    --set or the deck already asks for no more steps (0 = no limit); the user's --set of a key wins (it comes later)."""
+    if app not in COUNT_CAPS:
+        return [], "counting runs over the whole deck"
+    key, cap, steps, extra = COUNT_CAPS[app]
+    given = [s.partition("=")[2] for s in user_sets if s.partition("=")[0].strip() == key]
+    if given:
+        return extra, f"counting runs at {key}={given[-1]} (--set)"
+    n = deck_steps(deck, key)
+    if n is not None and 0 < n <= cap:
+        return extra, f"counting runs over the deck's {n} {steps} ({key}; the cap is {cap})"
+    return [f"{key}={cap}", *extra], f"counting runs capped at {cap} {steps} ({key}={cap})"
+
+
+def run_counting(args, p: int, sets: list[str], what: str) -> runner.RunResult:
+    """One counting run; its progress line (which run, ranks, elapsed) unless --quiet."""
+    deck = runner.resolve_deck(args.app, args.deck)
+    cap, _ = counting_cap(args.app, deck, args.set)
+    r = runner.run_app(args.app, p, 1, deck, [*cap, *args.set, *sets], quiet=True, preset=args.preset,
+                       timeout=args.timeout)
+    if not args.quiet:
+        over = " (oversubscribed: its counts are used, not its times)" if p > cores_available() else ""
+        hc.log(TOOL, f"{what} at {p} rank{'s' if p > 1 else ''}{over}: {r.seconds:.1f} s")
+    return r
+
+
+def measure_counts(args, sets: list[str], what: str) -> tuple[dict, dict, dict]:
     """(record at the smaller count, its model_counts, model_counts at the larger count) of one variant. Without
     --count-ranks: 1 and 9 ranks (a 3 x 3 grid has an interior rank with all its halo neighbours), or 1 and 4 when
     the proxy cannot decompose the deck over 9."""
     counts = args.count_ranks or DEFAULT_COUNT_RANKS
     records = []
     for p in counts:
-        r = run_counting(args, p, sets)
+        r = run_counting(args, p, sets, what)
         if r.returncode == 2 and not args.count_ranks and p == counts[-1]:
             hc.log(TOOL, f"the deck does not decompose over {p} ranks: counting at {FALLBACK_RANKS} instead")
-            r = run_counting(args, FALLBACK_RANKS, sets)
+            r = run_counting(args, FALLBACK_RANKS, sets, what)
         if r.returncode == 2:
             raise mdl.ModelError(f"bad input (exit 2): {' '.join(r.command)}\n{r.stdout[-1500:]}{r.stderr[-1500:]}")
         if not r.verified or not r.record:
@@ -168,13 +215,13 @@ def main(args) -> int:
         return 2
     out = hc.out_dir(TOOL, args, ("model.json", "model.png"))
     curves, counts = {}, {}
+    if not args.quiet:
+        counting = " and ".join(map(str, args.count_ranks or DEFAULT_COUNT_RANKS))
+        hc.log(TOOL, f"{counting_cap(args.app, deck, args.set)[1]}, at {counting} ranks, per variant")
     try:
         calibration = None
-        for label, sets in vs:
-            if not args.quiet:
-                counting = " and ".join(map(str, args.count_ranks or DEFAULT_COUNT_RANKS))
-                hc.log(TOOL, f"{label}: counting at {counting} ranks")
-            lo_record, lo, hi = measure_counts(args, sets)
+        for i, (label, sets) in enumerate(vs):
+            lo_record, lo, hi = measure_counts(args, sets, f"counting {label} ({i + 1}/{len(vs)})")
             # needed for calibrated kernels; otherwise used where it exists (the launch cost, model.launch_cost)
             if calibration is None and (any(k["rate"] == "calibrated" for k in lo["kernels"]) or args.calibrated_on
                                         or args.kernels == "calibrated" or Path(default_calibration()).exists()):

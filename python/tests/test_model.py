@@ -1,12 +1,14 @@
 """Unit tests of the performance model's arithmetic (proxylab_tools.model) and the machine files
 (proxylab_tools.machine_file): numbers worked out by hand."""
+import argparse
 import math
 import tempfile
 import unittest
 from pathlib import Path
+from unittest import mock
 
 import harness_testing  # noqa: F401  (puts python/ on the path)
-from proxylab_tools import machine_file, machine_measure
+from proxylab_tools import machine_file, machine_measure, model_command
 from proxylab_tools import model as mdl
 
 
@@ -228,6 +230,37 @@ class Launches(unittest.TestCase):
         self.assertAlmostEqual(mdl.launch_cost(here, machine(kernel_launch_us=0.5)), 0.5e-6)
         self.assertEqual(mdl.launch_cost(machine(), machine()), 0.0)
         self.assertEqual(mdl.launch_cost(None, machine()), 0.0)  # no calibration machine (lesson 13 on a new host)
+
+
+class CountingRuns(unittest.TestCase):
+    """The counting runs are capped at a few steps (model_command.COUNT_CAPS), unless the deck or --set asks for
+    fewer; the cap reaches the binary."""
+    ROOT = Path(__file__).resolve().parents[2]
+
+    def test_a_deck_of_days_is_capped(self):
+        sets, line = model_command.counting_cap("pstswm", self.ROOT / "inputs/pstswm/T42L18-case2.yaml", [])
+        self.assertEqual(sets, ["time.steps=20"])
+        self.assertEqual(line, "counting runs capped at 20 time steps (time.steps=20)")
+
+    def test_a_shorter_deck_or_the_users_set_keeps_its_steps(self):
+        sets, line = model_command.counting_cap("pstswm", self.ROOT / "inputs/pstswm/T680L18-case2.yaml", [])
+        self.assertEqual((sets, line), ([], "counting runs over the deck's 5 time steps (time.steps; the cap is 20)"))
+        sets, line = model_command.counting_cap("pop", self.ROOT / "inputs/pop/x1.yaml", ["solver.max_iters=300"])
+        self.assertEqual((sets, line), (["solver.crit=0"], "counting runs at solver.max_iters=300 (--set)"))
+
+    def test_pop_runs_exactly_the_capped_iterations(self):
+        self.assertEqual(model_command.counting_cap("pop", self.ROOT / "inputs/pop/x1.yaml", [])[0],
+                         ["solver.max_iters=100", "solver.crit=0"])
+        self.assertEqual(model_command.counting_cap("evh1", None, [])[0], ["time.max_steps=20"])
+
+    def test_the_binary_gets_the_cap_before_the_users_sets(self):
+        args = argparse.Namespace(app="fft3d", deck="64cube", set=["fft3d.nx=32"], preset="openmp", timeout=60,
+                                  quiet=True)
+        with mock.patch.object(model_command.runner, "run_app") as run_app:
+            model_command.run_counting(args, 9, ["fft3d.transpose=alltoallv"], "counting")
+        self.assertEqual(run_app.call_args.args[4],
+                         ["fft3d.iterations=4", "fft3d.nx=32", "fft3d.transpose=alltoallv"])
+        self.assertEqual(run_app.call_args.args[1], 9)
 
 
 class MachineFiles(unittest.TestCase):
