@@ -38,7 +38,7 @@ COUNT_CAPS = {
     "pstswm": ("time.steps", 20, "time steps", []),
     "evh1": ("time.max_steps", 20, "time steps", []),
     "pop": ("solver.max_iters", 100, "solver iterations", ["solver.crit=0"]),  # exactly max_iters iterations
-    "fft3d": ("fft3d.iterations", 4, "forward + inverse pairs", []),
+    "fft3d": ("fft3d.iterations", 4, "iterations", []),  # fft: forward + inverse pairs; ft: NAS FT iterations
 }
 
 
