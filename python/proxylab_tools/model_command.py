@@ -6,9 +6,9 @@
 
 For each variant the proxy runs twice here, at --count-ranks (default 1 and 9 ranks, or 4; the second is oversubscribed
 on a small machine, which changes its times but not its counts), each run capped at a few steps (COUNT_CAPS: pstswm
-and evh1 20 time steps, pop 100 solver iterations, fft3d 4 transform pairs; a deck or --set asking for fewer keeps
-its own): the counts per step its record reports (results.model_counts) are moved to each rank count and costed on the machine (python/proxylab_tools/model.py,
-docs/model.md). Kernels the code counts only as work units (EVH1's sweeps) are calibrated from the 1-rank run's
+and evh1 20 time steps, pop 100 solver iterations, fft3d 4 iterations; a deck or --set asking for fewer keeps its
+own): the counts per step its record reports (results.model_counts) are moved to each rank count and costed on the
+machine (python/proxylab_tools/model.py, docs/model.md). Kernels the code counts only as work units (EVH1's sweeps) are calibrated from the 1-rank run's
 measured time on --calibrated-on (default machines/<this host>.yaml), scaled by DGEMM speed to --machine.
 Prints one table (seconds per step and its parts: compute, transpose, halo, reduction; speedup and efficiency
 against the first rank count), the crossovers between variants, and writes model.json and model.png to --out.
