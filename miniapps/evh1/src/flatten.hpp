@@ -2,6 +2,7 @@
 // shock the parabolae are blended towards the zone average, flat in [0, 1].
 // Arrays are zone-major with `B` lanes (element of zone n, lane l at n*B + l); B = 1 is one pencil.
 #pragma once
+#include "lanes.hpp"
 #include "proxylab/kmath.hpp"
 
 namespace proxylab::evh1 {
@@ -9,10 +10,11 @@ namespace proxylab::evh1 {
 constexpr double flatten_epsilon = 0.33, flatten_omega1 = 0.75, flatten_omega2 = 10.0;
 
 // VH-1: flatten. steep: scratch; flat written for zones [lo, hi) (reads p, u in [lo - 3, hi + 3)).
-template <int B>
+template <int B, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void flatten(const double* KOKKOS_RESTRICT p, const double* KOKKOS_RESTRICT u,
-                                    double* KOKKOS_RESTRICT steep, double* KOKKOS_RESTRICT flat, int lo, int hi) {
-  for (int i = (lo - 1) * B; i < (hi + 1) * B; ++i) {
+                                    double* KOKKOS_RESTRICT steep, double* KOKKOS_RESTRICT flat, int lo, int hi,
+                                    Lanes lanes = {}) {
+  for (int i = (lo - 1) * B + lanes.first; i < (hi + 1) * B; i += lanes.step) {
     const double dp = p[i + B] - p[i - B], dp2 = p[i + 2 * B] - p[i - 2 * B];
     const double safe = dp2 != 0.0 ? dp2 : 1.0, ratio = dp2 != 0.0 ? dp / safe : 0.0;
     const double f = flatten_omega2 * (ratio - flatten_omega1), upper = f > 1.0 ? 1.0 : f;
@@ -22,7 +24,7 @@ KOKKOS_INLINE_FUNCTION void flatten(const double* KOKKOS_RESTRICT p, const doubl
     const double compressive = u[i - B] > u[i + B] ? clamped : 0.0;
     steep[i] = kmath::fabs(dp) > flatten_epsilon * pmin ? compressive : 0.0;
   }
-  for (int i = lo * B; i < hi * B; ++i) {
+  for (int i = lo * B + lanes.first; i < hi * B; i += lanes.step) {
     const double dp = p[i + B] - p[i - B];
     const double right = steep[i + B], left = steep[i - B], other = dp < 0.0 ? right : left;
     flat[i] = steep[i] > other ? steep[i] : other;

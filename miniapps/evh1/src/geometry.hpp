@@ -10,6 +10,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "gas.hpp"
+#include "lanes.hpp"
 #include "proxylab/kmath.hpp"
 
 namespace proxylab::evh1 {
@@ -63,19 +64,21 @@ KOKKOS_INLINE_FUNCTION double fictitious_force(SweepGeometry g, double xc, doubl
 }
 
 // Fixed-grid volumes of zones [lo, hi), zone-major with lanes.
-template <int B>
-KOKKOS_INLINE_FUNCTION void zone_volumes(const SweepShape& s, double* KOKKOS_RESTRICT vol, int lo, int hi) {
+template <int B, class Lanes = AllLanes>
+KOKKOS_INLINE_FUNCTION void zone_volumes(const SweepShape& s, double* KOKKOS_RESTRICT vol, int lo, int hi,
+                                         Lanes lanes = {}) {
   for (int n = lo; n < hi; ++n)
-    for (int l = 0; l < B; ++l) vol[n * B + l] = s.scale[l] * geometry_volume(s.kind, s.rf[n], s.rf[n + 1]);
+    for (int l = lanes.first; l < B; l += lanes.step)
+      vol[n * B + l] = s.scale[l] * geometry_volume(s.kind, s.rf[n], s.rf[n + 1]);
 }
 
 // VH-1 states: the half-step force at the zone centre added to the u edge states (zones [lo, hi)).
-template <int B>
+template <int B, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void force_edge_states(const SweepShape& s, double dt, const double* u, const double* v,
-                                              double* u_right, double* u_left, int lo, int hi) {
+                                              double* u_right, double* u_left, int lo, int hi, Lanes lanes = {}) {
   if (s.kind != SweepGeometry::spherical_radius && s.kind != SweepGeometry::spherical_theta) return;
   for (int n = lo; n < hi; ++n)
-    for (int l = 0; l < B; ++l) {
+    for (int l = lanes.first; l < B; l += lanes.step) {
       const int i = n * B + l;
       const double f = 0.5 * dt * fictitious_force(s.kind, 0.5 * (s.rf[n] + s.rf[n + 1]), s.scale[l], u[i], v[i]);
       u_right[i] += f;
@@ -86,17 +89,17 @@ KOKKOS_INLINE_FUNCTION void force_edge_states(const SweepShape& s, double dt, co
 // evolve() for a curvilinear sweep: the faces move by dt umid (coordinate dt umid / scale), mass is kept,
 // the pressure force acts through the mean of the path-averaged face areas, the work through each face's
 // path-averaged area; the fictitious force is averaged over the old and new zone centres (VH-1: fict0, fict1).
-template <int B>
+template <int B, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void evolve_curvilinear(const SweepShape& s, const double* KOKKOS_RESTRICT umid,
                                                const double* KOKKOS_RESTRICT pmid, double dt, const Gas& gas,
                                                double* KOKKOS_RESTRICT r, const double* KOKKOS_RESTRICT p,
                                                double* KOKKOS_RESTRICT u, const double* KOKKOS_RESTRICT v,
                                                double* KOKKOS_RESTRICT e, double* KOKKOS_RESTRICT dm,
-                                               double* KOKKOS_RESTRICT dxl, int lo, int hi) {
+                                               double* KOKKOS_RESTRICT dxl, int lo, int hi, Lanes lanes = {}) {
   const double gm1 = gas.gamma - 1.0;
   const bool forces = s.kind == SweepGeometry::spherical_radius || s.kind == SweepGeometry::spherical_theta;
   for (int n = lo; n < hi; ++n)
-    for (int l = 0; l < B; ++l) {
+    for (int l = lanes.first; l < B; l += lanes.step) {
       const int i = n * B + l, k = i + B;
       const double x0 = s.rf[n], x1 = s.rf[n + 1], scale = s.scale[l];
       const double d0 = dt * umid[i] / scale, d1 = dt * umid[k] / scale;  // face displacements (coordinate)
@@ -118,11 +121,11 @@ KOKKOS_INLINE_FUNCTION void evolve_curvilinear(const SweepShape& s, const double
 
 // remap_flux() volume factor for a curvilinear sweep: flux[i] holds the sliver's average of rho times the
 // sliver's length delta = dt umid (remap_flux with fm = nullptr); turn delta into the sliver's volume.
-template <int B>
+template <int B, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void sliver_volumes(const SweepShape& s, const double* KOKKOS_RESTRICT umid, double dt,
-                                           double* KOKKOS_RESTRICT flux, int lo, int hi) {
+                                           double* KOKKOS_RESTRICT flux, int lo, int hi, Lanes lanes = {}) {
   for (int n = lo; n <= hi; ++n)
-    for (int l = 0; l < B; ++l) {
+    for (int l = lanes.first; l < B; l += lanes.step) {
       const int i = n * B + l;
       const double delta = dt * umid[i], scale = s.scale[l];
       flux[i] =

@@ -3,6 +3,7 @@
 // to either edge (used by the characteristic states and by the conservative remap).
 // Arrays are zone-major with `B` lanes (element of zone n, lane l at n*B + l).
 #pragma once
+#include "lanes.hpp"
 #include "proxylab/kmath.hpp"
 #include "proxylab/mapping.hpp"  // PROXYLAB_PRAGMA_IVDEP
 
@@ -37,10 +38,12 @@ KOKKOS_INLINE_FUNCTION void paraset_face(double dxm, double dx0, double dxp, dou
 
 // VH-1: paraset. From widths dx: zone coefficients c1, c2 for zones [zlo, zhi) (read dx in [zlo-1, zhi+1))
 // and face coefficients c3..c5 of faces j+1/2 for zones j in [flo, fhi) (read dx in [flo-1, fhi+2)).
-template <int B>
-KOKKOS_INLINE_FUNCTION void paraset(const double* dx, const ParaCoef& c, int zlo, int zhi, int flo, int fhi) {
-  for (int i = zlo * B; i < zhi * B; ++i) paraset_zone(dx[i - B], dx[i], dx[i + B], c.c1[i], c.c2[i]);
-  for (int i = flo * B; i < fhi * B; ++i)
+template <int B, class Lanes = AllLanes>
+KOKKOS_INLINE_FUNCTION void paraset(const double* dx, const ParaCoef& c, int zlo, int zhi, int flo, int fhi,
+                                    Lanes lanes = {}) {
+  for (int i = zlo * B + lanes.first; i < zhi * B; i += lanes.step)
+    paraset_zone(dx[i - B], dx[i], dx[i + B], c.c1[i], c.c2[i]);
+  for (int i = flo * B + lanes.first; i < fhi * B; i += lanes.step)
     paraset_face(dx[i - B], dx[i], dx[i + B], dx[i + 2 * B], c.c3[i], c.c4[i], c.c5[i]);
 }
 
@@ -95,11 +98,11 @@ KOKKOS_INLINE_FUNCTION void monotone_parabola(double ai, double face_l, double f
 //   B = 1 (pencil): VH-1's three loops along the pencil (slopes, faces, monotonicity; da, face: scratch arrays);
 //   B > 1 (batched): one pass along the zones with the B pencils' lanes as the vector; the slopes and faces of
 //     the zone and its right neighbour ride along in registers (no scratch arrays: da, face unused).
-template <int B, class Coef>
+template <int B, class Coef, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void parabola(const double* KOKKOS_RESTRICT a, const double* KOKKOS_RESTRICT flat, const Coef& c,
                                      double* KOKKOS_RESTRICT da, double* KOKKOS_RESTRICT face,
                                      double* KOKKOS_RESTRICT al, double* KOKKOS_RESTRICT ar, double* KOKKOS_RESTRICT a6,
-                                     int lo, int hi) {
+                                     int lo, int hi, Lanes lanes = {}) {
   if constexpr (B == 1) {
     for (int i = lo - 1; i < hi + 1; ++i) da[i] = monotonized_slope(a[i - 1], a[i], a[i + 1], c.k1(i), c.k2(i));
     for (int i = lo; i < hi + 1; ++i)  // face n - 1/2, from zone n - 1
@@ -107,7 +110,7 @@ KOKKOS_INLINE_FUNCTION void parabola(const double* KOKKOS_RESTRICT a, const doub
     for (int i = lo; i < hi; ++i) monotone_parabola(a[i], face[i], face[i + 1], flat[i], al[i], ar[i], a6[i]);
   } else {
     double slope[B], left_face[B];  // of the current zone, per lane
-    for (int l = 0; l < B; ++l) {
+    for (int l = lanes.first; l < B; l += lanes.step) {
       const int m = (lo - 1) * B + l, i = lo * B + l;
       const double dm = monotonized_slope(a[m - B], a[m], a[i], c.k1(m), c.k2(m));
       slope[l] = monotonized_slope(a[m], a[i], a[i + B], c.k1(i), c.k2(i));
@@ -115,7 +118,7 @@ KOKKOS_INLINE_FUNCTION void parabola(const double* KOKKOS_RESTRICT a, const doub
     }
     for (int z = lo; z < hi; ++z) {
       PROXYLAB_PRAGMA_IVDEP  // the lanes are independent pencils: no run-time alias checks per zone
-          for (int l = 0; l < B; ++l) {
+          for (int l = lanes.first; l < B; l += lanes.step) {
         const int i = z * B + l, p = i + B;  // this zone and its right neighbour
         const double dp = monotonized_slope(a[i], a[p], a[p + B], c.k1(p), c.k2(p));
         const double right_face = face_value(a[i], a[p], slope[l], dp, c.k3(i), c.k4(i), c.k5(i));

@@ -6,6 +6,7 @@
 #include <Kokkos_Core.hpp>
 
 #include "gas.hpp"
+#include "lanes.hpp"
 #include "parabola.hpp"
 
 namespace proxylab::evh1 {
@@ -13,12 +14,12 @@ namespace proxylab::evh1 {
 // Fluxes through faces [lo, hi] of a quantity with parabola (al, ar, a6) per Lagrangian zone of width
 // dxl: fq(n) = fm(n) * average of q over the sliver. fm: mass flux (already computed), or nullptr to
 // compute the volume-weighted flux itself (for density: fm = delta * rho average).
-template <int B>
+template <int B, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void remap_flux(const double* KOKKOS_RESTRICT umid, double dt, const double* KOKKOS_RESTRICT dxl,
                                        const double* KOKKOS_RESTRICT al, const double* KOKKOS_RESTRICT ar,
                                        const double* KOKKOS_RESTRICT a6, const double* KOKKOS_RESTRICT fm,
-                                       double* KOKKOS_RESTRICT flux, int lo, int hi) {
-  for (int i = lo * B; i < (hi + 1) * B; ++i) {
+                                       double* KOKKOS_RESTRICT flux, int lo, int hi, Lanes lanes = {}) {
+  for (int i = lo * B + lanes.first; i < (hi + 1) * B; i += lanes.step) {
     const int j = i - B;  // zone n - 1 (left of face n); zone n is i
     const double delta = dt * umid[i];
     const double from_left = right_edge_average(al[j], ar[j], a6[j], delta / dxl[j]);
@@ -26,24 +27,24 @@ KOKKOS_INLINE_FUNCTION void remap_flux(const double* KOKKOS_RESTRICT umid, doubl
     flux[i] = delta >= 0.0 ? from_left : from_right;  // the average over the sliver
   }
   if (fm)
-    for (int i = lo * B; i < (hi + 1) * B; ++i) flux[i] *= fm[i];
+    for (int i = lo * B + lanes.first; i < (hi + 1) * B; i += lanes.step) flux[i] *= fm[i];
   else
-    for (int i = lo * B; i < (hi + 1) * B; ++i) flux[i] *= dt * umid[i];
+    for (int i = lo * B + lanes.first; i < (hi + 1) * B; i += lanes.step) flux[i] *= dt * umid[i];
 }
 
 // New fixed-grid zones [lo, hi): r, u, v, p from the Lagrangian masses dm and the fluxes at faces i and
 // k = i + B; vol(i): the fixed-grid volume of element i. The body stays in this loop with plain gas
 // constants: called through an inline helper taking pointers and a Gas reference, GCC 12 does not
 // vectorize it ("no vectype for stmt"); written here it does, in both mappings.
-template <int B, class Volume>
+template <int B, class Volume, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void remap_update_with(const double* KOKKOS_RESTRICT dm, const double* KOKKOS_RESTRICT fm,
                                               const double* KOKKOS_RESTRICT fu, const double* KOKKOS_RESTRICT fv,
                                               const double* KOKKOS_RESTRICT fe, Volume vol, const Gas& gas,
                                               double* KOKKOS_RESTRICT r, double* KOKKOS_RESTRICT p,
                                               double* KOKKOS_RESTRICT u, double* KOKKOS_RESTRICT v,
-                                              const double* KOKKOS_RESTRICT e, int lo, int hi) {
+                                              const double* KOKKOS_RESTRICT e, int lo, int hi, Lanes lanes = {}) {
   const double gm1 = gas.gamma - 1.0, smallr = gas.smallr, smallp = gas.smallp;
-  for (int i = lo * B; i < hi * B; ++i) {
+  for (int i = lo * B + lanes.first; i < hi * B; i += lanes.step) {
     const int k = i + B;
     const double mass = dm[i] + fm[i] - fm[k];
     const double unew = (dm[i] * u[i] + fu[i] - fu[k]) / mass;
@@ -59,21 +60,22 @@ KOKKOS_INLINE_FUNCTION void remap_update_with(const double* KOKKOS_RESTRICT dm, 
 }
 
 // Slab: every zone has the volume dx.
-template <int B>
+template <int B, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void remap_update(const double* dm, const double* fm, const double* fu, const double* fv,
                                          const double* fe, double dx, const Gas& gas, double* r, double* p, double* u,
-                                         double* v, const double* e, int lo, int hi) {
+                                         double* v, const double* e, int lo, int hi, Lanes lanes = {}) {
   remap_update_with<B>(
-      dm, fm, fu, fv, fe, [dx](int) { return dx; }, gas, r, p, u, v, e, lo, hi);
+      dm, fm, fu, fv, fe, [dx](int) { return dx; }, gas, r, p, u, v, e, lo, hi, lanes);
 }
 
 // Curvilinear: the volume of element i is vol[i] (zone-major with lanes).
-template <int B>
+template <int B, class Lanes = AllLanes>
 KOKKOS_INLINE_FUNCTION void remap_update_volumes(const double* dm, const double* fm, const double* fu, const double* fv,
                                                  const double* fe, const double* vol, const Gas& gas, double* r,
-                                                 double* p, double* u, double* v, const double* e, int lo, int hi) {
+                                                 double* p, double* u, double* v, const double* e, int lo, int hi,
+                                                 Lanes lanes = {}) {
   remap_update_with<B>(
-      dm, fm, fu, fv, fe, [vol](int i) { return vol[i]; }, gas, r, p, u, v, e, lo, hi);
+      dm, fm, fu, fv, fe, [vol](int i) { return vol[i]; }, gas, r, p, u, v, e, lo, hi, lanes);
 }
 
 }  // namespace proxylab::evh1

@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cstdint>
+#include <vector>
 
 #include "evolve.hpp"
 #include "flatten.hpp"
@@ -135,7 +136,8 @@ struct Block {
     return pc.axis == 2 ? 1 : std::ptrdiff_t(pc.fields.extent(2));
   }
 
-  KOKKOS_INLINE_FUNCTION void gather(Work& w, int q0) const {
+  template <class Lanes>
+  KOKKOS_INLINE_FUNCTION void gather(Work& w, int q0, const Lanes& lanes) const {
     const int n = pc.nzones;
     const int lo = pc.left == Boundary::neighbor ? -nghost : 0;
     const int hi = pc.right == Boundary::neighbor ? n + nghost : n;
@@ -148,12 +150,12 @@ struct Block {
         double* a = w.a[slots[k]];
         for (int z = lo; z < hi; ++z) {
           const double* row = &pc.fields(vars[k], pc.zone_begin + z, pc.pencil_begin + q0);
-          for (int l = 0; l < B; ++l) a[z * B + l] = row[l];
+          for (int l = lanes.first; l < B; l += lanes.step) a[z * B + l] = row[l];
         }
       }
     } else {
       const std::ptrdiff_t stride = zone_stride();
-      for (int l = 0; l < B; ++l) {
+      for (int l = lanes.first; l < B; l += lanes.step) {
         const int q = q0 + l < pc.npencils ? q0 + l : pc.npencils - 1;  // a short last block repeats a pencil
         for (int k = 0; k < 4; ++k) {
           double* a = w.a[slots[k]];
@@ -162,13 +164,14 @@ struct Block {
         }
       }
     }
-    for (int l = 0; l < B; ++l) {
+    for (int l = lanes.first; l < B; l += lanes.step) {
       fill_ghosts<B>(w, n, l, pc.left, true);
       fill_ghosts<B>(w, n, l, pc.right, false);
     }
   }
 
-  KOKKOS_INLINE_FUNCTION void scatter(const Work& w, int q0) const {
+  template <class Lanes>
+  KOKKOS_INLINE_FUNCTION void scatter(const Work& w, int q0, const Lanes& lanes) const {
     const int vars[4] = {var_rho, var_p, pc.normal, pc.transverse};
     const int slots[4] = {Work::r, Work::p, Work::u, Work::v};
     if (B > 1 && pc.axis == 1 && q0 + B <= pc.npencils) {  // row by row, as gather()
@@ -176,13 +179,13 @@ struct Block {
         const double* a = w.a[slots[k]];
         for (int z = 0; z < pc.nzones; ++z) {
           double* row = &pc.fields(vars[k], pc.zone_begin + z, pc.pencil_begin + q0);
-          for (int l = 0; l < B; ++l) row[l] = a[z * B + l];
+          for (int l = lanes.first; l < B; l += lanes.step) row[l] = a[z * B + l];
         }
       }
       return;
     }
     const std::ptrdiff_t stride = zone_stride();
-    for (int l = 0; l < B && q0 + l < pc.npencils; ++l)
+    for (int l = lanes.first; l < B && q0 + l < pc.npencils; l += lanes.step)
       for (int k = 0; k < 4; ++k) {
         const double* a = w.a[slots[k]];
         double* dst = &at(vars[k], q0 + l, 0);
@@ -191,13 +194,16 @@ struct Block {
   }
 
   // The geometry of block q0 (curvilinear sweeps): face coordinates, per-lane length scale, width and dt / width.
-  KOKKOS_INLINE_FUNCTION SweepShape shape(Work& w, int q0) const {
+  template <class Lanes>
+  KOKKOS_INLINE_FUNCTION SweepShape shape(Work& w, int q0, const Lanes& lanes) const {
     SweepShape s;
     s.kind = pc.geometry;
-    double* rf = w.per_zone(Work::rf, B);
-    for (int z = -nghost; z <= pc.nzones + nghost; ++z) rf[z] = pc.origin + double(pc.first_face + z) * pc.dcoord;
+    double* rf = w.per_zone(Work::rf, B);  // shared by the lanes
+    if (lanes.first == 0)
+      for (int z = -nghost; z <= pc.nzones + nghost; ++z) rf[z] = pc.origin + double(pc.first_face + z) * pc.dcoord;
+    lanes.sync();
     double *scale = w.a[Work::scale], *width = w.a[Work::width], *dtw = w.a[Work::dtw];
-    for (int l = 0; l < B; ++l) {
+    for (int l = lanes.first; l < B; l += lanes.step) {
       const int q = q0 + l < pc.npencils ? q0 + l : pc.npencils - 1;  // as gather()
       const bool theta = pc.geometry == SweepGeometry::spherical_theta;
       scale[l] = theta ? pc.radius_origin + (double(pc.first_pencil + q) + 0.5) * pc.dr : 1.0;
@@ -211,93 +217,97 @@ struct Block {
   }
 
   // VH-1: ppmlr
-  template <class Stopwatch>
-  KOKKOS_INLINE_FUNCTION void advance(Work& w, int q0, double* t, Stopwatch& watch) const {  // t: nphases seconds
+  template <class Lanes, class Stopwatch>
+  KOKKOS_INLINE_FUNCTION void advance(Work& w, int q0, const Lanes& lanes, double* t,
+                                      Stopwatch& watch) const {  // t: nphases seconds
     double** a = w.a;
     const int n = pc.nzones;
     const ParaCoef coef = w.coef();  // the Lagrangian grid of the remap
     const UniformCoef uniform;       // the fixed grid: every zone alike
     const bool curved = pc.geometry != SweepGeometry::slab;
     watch.restart();
-    const SweepShape geo = curved ? shape(w, q0) : SweepShape{};
+    const SweepShape geo = curved ? shape(w, q0, lanes) : SweepShape{};
     // flatten, parabolae of p, rho, u on the fixed grid, characteristic states
-    flatten<B>(a[Work::p], a[Work::u], a[Work::steep], a[Work::flat], -4, n + 4);
+    flatten<B>(a[Work::p], a[Work::u], a[Work::steep], a[Work::flat], -4, n + 4, lanes);
     if (curved)
-      courant_fraction_lanes<B>(a[Work::r], a[Work::p], gas.gamma, a[Work::dtw], a[Work::y], -4, n + 4);
+      courant_fraction_lanes<B>(a[Work::r], a[Work::p], gas.gamma, a[Work::dtw], a[Work::y], -4, n + 4, lanes);
     else
-      courant_fraction<B>(a[Work::r], a[Work::p], gas.gamma, dt / dx, a[Work::y], -4, n + 4);
+      courant_fraction<B>(a[Work::r], a[Work::p], gas.gamma, dt / dx, a[Work::y], -4, n + 4, lanes);
     const int q_in[3] = {Work::p, Work::u, Work::r}, q_right[3] = {Work::pR, Work::uR, Work::rR},
               q_left[3] = {Work::pL, Work::uL, Work::rL};
     for (int k = 0; k < 3; ++k) {
       parabola<B>(a[q_in[k]], a[Work::flat], uniform, a[Work::da], a[Work::face], a[Work::al], a[Work::ar], a[Work::a6],
-                  -4, n + 4);
-      edge_states<B>(a[Work::al], a[Work::ar], a[Work::a6], a[Work::y], a[q_right[k]], a[q_left[k]], -4, n + 4);
+                  -4, n + 4, lanes);
+      edge_states<B>(a[Work::al], a[Work::ar], a[Work::a6], a[Work::y], a[q_right[k]], a[q_left[k]], -4, n + 4, lanes);
     }
-    if (curved) force_edge_states<B>(geo, dt, a[Work::u], a[Work::v], a[Work::uR], a[Work::uL], -4, n + 4);
+    if (curved) force_edge_states<B>(geo, dt, a[Work::u], a[Work::v], a[Work::uR], a[Work::uL], -4, n + 4, lanes);
     t[phase_parabola] += watch.lap();
     double* const scratch[9] = {a[Work::c1], a[Work::c2],   a[Work::c3], a[Work::c4], a[Work::c5],
                                 a[Work::da], a[Work::face], a[Work::al], a[Work::ar]};
     constexpr int strip = B == 1 ? 1 << 30 : riemann_chunk / B;  // zones per strip; the pencil: all of it
     for (int c = -3; c < n + 4; c += strip)
       riemann_faces<B>(a[Work::pR], a[Work::uR], a[Work::rR], a[Work::pL], a[Work::uL], a[Work::rL], gas, scratch,
-                       a[Work::umid], a[Work::pmid], c, c + strip < n + 4 ? c + strip : n + 4);
-    for (int l = 0; l < B; ++l) {  // a reflecting wall does not move
+                       a[Work::umid], a[Work::pmid], c, c + strip < n + 4 ? c + strip : n + 4, lanes);
+    for (int l = lanes.first; l < B; l += lanes.step) {  // a reflecting wall does not move
       if (pc.left == Boundary::reflect) a[Work::umid][l] = 0.0;
       if (pc.right == Boundary::reflect) a[Work::umid][n * B + l] = 0.0;
     }
     t[phase_riemann] += watch.lap();
     if (curved) {
-      zone_volumes<B>(geo, a[Work::vol], 0, n);
+      zone_volumes<B>(geo, a[Work::vol], 0, n, lanes);
       evolve_curvilinear<B>(geo, a[Work::umid], a[Work::pmid], dt, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v],
-                            a[Work::e], a[Work::dm], a[Work::dxl], -3, n + 3);
+                            a[Work::e], a[Work::dm], a[Work::dxl], -3, n + 3, lanes);
     } else {
       evolve<B>(a[Work::umid], a[Work::pmid], dt, dx, gas, a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e],
-                a[Work::dm], a[Work::dxl], -3, n + 3);
+                a[Work::dm], a[Work::dxl], -3, n + 3, lanes);
     }
     t[phase_evolve] += watch.lap();
     // remap: parabolae of rho, u, v, e on the Lagrangian grid, fluxes through the fixed faces
-    paraset<B>(a[Work::dxl], coef, -2, n + 2, -2, n + 1);
+    paraset<B>(a[Work::dxl], coef, -2, n + 2, -2, n + 1, lanes);
     const int q_remap[4] = {Work::r, Work::u, Work::v, Work::e}, q_flux[4] = {Work::fm, Work::fu, Work::fv, Work::fe};
     for (int k = 0; k < 4; ++k) {
       parabola<B>(a[q_remap[k]], a[Work::flat], coef, a[Work::da], a[Work::face], a[Work::al], a[Work::ar], a[Work::a6],
-                  -1, n + 1);
+                  -1, n + 1, lanes);
       remap_flux<B>(a[Work::umid], dt, a[Work::dxl], a[Work::al], a[Work::ar], a[Work::a6],
-                    k == 0 ? nullptr : a[Work::fm], a[q_flux[k]], 0, n);
-      if (k == 0 && curved) sliver_volumes<B>(geo, a[Work::umid], dt, a[Work::fm], 0, n);
+                    k == 0 ? nullptr : a[Work::fm], a[q_flux[k]], 0, n, lanes);
+      if (k == 0 && curved) sliver_volumes<B>(geo, a[Work::umid], dt, a[Work::fm], 0, n, lanes);
     }
     if (curved)
       remap_update_volumes<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], a[Work::vol], gas,
-                              a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n);
+                              a[Work::r], a[Work::p], a[Work::u], a[Work::v], a[Work::e], 0, n, lanes);
     else
       remap_update<B>(a[Work::dm], a[Work::fm], a[Work::fu], a[Work::fv], a[Work::fe], dx, gas, a[Work::r], a[Work::p],
-                      a[Work::u], a[Work::v], a[Work::e], 0, n);
+                      a[Work::u], a[Work::v], a[Work::e], 0, n, lanes);
     t[phase_remap] += watch.lap();
   }
 };
 
-// One team per block of B pencils, its temporaries in team scratch.
+// One team per block of B pencils, its temporaries in team scratch. Host back ends: a team of one thread sweeps
+// the block's lanes as its vector (AllLanes). Device back ends: a team of B threads, one lane each (OneLane).
 template <int B>
 PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) {
   using Policy = Kokkos::TeamPolicy<ExecSpace>;
+  using Member = typename Policy::member_type;
   const int nblocks = (pc.npencils + B - 1) / B;
   const std::size_t bytes = Work::doubles(pc.nzones, B) * sizeof(double);
-  Policy policy(nblocks, 1);
-  policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
   const Block<B> block{pc, dt, dx, gas};
   const int nzones = pc.nzones;
   PhaseTimes total{};
   if constexpr (mem_space_on_host) {  // phase times per block, summed
+    Policy policy(nblocks, 1);
+    policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
     Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);
-    Kokkos::parallel_for("evh1::sweep", policy, [=](const typename Policy::member_type& team) {
+    Kokkos::parallel_for("evh1::sweep", policy, [=](const Member& team) {
       Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), nzones, B);
       const int q0 = team.league_rank() * B;
+      const AllLanes lanes;
       PhaseTimes t{};
       HostStopwatch watch;
-      block.gather(w, q0);
+      block.gather(w, q0, lanes);
       t[phase_parabola] += watch.lap();
-      block.advance(w, q0, t.data(), watch);
+      block.advance(w, q0, lanes, t.data(), watch);
       watch.restart();
-      block.scatter(w, q0);
+      block.scatter(w, q0, lanes);
       t[phase_remap] += watch.lap();
       for (int k = 0; k < nphases; ++k) times(team.league_rank(), k) = t[k];
     });
@@ -305,19 +315,42 @@ PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) 
     for (int b = 0; b < nblocks; ++b)
       for (int k = 0; k < nphases; ++k) total[k] += times(b, k);
   } else {
+    Policy policy(nblocks, B);
+    policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
     Kokkos::parallel_for(
-        "evh1::sweep", policy, KOKKOS_LAMBDA(const typename Policy::member_type& team) {
+        "evh1::sweep", policy, KOKKOS_LAMBDA(const Member& team) {
           Work w(static_cast<double*>(team.team_scratch(1).get_shmem(bytes)), nzones, B);
           const int q0 = team.league_rank() * B;
+          const OneLane<B, Member> lanes{team.team_rank(), team};
           double t[nphases] = {};
           NoStopwatch watch;
-          block.gather(w, q0);
-          block.advance(w, q0, t, watch);
-          block.scatter(w, q0);
+          block.gather(w, q0, lanes);
+          block.advance(w, q0, lanes, t, watch);
+          block.scatter(w, q0, lanes);
         });
     Kokkos::fence();
   }
   return total;
+}
+
+// A team whose lanes run one after another on one thread (lane 0 first): no barrier needed.
+struct SequentialTeam {
+  KOKKOS_INLINE_FUNCTION void team_barrier() const {}
+};
+
+template <int B>
+void sweep_lane_by_lane_blocks(const Pencils& pc, double dt, double dx, const Gas& gas) {
+  const Block<B> block{pc, dt, dx, gas};
+  std::vector<double> scratch(Work::doubles(pc.nzones, B));
+  const SequentialTeam team;
+  for (int q0 = 0; q0 < pc.npencils; q0 += B) {
+    Work w(scratch.data(), pc.nzones, B);
+    double t[nphases] = {};
+    NoStopwatch watch;
+    for (int l = 0; l < B; ++l) block.gather(w, q0, OneLane<B, SequentialTeam>{l, team});
+    for (int l = 0; l < B; ++l) block.advance(w, q0, OneLane<B, SequentialTeam>{l, team}, t, watch);
+    for (int l = 0; l < B; ++l) block.scatter(w, q0, OneLane<B, SequentialTeam>{l, team});
+  }
 }
 
 }  // namespace
@@ -332,6 +365,14 @@ std::size_t sweep_scratch_limit() {
 int sweep_teams_in_flight(int blocks) {
   if constexpr (mem_space_on_host) return HostExec().concurrency();  // every thread's scratch, blocks or not
   return std::max(1, std::min(ExecSpace().concurrency(), blocks));   // Kokkos' CUDA team scratch pool (teams of 1)
+}
+
+void sweep_lane_by_lane(const Pencils& pencils, double dt, double dx, const Gas& gas, int lanes) {
+  if (!mem_space_on_host)  // the host thread reads the fields; a device runs this shape itself
+    throw RuntimeError("evh1 sweep_lane_by_lane: host back ends only");
+  if (lanes == 4) return sweep_lane_by_lane_blocks<4>(pencils, dt, dx, gas);
+  if (lanes == 8) return sweep_lane_by_lane_blocks<8>(pencils, dt, dx, gas);
+  return sweep_lane_by_lane_blocks<16>(pencils, dt, dx, gas);
 }
 
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes) {

@@ -3,9 +3,11 @@
 // states, Riemann problems, Lagrangian evolve, conservative remap, scatter back.
 //
 // Two mappings of the same arithmetic (bit-identical results):
-//   pencil   one pencil at a time with 1-D temporaries, vector lanes along the pencil (EVH1)
+//   pencil   one pencil at a time with 1-D temporaries, vector lanes along the pencil (EVH1); on a device one
+//            thread per pencil
 //   batched  a block of `lanes` pencils at once, temporaries zone-major with the pencils innermost,
-//            vector lanes across pencils (the restructuring the seed asks for)
+//            vector lanes across pencils (the restructuring the seed asks for); on a device a team of `lanes`
+//            threads per block, one pencil each (lanes.hpp), neighbouring threads on neighbouring doubles
 #pragma once
 #include <array>
 #include <string>
@@ -51,6 +53,11 @@ using PhaseTimes = std::array<double, nphases>;  // seconds summed over threads
 
 // Advances every pencil by dt on a uniform grid of width dx. lanes: pencils per block (batched): 4, 8 or 16.
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes);
+
+// The device shape of `batched` (one thread per lane, lanes.hpp) run on the host, the lanes of each block one after
+// another: the unit test that holds the device's per-lane loops to the host's numbers without a device (host back
+// ends only: on a device `batched` is this shape, tested against `pencil`).
+void sweep_lane_by_lane(const Pencils& pencils, double dt, double dx, const Gas& gas, int lanes);
 
 // Team scratch of one sweep block (pencils of nzones zones, `lanes` per block; 1 for pencil): the
 // temporaries each team holds while it sweeps (memory estimates).
