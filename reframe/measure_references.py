@@ -7,9 +7,9 @@ Usage: reframe/measure_references.py [--runs N] [--launch local|slurm] [--max-lo
 Runs `reframe/run.sh --size bench` N times (default 3) and keeps, per check, the median FOM as the reference and a
 tolerance of twice the runs' spread ((max - min) / median), at least MIN_TOLERANCE: a check whose tolerance reaches
 10% cannot catch a 10% regression and is named as such. References are only as good as the machine is quiet: it
-refuses to start when the 1-minute load average is above --max-load (default 0.5) and refuses to write when it rose
-above it during the runs (the load of this machine: through Slurm, --launch slurm, the nodes' load is yours to see
-to). The system's entry in references.json (the ReFrame system the runs ran on, e.g. devvm) is
+refuses to start when the 1-minute load average is above --max-load (default 0.5) and refuses to write when the
+machine's other work during the runs (its busy CPU time less the runs' own, over the wall time) exceeded it (the load
+of this machine: through Slurm, --launch slurm, the nodes' load is yours to see to). The system's entry in references.json (the ReFrame system the runs ran on, e.g. devvm) is
 replaced; other systems' entries are kept. Anything after -- goes to reframe (e.g. -n stream to measure one proxy:
 only the checks measured are replaced).
 """
@@ -17,9 +17,11 @@ import argparse
 import datetime
 import json
 import os
+import resource
 import statistics
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
@@ -31,6 +33,19 @@ CATCHES = 0.10         # the regression the references must catch
 
 def load_average() -> float:
     return os.getloadavg()[0]
+
+
+def busy_seconds() -> float:
+    """CPU seconds this machine has been busy since boot (/proc/stat: every state but idle and iowait)."""
+    with open("/proc/stat") as stat:
+        ticks = [int(x) for x in stat.readline().split()[1:9]]
+    return (sum(ticks) - ticks[3] - ticks[4]) / os.sysconf("SC_CLK_TCK")
+
+
+def own_seconds() -> float:
+    """CPU seconds of this process's finished descendants (the suite's runs)."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
 
 
 def run_suite(output: Path, launch: str, extra: list[str]) -> tuple[str, dict[str, list[float]]]:
@@ -63,13 +78,16 @@ def main(argv: list[str]) -> int:
               "references measured now would be too slow to catch a regression", file=sys.stderr)
         return 2
     runs, system = {}, None
+    start_wall, start_busy, start_own = time.monotonic(), busy_seconds(), own_seconds()
     for i in range(args.runs):
         system, foms = run_suite(args.output.resolve() / f"run-{i + 1}", args.launch, extra)
         for check, values in foms.items():
             runs.setdefault(check, []).extend(values)
     after = load_average()
-    if after > args.max_load:
-        print(f"measure_references: load average rose to {after:.2f} during the runs: not written", file=sys.stderr)
+    foreign = ((busy_seconds() - start_busy) - (own_seconds() - start_own)) / (time.monotonic() - start_wall)
+    if foreign > args.max_load:
+        print(f"measure_references: other work kept {foreign:.2f} cores busy during the runs: not written",
+              file=sys.stderr)
         return 2
     if not runs:
         print("measure_references: no check gave a FOM (see the ReFrame output under "
@@ -79,7 +97,8 @@ def main(argv: list[str]) -> int:
                             text=True).stdout.strip()
     measured = {"command": " ".join(["reframe/measure_references.py", *argv, *(["--", *extra] if extra else [])]),
                 "date": datetime.datetime.now().isoformat(timespec="seconds"), "commit": commit,
-                "load_average": [round(before, 2), round(after, 2)], "cores": os.cpu_count()}
+                "load_average": [round(before, 2), round(after, 2)], "other_work_cores": round(foreign, 2),
+                "cores": os.cpu_count()}
     fom = {}
     for check, values in sorted(runs.items()):
         median = statistics.median(values)
