@@ -61,6 +61,8 @@ void declare(Schema& s) {
            "shock tube along x or y (the other extent is grid.ny or grid.nx zones), or oblique: along the diagonal of "
            "a periodic unit square (the problem (left, right) at x + y = 0.75, (right, left) at 0.25; t_end 0.07)");
   s.real("sod.x0", 0.5, 0.0, 1.0, "initial discontinuity position (x or y tube), 0 < x0 < 1");
+  s.text("sod.label", "Sod",
+         "the tube's name in the output and its check (Toro's decks: e.g. \"Toro 2 (123 problem)\")");
   s.real("sod.rho_left", 1.0, 1e-10, 1e10, "left density");
   s.real("sod.u_left", 0.0, -1e6, 1e6,
          "left velocity along the tube (oblique: along (1, 1)/sqrt 2); a moving end state makes that end open (auto)");

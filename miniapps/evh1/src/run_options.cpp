@@ -36,8 +36,8 @@ RunOptions read_options(const Config& cfg) {
   o.py = int(cfg.integer("decomp.py"));
   o.bc_x = cfg.choice<BoundaryChoice>("bc.x");
   o.bc_y = cfg.choice<BoundaryChoice>("bc.y");
-  o.sod = {cfg.choice<TubeAxis>("sod.direction"), cfg.real("sod.x0"), tube_state(cfg, "left"),
-           tube_state(cfg, "right")};
+  o.sod = {cfg.choice<TubeAxis>("sod.direction"), cfg.real("sod.x0"), tube_state(cfg, "left"), tube_state(cfg, "right"),
+           cfg.text("sod.label")};
   o.sedov = {cfg.choice<GridGeometry>("sedov.geometry"),
              cfg.real("sedov.rmin"),
              cfg.real("sedov.energy"),

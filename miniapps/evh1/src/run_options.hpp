@@ -27,6 +27,7 @@ struct SodOptions {
   TubeAxis direction = TubeAxis::x;
   double x0 = 0.5;
   Primitive left, right;
+  std::string label = "Sod";  // the tube's name in the output and its check (Toro's decks name their test)
 };
 
 struct SedovOptions {

@@ -230,7 +230,8 @@ void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, 
     }
   }
   const Interface& main = tube.interfaces.back();  // (left, right)
-  ctx.report.results()["sod"] = {{"p_star", main.star.p},
+  ctx.report.results()["sod"] = {{"label", o.sod.label},
+                                 {"p_star", main.star.p},
                                  {"u_star", main.star.u},
                                  {"rho_star_left", main.star.rho_left},
                                  {"rho_star_right", main.star.rho_right},
@@ -245,12 +246,12 @@ void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, 
   const bool derived = o.verify.sod_l1 == 0;
   const double limit = derived ? 2.0 * (rho_max - rho_min) * std::pow(double(n), -0.8) : o.verify.sod_l1;
   ctx.report.results()["sod"]["l1_limit"] = limit;
-  ctx.out() << "  Sod: exact p* = " << main.star.p << ", u* = " << main.star.u << "; L1 density error " << l1
-            << ", limit " << limit
+  ctx.out() << "  " << o.sod.label << ": exact p* = " << main.star.p << ", u* = " << main.star.u
+            << "; L1 density error " << l1 << ", limit " << limit
             << (derived ? " (first order at " + std::to_string(n) + " zones: 2 (rho_max - rho_min) n^-0.8)"
                         : std::string(" (verify.sod_l1)"))
             << "\n";
-  ctx.report.check_le("Sod L1 density error vs exact solution", l1, limit);
+  ctx.report.check_le(o.sod.label + " L1 density error vs exact solution", l1, limit);
 }
 
 }  // namespace proxylab::evh1
