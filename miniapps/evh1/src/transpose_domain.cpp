@@ -194,8 +194,8 @@ class TransposeDomain : public Domain {
       sbuf.to_mpi();
       transpose_->exchange(sbuf.mpi(), sc, sd, rbuf.mpi(), rc, rd);
       rbuf.from_mpi();
-      copy_blocks(to.unpack_kernel, unpack);
     }
+    copy_blocks(to.unpack_kernel, unpack);  // none at one rank
     Kokkos::fence();
     in_x_ = !in_x_;
     ++messages;
