@@ -19,21 +19,17 @@ SpectralLayout all_rows(const LegendreSetup& s) { return SpectralLayout(s.option
 class AllreduceLegendre final : public ParallelLegendre {
  public:
   explicit AllreduceLegendre(const LegendreSetup& s)
-      : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()), all_rows(s)),
-        rows_(all_rows(s).rows) {}
+      : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()), all_rows(s)) {}
 
   void forward(int nfields, const View1D<double>& spec) override {
     transform_forward(local_, nfields, spec);
     auto t = comm_scope();
-    const int n = rows_ * columns(nfields);
+    const int n = state_layout().rows * columns(nfields);
     MPI_Allreduce(MPI_IN_PLACE, spec.data(), n, MPI_DOUBLE, MPI_SUM, comm_);
     stats_.comm_bytes += (long long)n * 8;  // payload each rank contributes
     stats_.comm_calls += 1;
   }
   void inverse(const View1D<double>& spec, int nfields) override { transform_inverse(spec, nfields, local_); }
-
- private:
-  int rows_;
 };
 
 // The spectral state split by wavenumber: the forward transform writes every row into a full-size buffer, whose
@@ -43,7 +39,9 @@ class SplitStateLegendre : public ParallelLegendre {
   explicit SplitStateLegendre(const LegendreSetup& s)
       : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()),
                          SpectralLayout(s.options.ntrunc, s.decomposition.my_ms())),
-        full_("pstswm::spectral_full", size_t(all_rows(s).rows) * max_transform_fields * 2 * s.options.levels) {}
+        full_("pstswm::spectral_full", size_t(all_rows(s).rows) * max_transform_fields * 2 * s.options.levels) {
+    for (const std::vector<int>& ms : decomp_.ms) block_rows_.push_back(SpectralLayout(decomp_.ntrunc, ms).rows);
+  }
 
   void forward(int nfields, const View1D<double>& spec) final {
     transform_forward(local_, nfields, full_);
@@ -69,11 +67,11 @@ class SplitStateLegendre : public ParallelLegendre {
 
  private:
   std::vector<int> block_counts(int nfields) const {
-    std::vector<int> counts(decomp_.ranks);
-    for (int r = 0; r < decomp_.ranks; ++r)
-      counts[r] = SpectralLayout(decomp_.ntrunc, decomp_.ms[r]).rows * columns(nfields);
+    std::vector<int> counts;
+    for (int rows : block_rows_) counts.push_back(rows * columns(nfields));
     return counts;
   }
+  std::vector<int> block_rows_;  // spectral rows of each rank's wavenumbers
 };
 
 class ReduceScatterLegendre final : public SplitStateLegendre {
