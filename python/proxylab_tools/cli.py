@@ -284,8 +284,6 @@ def build_parser() -> argparse.ArgumentParser:
     return p
 
 
-
-
 # Commands whose binary's own flags may also come before the bare "--": Kokkos' (--kokkos-tools-libs=..., ...).
 BINARY_FLAG_COMMANDS = ("run", "jobscript")
 

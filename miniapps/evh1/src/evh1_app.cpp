@@ -138,12 +138,13 @@ void choose_halo_grid(const RunOptions& o, const Config& cfg, int size, int nx, 
 }
 
 // The sweeps keep a block's temporaries in team scratch (sweep.hpp), of which the execution space gives one team at
-// most sweep_scratch_limit(): pencils of `line` zones must fit.
-void check_sweep_scratch(const Config& cfg, const RunOptions& o, int line) {
+// most sweep_scratch_limit(): pencils of this rank's x and y sweeps (zones_x, zones_y long) must fit.
+void check_sweep_scratch(const Config& cfg, const RunOptions& o, int zones_x, int zones_y) {
   const bool batched = o.sweep.mapping == SweepMapping::batched;
+  const int line = std::max(zones_x, zones_y);
   const std::size_t need = sweep_scratch_bytes(line, batched ? o.sweep.lanes : 1), limit = sweep_scratch_limit();
   if (need > limit)
-    cfg.reject(batched ? "evh1.lanes" : "grid.nx",
+    cfg.reject(batched ? "evh1.lanes" : (zones_x >= zones_y ? "grid.nx" : "grid.ny"),
                "pencils of " + std::to_string(line) + " zones" +
                    (batched ? " in blocks of " + std::to_string(o.sweep.lanes) : std::string()) + " need " +
                    std::to_string(need >> 20) + " MiB of team scratch, more than the " + std::to_string(limit >> 20) +
@@ -160,13 +161,13 @@ std::unique_ptr<Domain> make_domain(RunContext& ctx, const RunOptions& o, const 
     if (g.ny < ctx.size)
       cfg.reject("grid.ny",
                  "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
-    check_sweep_scratch(cfg, o, std::max(g.nx, g.ny));
+    check_sweep_scratch(cfg, o, g.nx, g.ny);
     require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, 0, 0), grid_keys);
     return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, o.transpose, o.gpu_aware);
   }
   int px = 0, py = 0;
   choose_halo_grid(o, cfg, ctx.size, g.nx, g.ny, px, py);
-  check_sweep_scratch(cfg, o, std::max((g.nx + px - 1) / px, (g.ny + py - 1) / py));
+  check_sweep_scratch(cfg, o, (g.nx + px - 1) / px, (g.ny + py - 1) / py);
   require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, px, py), grid_keys);
   return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, o.halo, px, py, o.gpu_aware);
 }

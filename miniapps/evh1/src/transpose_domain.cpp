@@ -82,6 +82,8 @@ class TransposeDomain : public Domain {
     displacements(xy_send_, xy_sdisp_);
     displacements(xy_recv_, xy_rdisp_);
     transpose_ = Transpose::create(strategy, comm);
+    to_y_ = plan(x_layout(), y_layout(), send_, xy_sdisp_, recv_, xy_rdisp_);
+    to_x_ = plan(y_layout(), x_layout(), recv_, xy_rdisp_, send_, xy_sdisp_);
   }
 
   void initialize(const InitialState& init) override {
@@ -163,45 +165,56 @@ class TransposeDomain : public Domain {
   Layout x_layout() const { return {xdata_, grid.nx, rows_, "evh1::pack_x", "evh1::unpack_x"}; }
   Layout y_layout() const { return {ydata_, grid.ny, cols_, "evh1::pack_y", "evh1::unpack_y"}; }
 
-  // EVH1's MPI_ALLTOALL between the sweeps, from one layout to the other (x -> y after sweepx, y -> x before the
-  // next): the block for rank s holds, per var, the points of this rank's lines that lie in s's lines of `to`,
-  // ordered as s's `to` data; the own block is transposed straight into `to`. The message buffers and their
-  // counts and displacements are those of the direction (send_ / recv_ swap roles for y -> x).
-  void transpose(const Layout& from, const Layout& to, const MPIBuffer<double>& sbuf, const std::vector<int>& sc,
-                 const std::vector<int>& sd, const MPIBuffer<double>& rbuf, const std::vector<int>& rc,
-                 const std::vector<int>& rd) {
-    auto c = timers.scope("communication", Category::communication);
-    const int me = rank_, from_lines = from.split[me].size(), to_lines = to.split[me].size();
+  // The copies of one direction (the pack into the messages and this rank's own block, the unpack of the others'),
+  // fixed by the decomposition: planned once, in the constructor.
+  struct Direction {
+    const char *pack_kernel = nullptr, *unpack_kernel = nullptr;
     std::vector<BlockCopy> pack, unpack;
+  };
+  Direction plan(const Layout& from, const Layout& to, const MPIBuffer<double>& sbuf, const std::vector<int>& sd,
+                 const MPIBuffer<double>& rbuf, const std::vector<int>& rd) const {
+    const int me = rank_, from_lines = from.split[me].size(), to_lines = to.split[me].size();
+    Direction d{from.pack_kernel, to.unpack_kernel, {}, {}};
     for (int s = 0; s < size_; ++s)
       for (int v = 0; v < nvars; ++v) {  // (to-line, from-line) <- from(v, from-line, to-line)
         const int w = to.split[s].size();
         double* out = s == me ? element(to.data, v, 0, from.split[me].begin)
                               : sbuf.data() + sd[s] + std::ptrdiff_t(v) * w * from_lines;
-        pack.push_back({element(from.data, v, 0, to.split[s].begin), 1, from.line, out, s == me ? to.line : from_lines,
-                        w, from_lines});
+        d.pack.push_back({element(from.data, v, 0, to.split[s].begin), 1, from.line, out,
+                          s == me ? to.line : from_lines, w, from_lines});
       }
     for (int r = 0; r < size_; ++r)
       for (int v = 0; v < nvars; ++v) {  // r's lines are contiguous on both sides
         const int h = from.split[r].size();
         if (r != me)
-          unpack.push_back({rbuf.data() + rd[r] + std::ptrdiff_t(v) * to_lines * h, h, 1,
-                            element(to.data, v, 0, from.split[r].begin), to.line, to_lines, h});
+          d.unpack.push_back({rbuf.data() + rd[r] + std::ptrdiff_t(v) * to_lines * h, h, 1,
+                              element(to.data, v, 0, from.split[r].begin), to.line, to_lines, h});
       }
-    copy_blocks(from.pack_kernel, pack);
+    return d;
+  }
+
+  // EVH1's MPI_ALLTOALL between the sweeps, one direction of it (x -> y after sweepx, y -> x before the next): the
+  // block for rank s holds, per var, the points of this rank's lines that lie in s's lines of the other layout;
+  // the own block is transposed straight across. The message buffers and their counts and displacements are those
+  // of the direction (send_ / recv_ swap roles for y -> x).
+  void transpose(const Direction& d, const MPIBuffer<double>& sbuf, const std::vector<int>& sc,
+                 const std::vector<int>& sd, const MPIBuffer<double>& rbuf, const std::vector<int>& rc,
+                 const std::vector<int>& rd) {
+    auto c = timers.scope("communication", Category::communication);
+    copy_blocks(d.pack_kernel, d.pack);
     if (size_ > 1) {  // one rank: its block moved already
       Kokkos::fence();
       sbuf.to_mpi();
       transpose_->exchange(sbuf.mpi(), sc, sd, rbuf.mpi(), rc, rd);
       rbuf.from_mpi();
     }
-    copy_blocks(to.unpack_kernel, unpack);  // none at one rank
+    copy_blocks(d.unpack_kernel, d.unpack);  // none at one rank
     Kokkos::fence();
     in_x_ = !in_x_;
     ++messages;
   }
-  void to_y() { transpose(x_layout(), y_layout(), send_, xy_send_, xy_sdisp_, recv_, xy_recv_, xy_rdisp_); }
-  void to_x() { transpose(y_layout(), x_layout(), recv_, xy_recv_, xy_rdisp_, send_, xy_send_, xy_sdisp_); }
+  void to_y() { transpose(to_y_, send_, xy_send_, xy_sdisp_, recv_, xy_recv_, xy_rdisp_); }
+  void to_x() { transpose(to_x_, recv_, xy_recv_, xy_rdisp_, send_, xy_send_, xy_sdisp_); }
 
   MPI_Comm comm_;
   int rank_ = 0, size_ = 1;
@@ -210,6 +223,7 @@ class TransposeDomain : public Domain {
   MPIBuffer<double> send_, recv_;
   std::vector<int> xy_send_, xy_sdisp_, xy_recv_, xy_rdisp_;
   std::unique_ptr<Transpose> transpose_;
+  Direction to_y_, to_x_;
   bool in_x_ = true;
 };
 
