@@ -111,7 +111,9 @@ def main(argv: list[str]) -> int:
     entry = references.get(system, {"fom": {}})
     entry["fom"].update(fom)
     references[system] = entry
-    REFERENCES.write_text(json.dumps(references, indent=2) + "\n")
+    partial = REFERENCES.with_suffix(".json.partial")  # replaced whole or not at all
+    partial.write_text(json.dumps(references, indent=2) + "\n")
+    os.replace(partial, REFERENCES)
     print(f"measure_references: {len(fom)} references of system {system} written to {REFERENCES}")
     return 0
 
