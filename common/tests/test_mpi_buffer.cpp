@@ -38,3 +38,19 @@ TEST_CASE("MPIBuffer: with gpu_aware MPI is given the buffer itself", "[comm]") 
   CHECK(buf.mpi() == buf.data());
   CHECK(MPIBuffer<double>::host_copy_bytes(8, true) == 0);
 }
+
+TEST_CASE("MPIStage: a caller's View reaches MPI through the one host copy, part by part", "[comm]") {
+  const size_t n = 64;
+  proxylab::MPIStage<double> stage("test::stage", n, false);
+  CHECK(stage.staged() == !proxylab::mem_space_on_host);
+  proxylab::View1D<double> a("test::a", n), b("test::b", n / 2);
+  CHECK((stage.mpi(a) == a.data()) == proxylab::mem_space_on_host);
+  Kokkos::deep_copy(a, 3.0);
+  stage.to_mpi(a, 4, 8);
+  for (size_t i = 4; i < 12; ++i) CHECK(stage.mpi(a)[i] == 3.0);
+  for (size_t i = 0; i < n / 2; ++i) stage.mpi(b)[i] = 7.0 + i;  // "received" into b's place
+  stage.from_mpi(b, 0, n / 2);
+  const auto back = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), b);
+  for (size_t i = 0; i < n / 2; ++i) CHECK(back(i) == 7.0 + i);
+  CHECK_THROWS_AS(stage.to_mpi(b, 30, 4), proxylab::RuntimeError);  // past b's end: named, not a silent overrun
+}

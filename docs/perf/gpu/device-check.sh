@@ -4,12 +4,13 @@
 # its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
 # .gpu/bundle.tar.xz (docs/perf/gpu/bundle.sh); the CUDA libraries are the machine's own.
 # Usage: bash docs/perf/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
-#   PART: tests, pop, fft3d, evh1, stream (default: all, in that order; one call of the device tool runs them all)
+#   PART: tests, pop, fft3d, evh1, pstswm, stream (default: all, in that order; one call of the device tool runs them
+#   all)
 set -uo pipefail
 out=${1:?usage: device-check.sh OUTDIR}
 mkdir -p "$out/records"
 [ -f .gpu/bundle.tar.xz ] && tar -C .gpu -xJf .gpu/bundle.tar.xz
-parts=${*:2}; parts=${parts:-tests pop fft3d evh1 stream}
+parts=${*:2}; parts=${parts:-tests pop fft3d evh1 pstswm stream}
 want() { [[ " $parts " == *" $1 "* ]]; }
 # CUDA's runtime, cuFFT and cuBLAS come from the GPU machine's own toolkit.
 cuda_libs=""
@@ -31,7 +32,7 @@ run() {
   echo "=== $name: $*"
   timeout 120 "$@" --json "$out/records/$name.json" >"$out/records/$name.txt" 2>&1
   local rc=$?
-  grep -E 'ranks x threads|device:|iterations \(|time per iteration|forward|pack \+ unpack|3-D plan|Checksum|FOM:|VERIFICATION|error|Error|FAILED' \
+  grep -E 'ranks x threads|device:|iterations \(|time per iteration|forward|pack \+ unpack|3-D plan|Checksum|per step|FFT stage|per rank:|FOM:|VERIFICATION|error|Error|FAILED' \
     "$out/records/$name.txt" | head -14
   echo "exit $rc"
 }
@@ -106,6 +107,32 @@ if want evh1; then
     run "evh1-oblique-4096-$m" $evh1 --deck inputs/evh1/sod-oblique.yaml --set grid.nx=4096 --set grid.ny=4096 \
       --set time.max_steps=20 --set evh1.mapping=$m
   done
+fi
+# pstswm: every variant verified at T42 (case 2 at round-off: gemm, loop, loop with the compiled level count; case 6:
+# mass, energy, drift speed), every parallel algorithm at 2 ranks sharing the GPU, T340 case 2; then T340L18 and
+# T680L18 (gemm) with the FFT stage beside one batched cuFFT plan alone and the LT beside cuBLAS DGEMM in the same run,
+# two rounds, and T680L18 on the host build (16 threads) for the GPU / CPU ratio (targets: FFT >= 70%, LT >= 50%,
+# GPU >= 10x the host's spectral model rate).
+if want pstswm; then
+  pstswm=$bin/proxylab-pstswm
+  t42=inputs/pstswm/T42L18-case2.yaml
+  run pstswm-T42-gemm $pstswm --deck $t42
+  run pstswm-T42-loop $pstswm --deck $t42 --set transform.lt=loop
+  run pstswm-T42-loop-fixed $pstswm --deck $t42 --set transform.lt=loop --set transform.fixed_levels=true
+  run pstswm-T42-case6 $pstswm --deck inputs/pstswm/T42L18-case6.yaml
+  for a in transpose distributed:allreduce distributed:reduce_scatter distributed:ring; do
+    run "pstswm-T42-2ranks-${a/:/-}" $bin/mpiexec.hydra -n 2 $pstswm --deck $t42 --set time.days=0.5 \
+      --set parallel.algorithm=${a%%:*} --set parallel.combine=$( [[ $a == *:* ]] && echo ${a#*:} || echo allreduce)
+  done
+  run pstswm-T340 $pstswm --deck inputs/pstswm/T340L18-case2.yaml
+  for r in 1 2; do
+    for n in 340 680; do
+      run "pstswm-T${n}-r$r" $pstswm --deck inputs/pstswm/T${n}L18-case2.yaml --set perf.measure_fft=true \
+        --set perf.measure_dgemm=true
+    done
+  done
+  [ -x $bin/host/proxylab-pstswm ] && OMP_NUM_THREADS=16 run pstswm-T680-host $bin/host/proxylab-pstswm \
+    --deck inputs/pstswm/T680L18-case2.yaml
 fi
 # STREAM on the GPU's memory: 2^27 doubles (1 GiB) per array
 want stream && run stream $bin/proxylab-stream --deck inputs/stream/default.yaml --set stream.n=134217728

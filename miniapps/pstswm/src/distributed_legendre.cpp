@@ -4,9 +4,9 @@
 //   reduce_scatter  MPI_Reduce_scatter; the state is split by wavenumber, the inverse starts with MPI_Allgatherv
 //   ring            PSTSWM's ring pipeline: P-1 neighbour steps of reduce-scatter, and of allgather
 #include <algorithm>
-#include <cstring>
 
 #include "parallel_legendre.hpp"
+#include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/errors.hpp"
 
 namespace proxylab::pstswm {
@@ -16,20 +16,37 @@ namespace {
 // The transform over this rank's latitude pairs into every wavenumber's rows (concatenated by owner).
 SpectralLayout all_rows(const LegendreSetup& s) { return SpectralLayout(s.options.ntrunc, s.decomposition.concat_ms); }
 
+// Elements [first, first + count) of v.
+auto part(const View1D<double>& v, size_t first, size_t count) {
+  return Kokkos::subview(v, std::make_pair(first, first + count));
+}
+
+// MPI's memory for a spectral state of nfields fields (the caller's View, or its host copy: comm/mpi_buffer.hpp).
+MPIStage<double> spectral_stage(const LegendreSetup& s, const SpectralLayout& state) {
+  return MPIStage<double>("pstswm::spectral", size_t(state.rows) * max_transform_fields * 2 * s.options.levels,
+                          s.options.gpu_aware);
+}
+
 class AllreduceLegendre final : public ParallelLegendre {
  public:
   explicit AllreduceLegendre(const LegendreSetup& s)
-      : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()), all_rows(s)) {}
+      : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()), all_rows(s)),
+        stage_(spectral_stage(s, state_layout())) {}
 
   void forward(int nfields, const View1D<double>& spec) override {
     transform_forward(local_, nfields, spec);
     auto t = comm_scope();
     const int n = state_layout().rows * columns(nfields);
-    MPI_Allreduce(MPI_IN_PLACE, spec.data(), n, MPI_DOUBLE, MPI_SUM, comm_);
+    stage_.to_mpi(spec, 0, n);
+    MPI_Allreduce(MPI_IN_PLACE, stage_.mpi(spec), n, MPI_DOUBLE, MPI_SUM, comm_);
+    stage_.from_mpi(spec, 0, n);
     stats_.comm_bytes += (long long)n * 8;  // payload each rank contributes
     stats_.comm_calls += 1;
   }
   void inverse(const View1D<double>& spec, int nfields) override { transform_inverse(spec, nfields, local_); }
+
+ private:
+  MPIStage<double> stage_;
 };
 
 // The spectral state split by wavenumber: the forward transform writes every row into a full-size buffer, whose
@@ -39,12 +56,14 @@ class SplitStateLegendre : public ParallelLegendre {
   explicit SplitStateLegendre(const LegendreSetup& s)
       : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()),
                          SpectralLayout(s.options.ntrunc, s.decomposition.my_ms())),
-        full_("pstswm::spectral_full", size_t(all_rows(s).rows) * max_transform_fields * 2 * s.options.levels) {
+        full_("pstswm::spectral_full", size_t(all_rows(s).rows) * max_transform_fields * 2 * s.options.levels,
+              s.options.gpu_aware),
+        stage_(spectral_stage(s, state_layout())) {
     for (const std::vector<int>& ms : decomp_.ms) block_rows_.push_back(SpectralLayout(decomp_.ntrunc, ms).rows);
   }
 
   void forward(int nfields, const View1D<double>& spec) final {
-    transform_forward(local_, nfields, full_);
+    transform_forward(local_, nfields, full_.view());
     auto t = comm_scope();
     reduce_scatter(block_counts(nfields), spec);
     stats_.comm_calls += 1;
@@ -56,14 +75,21 @@ class SplitStateLegendre : public ParallelLegendre {
       allgather(block_counts(nfields), spec);
       stats_.comm_calls += 1;
     }
-    transform_inverse(full_, nfields, local_);
+    transform_inverse(full_.view(), nfields, local_);
   }
 
  protected:
   // Rank r's block of full_ (its wavenumbers' rows): counts[r] doubles, the blocks in rank order.
   virtual void reduce_scatter(const std::vector<int>& counts, const View1D<double>& spec) = 0;
   virtual void allgather(const std::vector<int>& counts, const View1D<double>& spec) = 0;
-  HostView<double*> full_;  // [concat rows][col]
+  static std::vector<size_t> offsets(const std::vector<int>& counts) {
+    std::vector<size_t> at(counts.size() + 1, 0);
+    for (size_t b = 0; b < counts.size(); ++b) at[b + 1] = at[b] + counts[b];
+    return at;
+  }
+  MPIBuffer<double> full_;       // [concat rows][col]
+  MPIStage<double> stage_;       // MPI's memory for this rank's block (the caller's spectral state)
+  std::vector<int> block_rows_;  // spectral rows of each rank's wavenumbers
 
  private:
   std::vector<int> block_counts(int nfields) const {
@@ -71,7 +97,6 @@ class SplitStateLegendre : public ParallelLegendre {
     for (int rows : block_rows_) counts.push_back(rows * columns(nfields));
     return counts;
   }
-  std::vector<int> block_rows_;  // spectral rows of each rank's wavenumbers
 };
 
 class ReduceScatterLegendre final : public SplitStateLegendre {
@@ -80,60 +105,71 @@ class ReduceScatterLegendre final : public SplitStateLegendre {
 
  private:
   void reduce_scatter(const std::vector<int>& counts, const View1D<double>& spec) override {
-    MPI_Reduce_scatter(full_.data(), spec.data(), counts.data(), MPI_DOUBLE, MPI_SUM, comm_);
-    long long all = 0;
-    for (int c : counts) all += c;
-    stats_.comm_bytes += (all - counts[decomp_.rank]) * 8;
+    const std::vector<size_t> at = offsets(counts);
+    full_.to_mpi(0, at.back());
+    MPI_Reduce_scatter(full_.mpi(), stage_.mpi(spec), counts.data(), MPI_DOUBLE, MPI_SUM, comm_);
+    stage_.from_mpi(spec, 0, counts[decomp_.rank]);
+    stats_.comm_bytes += (long long)(at.back() - counts[decomp_.rank]) * 8;
   }
   void allgather(const std::vector<int>& counts, const View1D<double>& spec) override {
-    std::vector<int> displs(decomp_.ranks, 0);
-    for (int r = 1; r < decomp_.ranks; ++r) displs[r] = displs[r - 1] + counts[r - 1];
-    MPI_Allgatherv(spec.data(), counts[decomp_.rank], MPI_DOUBLE, full_.data(), counts.data(), displs.data(),
+    const std::vector<size_t> at = offsets(counts);
+    std::vector<int> displs(at.begin(), at.end() - 1);
+    stage_.to_mpi(spec, 0, counts[decomp_.rank]);
+    MPI_Allgatherv(stage_.mpi(spec), counts[decomp_.rank], MPI_DOUBLE, full_.mpi(), counts.data(), displs.data(),
                    MPI_DOUBLE, comm_);
+    full_.from_mpi(0, at.back());
     stats_.comm_bytes += (long long)counts[decomp_.rank] * (decomp_.ranks - 1) * 8;
   }
 };
 
 class RingLegendre final : public SplitStateLegendre {
  public:
-  using SplitStateLegendre::SplitStateLegendre;
+  explicit RingLegendre(const LegendreSetup& s)
+      : SplitStateLegendre(s),
+        recv_("pstswm::ring_receive",
+              size_t(*std::max_element(block_rows_.begin(), block_rows_.end())) * columns(max_transform_fields),
+              s.options.gpu_aware) {}
 
- private:
+  // (Public only because it holds a KOKKOS_LAMBDA, which nvcc rejects in private or protected member functions.)
   // In step s rank r passes the running sum of block r-s-1 to r+1 and adds its own partial sums to block r-s-2
   // received from r-1; after P-1 steps block r is complete on rank r.
   void reduce_scatter(const std::vector<int>& counts, const View1D<double>& spec) override {
     const int P = decomp_.ranks, r = decomp_.rank, right = (r + 1) % P, left = (r + P - 1) % P;
     const std::vector<size_t> at = offsets(counts);
-    recv_.resize(*std::max_element(counts.begin(), counts.end()));
-    double* full = full_.data();
+    const View1D<double> full = full_.view(), received = recv_.view();
     for (int s = 0; s + 1 < P; ++s) {
       const int sb = (r - s - 1 + 2 * P) % P, rb = (r - s - 2 + 2 * P) % P;
-      MPI_Sendrecv(full + at[sb], counts[sb], MPI_DOUBLE, right, 71, recv_.data(), counts[rb], MPI_DOUBLE, left, 71,
-                   comm_, MPI_STATUS_IGNORE);
-      for (int i = 0; i < counts[rb]; ++i) full[at[rb] + i] += recv_[i];
+      full_.to_mpi(at[sb], counts[sb]);
+      MPI_Sendrecv(full_.mpi() + at[sb], counts[sb], MPI_DOUBLE, right, 71, recv_.mpi(), counts[rb], MPI_DOUBLE, left,
+                   71, comm_, MPI_STATUS_IGNORE);
+      recv_.from_mpi(0, counts[rb]);
+      const size_t base = at[rb];
+      Kokkos::parallel_for(
+          "pstswm::ring_sum", Kokkos::RangePolicy<ExecSpace>(0, counts[rb]),
+          KOKKOS_LAMBDA(int i) { full(base + i) += received(i); });
+      Kokkos::fence();
       stats_.comm_bytes += (long long)counts[sb] * 8;
     }
-    std::memcpy(spec.data(), full + at[r], size_t(counts[r]) * sizeof(double));
+    Kokkos::deep_copy(part(spec, 0, counts[r]), part(full, at[r], counts[r]));
   }
+
+ private:
   // P-1 neighbour steps, each passing on the block received in the step before.
   void allgather(const std::vector<int>& counts, const View1D<double>& spec) override {
     const int P = decomp_.ranks, r = decomp_.rank, right = (r + 1) % P, left = (r + P - 1) % P;
     const std::vector<size_t> at = offsets(counts);
-    double* full = full_.data();
-    std::memcpy(full + at[r], spec.data(), size_t(counts[r]) * sizeof(double));
+    Kokkos::deep_copy(part(full_.view(), at[r], counts[r]), part(spec, 0, counts[r]));
+    full_.to_mpi(at[r], counts[r]);
+    double* full = full_.mpi();
     for (int s = 0; s + 1 < P; ++s) {
       const int sb = (r - s + P) % P, rb = (r - s - 1 + P) % P;
       MPI_Sendrecv(full + at[sb], counts[sb], MPI_DOUBLE, right, 72, full + at[rb], counts[rb], MPI_DOUBLE, left, 72,
                    comm_, MPI_STATUS_IGNORE);
       stats_.comm_bytes += (long long)counts[sb] * 8;
     }
+    full_.from_mpi(0, at.back());
   }
-  static std::vector<size_t> offsets(const std::vector<int>& counts) {
-    std::vector<size_t> at(counts.size() + 1, 0);
-    for (size_t b = 0; b < counts.size(); ++b) at[b + 1] = at[b] + counts[b];
-    return at;
-  }
-  std::vector<double> recv_;
+  MPIBuffer<double> recv_;
 };
 
 }  // namespace

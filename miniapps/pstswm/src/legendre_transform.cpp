@@ -2,7 +2,6 @@
 #include "legendre_transform.hpp"
 
 #include "legendre.hpp"
-#include "proxylab/blas.hpp"
 
 namespace proxylab::pstswm {
 namespace {
@@ -10,59 +9,61 @@ namespace {
 // C2: complex columns per field (2 * levels) when fixed at compile time; 0 = run time (c2).
 template <int C2>
 struct LTKernels {
-  HostView<const double*> P;
-  HostView<const int*> row_m, row_r, m_offset;
+  View1D<double> P;
+  View1D<int> row_m, row_r, m_offset;
   int K, nfields, c2_runtime;
 
   KOKKOS_INLINE_FUNCTION int c2() const { return C2 > 0 ? C2 : c2_runtime; }
 
   // STSWM: fltsum, one spectral row (m, n) for all columns.
-  void forward(const HostView<const double*>& E, const HostView<const double*>& O, const HostView<double*>& S) const {
+  void forward(const double* E, const double* O, double* S) const {
     const int rows = int(row_m.extent(0));
     const auto self = *this;
-    Kokkos::parallel_for("pstswm::lt_forward_loop", Kokkos::RangePolicy<HostExec>(0, rows), [=](int row) {
-      const int c2 = self.c2(), ncol = self.nfields * c2, mi = self.row_m(row);
-      const double* src = ((self.row_r(row) % 2 == 0) ? E : O).data() + size_t(mi) * self.K * ncol;
-      const double* p = self.P.data() + size_t(row) * self.K;
-      double* out = S.data() + size_t(row) * ncol;
-      for (int f = 0; f < self.nfields; ++f) {
-        double acc[C2 > 0 ? C2 : 1];
-        double* a = C2 > 0 ? acc : out + f * c2;
-        for (int c = 0; c < c2; ++c) a[c] = 0.0;
-        for (int k = 0; k < self.K; ++k) {
-          const double pk = p[k];
-          const double* s = src + size_t(k) * ncol + f * c2;
-          for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
-        }
-        if (C2 > 0)
-          for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
-      }
-    });
+    Kokkos::parallel_for(
+        "pstswm::lt_forward_loop", Kokkos::RangePolicy<ExecSpace>(0, rows), KOKKOS_LAMBDA(int row) {
+          const int c2 = self.c2(), ncol = self.nfields * c2, mi = self.row_m(row);
+          const double* src = ((self.row_r(row) % 2 == 0) ? E : O) + size_t(mi) * self.K * ncol;
+          const double* p = self.P.data() + size_t(row) * self.K;
+          double* out = S + size_t(row) * ncol;
+          for (int f = 0; f < self.nfields; ++f) {
+            double acc[C2 > 0 ? C2 : 1];
+            double* a = C2 > 0 ? acc : out + f * c2;
+            for (int c = 0; c < c2; ++c) a[c] = 0.0;
+            for (int k = 0; k < self.K; ++k) {
+              const double pk = p[k];
+              const double* s = src + size_t(k) * ncol + f * c2;
+              for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
+            }
+            if (C2 > 0)
+              for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
+          }
+        });
   }
 
   // STSWM: fltinv, one (m, latitude pair) for all columns: even rows -> E, odd rows -> O.
-  void inverse(const HostView<const double*>& S, const HostView<double*>& E, const HostView<double*>& O) const {
+  void inverse(const double* S, double* E, double* O) const {
     const int nm = int(m_offset.extent(0)) - 1;
     const auto self = *this;
-    Kokkos::parallel_for("pstswm::lt_inverse_loop", Kokkos::RangePolicy<HostExec>(0, nm * K), [=](int idx) {
-      const int mi = idx / self.K, k = idx % self.K, c2 = self.c2(), ncol = self.nfields * c2;
-      const int r0 = self.m_offset(mi), r1 = self.m_offset(mi + 1);
-      for (int parity = 0; parity < 2; ++parity) {  // even rows -> E, odd rows -> O: one accumulator each
-        double* out = (parity == 0 ? E : O).data() + size_t(idx) * ncol;
-        for (int f = 0; f < self.nfields; ++f) {
-          double acc[C2 > 0 ? C2 : 1];
-          double* a = C2 > 0 ? acc : out + f * c2;
-          for (int c = 0; c < c2; ++c) a[c] = 0.0;
-          for (int row = r0 + parity; row < r1; row += 2) {
-            const double pk = self.P(size_t(row) * self.K + k);
-            const double* s = S.data() + size_t(row) * ncol + f * c2;
-            for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
+    Kokkos::parallel_for(
+        "pstswm::lt_inverse_loop", Kokkos::RangePolicy<ExecSpace>(0, nm * K), KOKKOS_LAMBDA(int idx) {
+          const int mi = idx / self.K, k = idx % self.K, c2 = self.c2(), ncol = self.nfields * c2;
+          const int r0 = self.m_offset(mi), r1 = self.m_offset(mi + 1);
+          for (int parity = 0; parity < 2; ++parity) {  // even rows -> E, odd rows -> O: one accumulator each
+            double* out = (parity == 0 ? E : O) + size_t(idx) * ncol;
+            for (int f = 0; f < self.nfields; ++f) {
+              double acc[C2 > 0 ? C2 : 1];
+              double* a = C2 > 0 ? acc : out + f * c2;
+              for (int c = 0; c < c2; ++c) a[c] = 0.0;
+              for (int row = r0 + parity; row < r1; row += 2) {
+                const double pk = self.P(size_t(row) * self.K + k);
+                const double* s = S + size_t(row) * ncol + f * c2;
+                for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
+              }
+              if (C2 > 0)
+                for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
+            }
           }
-          if (C2 > 0)
-            for (int c = 0; c < c2; ++c) out[f * c2 + c] = acc[c];
-        }
-      }
-    });
+        });
   }
 };
 
@@ -85,9 +86,9 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
       fixed_(fixed_levels && level_count_compiled(levels)) {
   table_ = legendre_table(layout_, mu_pairs);
   const int nm = int(layout_.ms.size());
-  row_m_ = HostView<int*>("pstswm::row_m", layout_.rows);
-  row_r_ = HostView<int*>("pstswm::row_r", layout_.rows);
-  m_offset_ = HostView<int*>("pstswm::m_offset", nm + 1);
+  row_m_ = View1D<int>("pstswm::row_m", layout_.rows);
+  row_r_ = View1D<int>("pstswm::row_r", layout_.rows);
+  m_offset_ = View1D<int>("pstswm::m_offset", nm + 1);
   auto hm = Kokkos::create_mirror_view(row_m_), hr = Kokkos::create_mirror_view(row_r_);
   auto ho = Kokkos::create_mirror_view(m_offset_);
   for (int i = 0; i < nm; ++i) {
@@ -103,43 +104,42 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
   Kokkos::deep_copy(m_offset_, ho);
 }
 
-void LegendreTransform::forward(const HostView<double*>& E, const HostView<double*>& O, int nfields,
-                                const HostView<double*>& S) const {
+// ectrans ledir (forward): per wavenumber and parity, (rows/2 x K) * (K x ncol); leinv (inverse): (K x rows/2) *
+// (rows/2 x ncol) with the table read transposed. Even rows from / into E, odd rows from / into O.
+const LegendreTransform::Batch& LegendreTransform::products(bool forward, int nfields, size_t odd) const {
+  Planned& p = planned_[(forward ? max_transform_fields : 0) + nfields - 1];
+  if (p.batch && p.odd == odd) return *p.batch;
   const int ncol = nfields * 2 * levels_, K = pairs_;
-  if (variant_ == LTVariant::gemm) {
-    // ectrans ledir: one product per parity and wavenumber, (rows/2 x K) * (K x ncol).
-    for (size_t i = 0; i < layout_.ms.size(); ++i) {
-      const int R = layout_.rows_of(int(i)), off = layout_.offset[i];
-      const double* P = table_.data() + size_t(off) * K;
-      double* out = S.data() + size_t(off) * ncol;
-      const size_t in = size_t(i) * K * ncol;
-      gemm(false, false, (R + 1) / 2, ncol, K, 1.0, P, 2 * K, E.data() + in, ncol, 0.0, out, 2 * ncol);
-      gemm(false, false, R / 2, ncol, K, 1.0, P + K, 2 * K, O.data() + in, ncol, 0.0, out + ncol, 2 * ncol);
+  std::vector<GemmProduct> list;
+  for (size_t i = 0; i < layout_.ms.size(); ++i) {
+    const int R = layout_.rows_of(int(i)), off = layout_.offset[i];
+    for (int parity = 0; parity < 2; ++parity) {
+      const int rows = parity == 0 ? (R + 1) / 2 : R / 2;
+      const long long table = (long long)(off + parity) * K, spec = (long long)(off + parity) * ncol;
+      const long long half = (long long)i * K * ncol + (parity == 0 ? 0 : (long long)odd);
+      if (forward)  // A: table, B: E or O, C: S
+        list.push_back({false, rows, ncol, K, table, 2 * K, half, ncol, spec, 2 * ncol});
+      else  // A: table, B: S, C: E or O
+        list.push_back({true, K, ncol, rows, table, 2 * K, spec, 2 * ncol, half, ncol});
     }
-    return;
   }
+  p = {odd, std::make_unique<Batch>(list)};
+  return *p.batch;
+}
+
+void LegendreTransform::forward(const View1D<double>& EO, size_t odd, int nfields, const View1D<double>& S) const {
+  if (variant_ == LTVariant::gemm) return products(true, nfields, odd).execute(table_, EO, S);
   dispatch_levels(fixed_, levels_, [&](auto c2) {
-    LTKernels<decltype(c2)::value>{table_, row_m_, row_r_, m_offset_, K, nfields, 2 * levels_}.forward(E, O, S);
+    LTKernels<decltype(c2)::value>{table_, row_m_, row_r_, m_offset_, pairs_, nfields, 2 * levels_}.forward(
+        EO.data(), EO.data() + odd, S.data());
   });
 }
 
-void LegendreTransform::inverse(const HostView<double*>& S, int nfields, const HostView<double*>& E,
-                                const HostView<double*>& O) const {
-  const int ncol = nfields * 2 * levels_, K = pairs_;
-  if (variant_ == LTVariant::gemm) {
-    // ectrans leinv: (K x rows/2) * (rows/2 x ncol) with the table read transposed.
-    for (size_t i = 0; i < layout_.ms.size(); ++i) {
-      const int R = layout_.rows_of(int(i)), off = layout_.offset[i];
-      const double* P = table_.data() + size_t(off) * K;
-      const double* in = S.data() + size_t(off) * ncol;
-      const size_t out = size_t(i) * K * ncol;
-      gemm(true, false, K, ncol, (R + 1) / 2, 1.0, P, 2 * K, in, 2 * ncol, 0.0, E.data() + out, ncol);
-      gemm(true, false, K, ncol, R / 2, 1.0, P + K, 2 * K, in + ncol, 2 * ncol, 0.0, O.data() + out, ncol);
-    }
-    return;
-  }
+void LegendreTransform::inverse(const View1D<double>& S, int nfields, const View1D<double>& EO, size_t odd) const {
+  if (variant_ == LTVariant::gemm) return products(false, nfields, odd).execute(table_, S, EO);
   dispatch_levels(fixed_, levels_, [&](auto c2) {
-    LTKernels<decltype(c2)::value>{table_, row_m_, row_r_, m_offset_, K, nfields, 2 * levels_}.inverse(S, E, O);
+    LTKernels<decltype(c2)::value>{table_, row_m_, row_r_, m_offset_, pairs_, nfields, 2 * levels_}.inverse(
+        S.data(), EO.data(), EO.data() + odd);
   });
 }
 

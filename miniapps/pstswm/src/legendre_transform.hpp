@@ -4,14 +4,19 @@
 //   inverse  E_m(k, c) = Σ_{n-m even} P̄_n^m(μ_k) S(n, c),  O_m(k, c) = Σ_{n-m odd} ...
 // where k runs over north/south latitude pairs, E = symmetric part (north + south, already weighted)
 // and O = antisymmetric part, c over columns (field, level, real/imaginary).
-// Layouts (flat doubles): E, O [m_i][k][c]; S [row][c] with rows of the extended SpectralLayout.
-// Variants: `gemm` (two DGEMMs per m through common/blas.hpp) and `loop` (Kokkos kernels; the level
+// Layouts (flat doubles): E, O [m_i][k][c], O `odd` doubles after E in one array; S [row][c] with rows of the
+// extended SpectralLayout. All on the default execution space.
+// Variants: `gemm` (two DGEMMs per m, one batch through common/blas.hpp: OpenBLAS per product on a host, one grouped
+// cuBLAS call on a GPU) and `loop` (Kokkos kernels; the level
 // count either a run-time value or a compile-time constant: 1, 18 or 96, the seed's "compile-time
 // specification of number of vertical levels"). The loop variants give the same bits for either.
 #pragma once
+#include <array>
+#include <memory>
 #include <string>
 #include <vector>
 
+#include "proxylab/blas.hpp"
 #include "proxylab/layout.hpp"
 #include "proxylab/named_choice.hpp"
 #include "truncation.hpp"
@@ -19,6 +24,9 @@
 namespace proxylab::pstswm {
 
 enum class LTVariant { gemm, loop };
+
+// The most fields one transform call carries (the shallow water step's U, V, Phi and tendencies).
+constexpr int max_transform_fields = 5;
 PROXYLAB_CHOICE_NAMES(LTVariant, "Legendre transform variant", "gemm", "loop");
 
 class LegendreTransform {
@@ -27,10 +35,10 @@ class LegendreTransform {
   LegendreTransform(SpectralLayout layout, const std::vector<double>& mu_pairs, LTVariant variant, int levels,
                     bool fixed_levels);
 
-  // nfields fields of `levels` complex columns each: ncol = nfields * 2 * levels. Host memory: BLAS (gemm) or
-  // host loops (loop) read and write them.
-  void forward(const HostView<double*>& E, const HostView<double*>& O, int nfields, const HostView<double*>& S) const;
-  void inverse(const HostView<double*>& S, int nfields, const HostView<double*>& E, const HostView<double*>& O) const;
+  // nfields (at most max_transform_fields) fields of `levels` complex columns each: ncol = nfields * 2 * levels. EO
+  // holds E, then O from element `odd` on.
+  void forward(const View1D<double>& EO, size_t odd, int nfields, const View1D<double>& S) const;
+  void inverse(const View1D<double>& S, int nfields, const View1D<double>& EO, size_t odd) const;
 
   const SpectralLayout& layout() const { return layout_; }
   int pairs() const { return pairs_; }
@@ -44,12 +52,20 @@ class LegendreTransform {
   static bool level_count_compiled(int levels) { return levels == 1 || levels == 18 || levels == 96; }
 
  private:
+  // The gemm variant's products of nfields fields (ectrans ledir / leinv), planned on first use.
+  using Batch = GemmBatch<ExecSpace>;
+  const Batch& products(bool forward, int nfields, size_t odd) const;
   SpectralLayout layout_;
   int pairs_, levels_;
   LTVariant variant_;
   bool fixed_;
-  HostView<double*> table_;
-  HostView<int*> row_m_, row_r_, m_offset_;  // row -> (wavenumber index, n - m); index -> first row
+  View1D<double> table_;
+  View1D<int> row_m_, row_r_, m_offset_;  // row -> (wavenumber index, n - m); index -> first row
+  struct Planned {
+    size_t odd = 0;
+    std::unique_ptr<Batch> batch;
+  };
+  mutable std::array<Planned, 2 * max_transform_fields> planned_;  // [forward?][nfields - 1]
 };
 
 }  // namespace proxylab::pstswm

@@ -1,6 +1,9 @@
 // Peak memory of one pstswm rank (see memory_estimate.hpp).
 #include "memory_estimate.hpp"
 
+#include <algorithm>
+
+#include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/report.hpp"
 
 namespace proxylab::pstswm {
@@ -14,13 +17,22 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
   const double kloc = d.my_pairs().size(), nh = opt.nlon / 2 + 1, maxcol = 2.0 * F * L;
   // The parallel Legendre transform (parallel_legendre.hpp): one rank runs the serial algorithm, no exchange buffers.
   const bool transpose = opt.algorithm == Algorithm::transpose && size > 1;
-  const bool split_state = opt.algorithm == Algorithm::distributed && opt.combine != Combine::allreduce && size > 1;
+  const bool distributed = opt.algorithm == Algorithm::distributed && size > 1;
+  const bool split_state = distributed && opt.combine != Combine::allreduce;
+  const bool ring = split_state && opt.combine == Combine::ring;
   const SpectralLayout full(N, d.concat_ms), own(N, d.my_ms());
   const SpectralLayout& lt = transpose ? own : full;
   const SpectralLayout& state = (transpose || opt.combine != Combine::allreduce) ? own : full;
   const double lt_pairs = transpose ? d.npairs : kloc;  // latitude pairs the Legendre table covers
   const double lats = 2 * kloc, spec_row = 2.0 * L, grid_row = double(L) * opt.nlon;
   const double own_lt = double(own.ms.size()) * d.npairs * maxcol;
+  const double transpose_sides = transpose ? 2 * (N + 1) * kloc * maxcol + 2 * own_lt : 0;
+  double largest_block = 0;  // rows of the largest rank's wavenumbers (the ring's receive buffer)
+  for (const std::vector<int>& ms : d.ms) largest_block = std::max(largest_block, double(SpectralLayout(N, ms).rows));
+  // What MPI gets host copies of on a device back end without comm.gpu_aware (comm/mpi_buffer.hpp): the
+  // transposes' messages; the spectral state and the full-size buffer the distributed algorithms combine.
+  const double staged = transpose_sides + (distributed ? state.rows * maxcol : 0) +
+                        (split_state ? full.rows * maxcol : 0) + (ring ? largest_block * maxcol : 0);
 
   MemoryEstimate e;
   // SphericalTransform
@@ -29,9 +41,11 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
          sizeof(double))
       .view("pstswm fused FFT and fold rows (team scratch per thread)", opt.fuse_fold ? host_threads() : 0,
             2.0 * L * fdist * sizeof(double))
-      .view("pstswm::even_local, odd_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
-      .view("pstswm::even_wavenumber, odd_wavenumber", transpose ? 2 * own_lt : 0, sizeof(double))
+      .view("pstswm::halves_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
+      .view("pstswm::halves_wavenumber", transpose ? 2 * own_lt : 0, sizeof(double))
+      .view("pstswm::latitude_side, wavenumber_side (transpose messages)", transpose_sides, sizeof(double))
       .view("pstswm::spectral_full", split_state ? full.rows * maxcol : 0, sizeof(double))
+      .view("pstswm::ring_receive", ring ? largest_block * maxcol : 0, sizeof(double))
       .view("pstswm::concat_ms, fold_scale", 1, (N + 1) * sizeof(int) + 2 * kloc * sizeof(double))
       // LegendreTransform: the P table and its row index
       .view("pstswm::legendre", double(lt.rows) * lt_pairs, sizeof(double))
@@ -44,8 +58,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .view("pstswm::row_eps, row_eps_next, row_inv_lap", 3.0 * state.rows, sizeof(double))
       .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))
       .view("pstswm::initial_grid, initial_spectral", 3 * lats * grid_row + 3 * state.rows * spec_row, sizeof(double))
-      // transpose send and receive buffers (TransposeLegendre::exchange), the gathered state (verification)
-      .host("pstswm transpose buffers", transpose ? 2 * (N + 1) * kloc * maxcol + 2 * own_lt : 0, sizeof(double))
+      .host("pstswm host copies for MPI", 1, MPIStage<double>::host_copy_bytes(staged, opt.gpu_aware))
       .host("pstswm gathered spectral state", double(SpectralLayout::all(N).rows) * 3 * spec_row, sizeof(double));
   return e;
 }

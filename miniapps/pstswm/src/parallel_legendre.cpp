@@ -22,7 +22,7 @@ std::vector<double> ParallelLegendre::pairs_mu(const LegendreSetup& setup, const
 void ParallelLegendre::transform_forward(const FourierHalves& halves, int nfields, const View1D<double>& spec) {
   {
     auto t = timers_.scope("legendre");
-    lt_.forward(halves.even, halves.odd, nfields, spec);
+    lt_.forward(halves.data, halves.odd, nfields, spec);
     Kokkos::fence();
   }
   stats_.lt_flops += lt_.flops(nfields);
@@ -32,7 +32,7 @@ void ParallelLegendre::transform_forward(const FourierHalves& halves, int nfield
 void ParallelLegendre::transform_inverse(const View1D<double>& spec, int nfields, const FourierHalves& halves) {
   {
     auto t = timers_.scope("legendre");
-    lt_.inverse(spec, nfields, halves.even, halves.odd);
+    lt_.inverse(spec, nfields, halves.data, halves.odd);
     Kokkos::fence();
   }
   stats_.lt_flops += lt_.flops(nfields);

@@ -7,11 +7,14 @@
 //                (state split by wavenumber, the inverse starts with an allgather) or PSTSWM's ring pipeline
 //                (P-1 neighbour steps of reduce-scatter, and of allgather) (distributed_legendre.cpp)
 // Every algorithm reads (forward) and writes (inverse) the Fourier halves at this rank's latitude pairs, and
-// writes (forward) and reads (inverse) the spectral state in its state_layout().
+// writes (forward) and reads (inverse) the spectral state in its state_layout(), all on the default execution
+// space; MPI gets host copies of what it sends and receives, or the device data itself with comm.gpu_aware
+// (comm/mpi_buffer.hpp).
 #pragma once
 #include <mpi.h>
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "decomposition.hpp"
@@ -21,10 +24,16 @@
 
 namespace proxylab::pstswm {
 
-// The even (north + south) and odd (north - south) Fourier halves at this rank's latitude pairs:
-// flat [concat m][local pair][col], col = 2 (field L + level) + (re, im).
+// The even (north + south) and odd (north - south) Fourier halves of a block of latitude pairs, in one array on the
+// default execution space (even, then odd from element `odd` on): each flat [m][pair][col],
+// col = 2 (field L + level) + (re, im).
 struct FourierHalves {
-  HostView<double*> even, odd;
+  FourierHalves() = default;
+  FourierHalves(const std::string& label, size_t half) : data(label, 2 * half), odd(half) {}
+  double* even_data() const { return data.data(); }
+  double* odd_data() const { return data.data() + odd; }
+  View1D<double> data;
+  size_t odd = 0;
 };
 
 // What every algorithm is built from. mu: the northern sines of latitude of all pairs (GaussGrid::mu).

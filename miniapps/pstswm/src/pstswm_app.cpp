@@ -51,21 +51,24 @@ void declare(Schema& s) {
   s.real("verify.energy_tolerance", 1e-4, 0.0, 1.0, "case 6: largest allowed relative change of total energy");
   s.real("verify.drift_tolerance", 0.1, 0.0, 10.0,
          "case 6: largest allowed relative difference of the wave's drift speed from the analytic nu");
-  s.boolean("transform.fuse_fold", true,
-            "FFT and fold (north/south even/odd combination) per latitude pair and field while its rows are in cache; "
-            "false: one batched FFT of all rows, then the fold (two passes over the Fourier coefficients)");
+  s.boolean("transform.fuse_fold", mem_space_on_host,
+            "FFT and fold (north/south even/odd combination) per latitude pair and field while its rows are in cache "
+            "(host back ends only: the default there); false: one batched FFT of all rows, then the fold (two passes "
+            "over the Fourier coefficients; the default and the only way on a device)");
   s.choice("transform.fft_planning", FFTPlanning::estimate,
            "FFTW planning of the longitude FFTs: estimate (the same plan every run: bitwise reproducible) or measure "
            "(FFTW times candidate plans at set-up and keeps the fastest, as SHTns does; results may differ in the last "
            "bits between runs)");
-  s.boolean("perf.measure_dgemm", false, "measure the DGEMM rate (1024^3) in the same run for the LT gemm fraction");
+  s.boolean("perf.measure_dgemm", false,
+            "measure the DGEMM rate (1024^3; OpenBLAS on a host, cuBLAS on a GPU) in the same run for the LT gemm "
+            "fraction");
   s.boolean("perf.measure_fft", false,
-            "measure one batched FFTW r2c + c2r plan of the run's own shape alone, in the same run, for the FFT "
-            "stage's fraction of it");
+            "measure one batched r2c + c2r plan (FFTW on a host, cuFFT on a GPU) of the run's own shape alone, in the "
+            "same run, for the FFT stage's fraction of it");
 }
 
-// The ceiling of the FFT stage: one batched FFTW plan of the stage's shape (5 fields: every local row), r2c and
-// c2r, best of 3, GFLOP/s per rank.
+// The ceiling of the FFT stage: one batched plan of the stage's shape (5 fields: every local row) on the default
+// execution space (FFTW on a host, cuFFT on a GPU), r2c and c2r, best of 3, GFLOP/s per rank.
 double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
   int size = 1, rank = 0;
   MPI_Comm_size(comm, &size);
@@ -73,15 +76,19 @@ double measure_fft_gflops(const TransformOptions& t, MPI_Comm comm) {
   const int pairs = Decomposition(t.nlat, t.ntrunc, size, rank).my_pairs().size();
   const int rows = max_transform_fields * 2 * pairs * t.levels;
   const int nh = t.nlon / 2 + 1;
-  HostView<double*> grid("pstswm::fft_grid", size_t(rows) * t.nlon);
-  HostView<Kokkos::complex<double>*> four("pstswm::fft_four", size_t(rows) * nh);
-  const auto r2c = fft_plan(HostExec(), FFTShape::lines(FFTKind::r2c, t.nlon, rows, false, t.fft_planning));
-  const auto c2r = fft_plan(HostExec(), FFTShape::lines(FFTKind::c2r, t.nlon, rows, false, t.fft_planning));
+  View1D<double> grid("pstswm::fft_grid", size_t(rows) * t.nlon);
+  View1D<Kokkos::complex<double>> four("pstswm::fft_four", size_t(rows) * nh);
+  const auto r2c = fft_plan(ExecSpace(), FFTShape::lines(FFTKind::r2c, t.nlon, rows, false, t.fft_planning));
+  const auto c2r = fft_plan(ExecSpace(), FFTShape::lines(FFTKind::c2r, t.nlon, rows, false, t.fft_planning));
+  r2c.execute(grid, four);  // a device library plans on its first call
+  c2r.execute(four, grid);
+  Kokkos::fence();
   double best = 1e300;
   for (int k = 0; k < 3; ++k) {
     const double t0 = MPI_Wtime();
     r2c.execute(grid, four);
     c2r.execute(four, grid);
+    Kokkos::fence();
     best = std::min(best, MPI_Wtime() - t0);
   }
   return (r2c.flops() + c2r.flops()) / best * 1e-9;

@@ -34,8 +34,8 @@ std::string RunResults::to_text() const {
       text_printf("  %.0f field transforms per step (one field, one level, either direction): %.4f ms each\n",
                   field_transforms_per_step, 1e3 * seconds_per_field_transform);
   if (fft_alone_gflops > 0)
-    text += text_printf("  FFT stage %.2f GFLOP/s = %.0f%% of the same batched FFTW plan alone (%.2f GFLOP/s)\n",
-                        fft_gflops, 100.0 * fft_gflops / fft_alone_gflops, fft_alone_gflops);
+    text += text_printf("  FFT stage %.2f GFLOP/s = %.0f%% of the same batched plan alone (%.2f GFLOP/s)\n", fft_gflops,
+                        100.0 * fft_gflops / fft_alone_gflops, fft_alone_gflops);
   const std::string dgemm = dgemm_gflops > 0 ? ", DGEMM " + std::to_string(dgemm_gflops) + " GFLOP/s (LT at " +
                                                    std::to_string(int(100 * legendre_gflops / dgemm_gflops)) + "%)"
                                              : "";

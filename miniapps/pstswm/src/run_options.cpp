@@ -25,6 +25,10 @@ RunOptions read_options(const Config& cfg) {
   t.lt = cfg.choice<LTVariant>("transform.lt");
   t.fixed_levels = cfg.boolean("transform.fixed_levels");
   t.fuse_fold = cfg.boolean("transform.fuse_fold");
+  if (t.fuse_fold && !mem_space_on_host)
+    cfg.reject("transform.fuse_fold",
+               std::string("false on a device back end (this build's is ") + ExecSpace::name() +
+                   "): the fused FFT and fold call the FFT library per latitude pair from a parallel loop");
   t.fft_planning = cfg.choice<FFTPlanning>("transform.fft_planning");
   if (t.fixed_levels && !LegendreTransform::level_count_compiled(t.levels))
     cfg.reject("transform.fixed_levels", "true only with model.levels 1, 18 or 96 (the compiled level counts)");
@@ -33,6 +37,7 @@ RunOptions read_options(const Config& cfg) {
   t.algorithm = cfg.choice<Algorithm>("parallel.algorithm");
   t.combine = cfg.choice<Combine>("parallel.combine");
   t.strategy = cfg.choice<TransposeStrategy>("parallel.transpose");
+  t.gpu_aware = cfg.boolean("comm.gpu_aware");
   auto& m = s.model;
   m.test_case = cfg.choice<TestCase>("model.case") == TestCase::case6 ? 6 : 2;
   // A truncation that cannot hold the test case's fields makes its checks meaningless (case 2 at T1

@@ -34,27 +34,43 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
   row_eps_ = View1D<double>("pstswm::row_eps", lay.rows);
   row_eps_next_ = View1D<double>("pstswm::row_eps_next", lay.rows);
   row_inv_lap_ = View1D<double>("pstswm::row_inv_lap", lay.rows);
+  // Set up on the host, copied to the default space.
+  auto hm = Kokkos::create_mirror_view(row_m_), hn = Kokkos::create_mirror_view(row_n_);
+  auto hf = Kokkos::create_mirror_view(row_first_), hl = Kokkos::create_mirror_view(row_last_);
+  auto he = Kokkos::create_mirror_view(row_eps_), he1 = Kokkos::create_mirror_view(row_eps_next_);
+  auto hil = Kokkos::create_mirror_view(row_inv_lap_);
   for (size_t i = 0; i < lay.ms.size(); ++i)
     for (int r = 0; r < lay.rows_of(int(i)); ++r) {
       const int row = lay.offset[i] + r, m = lay.ms[i], n = m + r;
-      row_m_(row) = m;
-      row_n_(row) = n;
-      row_first_(row) = lay.offset[i];
-      row_last_(row) = lay.offset[i] + lay.rows_of(int(i)) - 1;
+      hm(row) = m;
+      hn(row) = n;
+      hf(row) = lay.offset[i];
+      hl(row) = lay.offset[i] + lay.rows_of(int(i)) - 1;
       // The recurrence coefficients and -a²/(n(n+1)) once per row, not per level and point: the square roots and
       // divisions made the spectral phase cost more than the grid-point phase.
-      row_eps_(row) = eps(n, m);
-      row_eps_next_(row) = eps(n + 1, m);
-      row_inv_lap_(row) = (n == 0 || n > N_) ? 0.0 : -a * a / (double(n) * (n + 1));
+      he(row) = eps(n, m);
+      he1(row) = eps(n + 1, m);
+      hil(row) = (n == 0 || n > N_) ? 0.0 : -a * a / (double(n) * (n + 1));
     }
+  Kokkos::deep_copy(row_m_, hm);
+  Kokkos::deep_copy(row_n_, hn);
+  Kokkos::deep_copy(row_first_, hf);
+  Kokkos::deep_copy(row_last_, hl);
+  Kokkos::deep_copy(row_eps_, he);
+  Kokkos::deep_copy(row_eps_next_, he1);
+  Kokkos::deep_copy(row_inv_lap_, hil);
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon;
   coriolis_ = View1D<double>("pstswm::coriolis", size_t(nlat) * nlon);
   mu_ = View1D<double>("pstswm::mu", nlat);
+  auto hc = Kokkos::create_mirror_view(coriolis_);
+  auto hmu = Kokkos::create_mirror_view(mu_);
   const double alpha = opt_.test_case == 2 ? opt_.alpha : 0.0;
   for (int j = 0; j < nlat; ++j) {
-    mu_(j) = tr_.mu(j);
-    for (int i = 0; i < nlon; ++i) coriolis_(size_t(j) * nlon + i) = coriolis(2.0 * M_PI * i / nlon, tr_.mu(j), alpha);
+    hmu(j) = tr_.mu(j);
+    for (int i = 0; i < nlon; ++i) hc(size_t(j) * nlon + i) = coriolis(2.0 * M_PI * i / nlon, tr_.mu(j), alpha);
   }
+  Kokkos::deep_copy(coriolis_, hc);
+  Kokkos::deep_copy(mu_, hmu);
   initial_state();
 }
 
@@ -62,16 +78,18 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
 void ShallowWater::initial_state() {
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
   View1D<double> grid("pstswm::initial_grid", tr_.grid_size(3));
+  auto h = Kokkos::create_mirror_view(grid);
   for (int j = 0; j < nlat; ++j)
     for (int l = 0; l < L; ++l)
       for (int i = 0; i < nlon; ++i) {
         const double lam = 2.0 * M_PI * i / nlon, mu = tr_.mu(j), c = std::sqrt((1.0 - mu) * (1.0 + mu));
         const FlowPoint p = opt_.test_case == 2 ? case2(lam, mu, opt_.alpha, l) : case6(lam, mu, l);
         const size_t at = (size_t(j) * L + l) * nlon + i, fs = size_t(nlat) * L * nlon;
-        grid(at) = p.u * c;
-        grid(fs + at) = p.v * c;
-        grid(2 * fs + at) = p.phi;
+        h(at) = p.u * c;
+        h(fs + at) = p.v * c;
+        h(2 * fs + at) = p.phi;
       }
+  Kokkos::deep_copy(grid, h);
   View1D<double> X("pstswm::initial_spectral", tr_.spec_size(3));
   tr_.forward(grid, 3, {true, true, false}, X);
   auto S = cur_;
@@ -227,7 +245,7 @@ void ShallowWater::step() {
 Diagnostics ShallowWater::diagnose() {
   prepare_inverse();
   tr_.inverse(inv_spec_, 4, inv_grid_);
-  Kokkos::fence();
+  const auto grid = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), inv_grid_);
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
   const size_t fs = size_t(nlat) * L * nlon;
   double sums[6] = {0, 0, 0, 0, 0, 0}, maxes[2] = {0, 0};  // l1 num/den, l2 num/den, mass, energy
@@ -236,7 +254,7 @@ Diagnostics ShallowWater::diagnose() {
     for (int l = 0; l < L; ++l)
       for (int i = 0; i < nlon; ++i) {
         const size_t at = (size_t(j) * L + l) * nlon + i;
-        const double phi = inv_grid_(fs + at), U = inv_grid_(2 * fs + at), V = inv_grid_(3 * fs + at);
+        const double phi = grid(fs + at), U = grid(2 * fs + at), V = grid(3 * fs + at);
         sums[4] += w * phi / gravity;
         sums[5] += w * (phi * (U * U + V * V) / (2.0 * (1.0 - mu * mu)) + 0.5 * phi * phi) / gravity;
         if (opt_.test_case != 2) continue;
@@ -273,9 +291,8 @@ std::complex<double> ShallowWater::vorticity_coefficient(int m, int n) {
   double v[2] = {0, 0};
   if (owner == size) return {0.0, 0.0};
   if (owner == rank) {
-    const int row = lay.offset[it - lay.ms.begin()] + (n - m);
-    v[0] = cur_((size_t(row) * 3 * L_) * 2);
-    v[1] = cur_((size_t(row) * 3 * L_) * 2 + 1);
+    const size_t at = size_t(lay.offset[it - lay.ms.begin()] + (n - m)) * 3 * L_ * 2;
+    Kokkos::deep_copy(HostView<double*>(v, 2), Kokkos::subview(cur_, std::make_pair(at, at + 2)));
   }
   MPI_Bcast(v, 2, MPI_DOUBLE, owner, tr_.comm());
   return {v[0], v[1]};
@@ -289,10 +306,11 @@ std::vector<double> ShallowWater::gather_state() {
   int rank = 0;
   MPI_Comm_rank(tr_.comm(), &rank);
   const bool replicated = lay.rows == canon.rows;  // distributed + allreduce: every rank holds all
+  const auto cur = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), cur_);
   if (!replicated || rank == 0)
     for (size_t i = 0; i < lay.ms.size(); ++i)
-      std::copy(cur_.data() + size_t(lay.offset[i]) * rowlen,
-                cur_.data() + size_t(lay.offset[i] + lay.rows_of(int(i))) * rowlen,
+      std::copy(cur.data() + size_t(lay.offset[i]) * rowlen,
+                cur.data() + size_t(lay.offset[i] + lay.rows_of(int(i))) * rowlen,
                 out.begin() + size_t(canon.offset[lay.ms[i]]) * rowlen);
   MPI_Allreduce(MPI_IN_PLACE, out.data(), int(out.size()), MPI_DOUBLE, MPI_SUM, tr_.comm());
   return out;

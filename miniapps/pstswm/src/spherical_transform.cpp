@@ -29,13 +29,13 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
     w_loc_.push_back(gauss_.weight[p]);
     w_loc_.push_back(gauss_.weight[opt_.nlat - 1 - p]);
   }
-  if (!opt_.fuse_fold)
-    four_ = HostView<double*>("pstswm::fourier", size_t(max_transform_fields) * 2 * kloc * L * 2 * nh);
-  const size_t halves = size_t(N + 1) * kloc * max_transform_fields * 2 * L;
-  halves_ = {HostView<double*>("pstswm::even_local", halves), HostView<double*>("pstswm::odd_local", halves)};
+  if (opt_.fuse_fold && !mem_space_on_host)  // read_options refuses it (transform.fuse_fold)
+    throw RuntimeError("SphericalTransform: the fused FFT and fold need a host back end");
+  if (!opt_.fuse_fold) four_ = View1D<double>("pstswm::fourier", size_t(max_transform_fields) * 2 * kloc * L * 2 * nh);
+  halves_ = FourierHalves("pstswm::halves_local", size_t(N + 1) * kloc * max_transform_fields * 2 * L);
   legendre_ = ParallelLegendre::create({opt_, decomp_, gauss_.mu, halves_, comm_, timers_, stats_});
-  concat_ms_ = HostView<int*>("pstswm::concat_ms", N + 1);
-  fold_scale_ = HostView<double*>("pstswm::fold_scale", 2 * size_t(kloc));
+  concat_ms_ = View1D<int>("pstswm::concat_ms", N + 1);
+  fold_scale_ = View1D<double>("pstswm::fold_scale", 2 * size_t(kloc));
   auto hm = Kokkos::create_mirror_view(concat_ms_);
   auto hs = Kokkos::create_mirror_view(fold_scale_);
   for (int i = 0; i <= N; ++i) hm(i) = decomp_.concat_ms[i];
@@ -49,43 +49,42 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
 }
 
 // STSWM: the weighted symmetric / antisymmetric combination of north and south Fourier coefficients that precedes
-// fltsum (fold), and its inverse before the inverse FFT (unfold), for one latitude pair and one field: its L north
-// rows and L south rows of Fourier coefficients (row_stride doubles apart, north first) <-> columns 2 (f L + l) + ri
-// of E and O at row (m, pair).
-struct FoldKernel {  // runs on the host: FFTW's rows in, the Fourier halves out
-  HostView<double*> E, O;
-  HostView<int*> ms;
-  HostView<double*> scale;  // [scaled?][local pair]
+// fltsum (fold), and its inverse before the inverse FFT (unfold), for one latitude pair, field and wavenumber: its L
+// north rows and L south rows of Fourier coefficients (row_stride doubles apart, north first) <-> columns
+// 2 (f L + l) + ri of E and O at row (m, pair).
+struct FoldKernel {
+  double *E, *O;
+  View1D<int> ms;
+  View1D<double> scale;  // [scaled?][local pair]
   int kloc, L, nm, ncol, nh, vec_mask;
 
-  KOKKOS_INLINE_FUNCTION void fold(int pl, int f, const double* rows, size_t row_stride) const {
+  KOKKOS_INLINE_FUNCTION void fold(int pl, int f, int mi, const double* rows, size_t row_stride) const {
     const double s = scale(((vec_mask >> f) & 1) * kloc + pl);
-    for (int mi = 0; mi < nm; ++mi) {
-      const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
-      for (int l = 0; l < L; ++l) {
-        const double* north = rows + l * row_stride + m2;
-        const double* south = north + L * row_stride;
-        for (int ri = 0; ri < 2; ++ri) {
-          E(out + 2 * l + ri) = s * (north[ri] + south[ri]);
-          O(out + 2 * l + ri) = s * (north[ri] - south[ri]);
-        }
+    const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
+    for (int l = 0; l < L; ++l) {
+      const double* north = rows + l * row_stride + m2;
+      const double* south = north + L * row_stride;
+      for (int ri = 0; ri < 2; ++ri) {
+        E[out + 2 * l + ri] = s * (north[ri] + south[ri]);
+        O[out + 2 * l + ri] = s * (north[ri] - south[ri]);
       }
     }
   }
 
-  // north = E + O, south = E - O (no weights); wavenumbers above N are zero.
-  KOKKOS_INLINE_FUNCTION void unfold(int pl, int f, double* rows, size_t row_stride) const {
-    for (int l = 0; l < 2 * L; ++l)
-      for (int k = 2 * nm; k < 2 * nh; ++k) rows[l * row_stride + k] = 0.0;
-    for (int mi = 0; mi < nm; ++mi) {
-      const size_t m2 = 2 * size_t(ms(mi)), in = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
-      for (int l = 0; l < L; ++l) {
-        double* north = rows + l * row_stride + m2;
-        double* south = north + L * row_stride;
-        for (int ri = 0; ri < 2; ++ri) {
-          north[ri] = E(in + 2 * l + ri) + O(in + 2 * l + ri);
-          south[ri] = E(in + 2 * l + ri) - O(in + 2 * l + ri);
-        }
+  // north = E + O, south = E - O (no weights); mi = nm: the wavenumbers above N, zero.
+  KOKKOS_INLINE_FUNCTION void unfold(int pl, int f, int mi, double* rows, size_t row_stride) const {
+    if (mi == nm) {
+      for (int l = 0; l < 2 * L; ++l)
+        for (int k = 2 * nm; k < 2 * nh; ++k) rows[l * row_stride + k] = 0.0;
+      return;
+    }
+    const size_t m2 = 2 * size_t(ms(mi)), in = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
+    for (int l = 0; l < L; ++l) {
+      double* north = rows + l * row_stride + m2;
+      double* south = north + L * row_stride;
+      for (int ri = 0; ri < 2; ++ri) {
+        north[ri] = E[in + 2 * l + ri] + O[in + 2 * l + ri];
+        south[ri] = E[in + 2 * l + ri] - O[in + 2 * l + ri];
       }
     }
   }
@@ -115,38 +114,37 @@ FoldKernel SphericalTransform::fold_kernel(int nf, const std::vector<bool>* scal
   const int kloc = decomp_.my_pairs().size(), L = opt_.levels;
   int vec_mask = 0;
   for (int f = 0; scaled && f < nf; ++f) vec_mask |= (*scaled)[f] ? (1 << f) : 0;
-  return FoldKernel{halves_.even,    halves_.odd, concat_ms_,        fold_scale_, kloc, L,
-                    opt_.ntrunc + 1, nf * 2 * L,  opt_.nlon / 2 + 1, vec_mask};
+  return FoldKernel{halves_.even_data(), halves_.odd_data(), concat_ms_,        fold_scale_, kloc, L,
+                    opt_.ntrunc + 1,     nf * 2 * L,         opt_.nlon / 2 + 1, vec_mask};
 }
 
-// Grid -> E, O for nf fields. Fused (transform.fuse_fold): per (latitude pair, field) in parallel, the FFT of its
-// 2 L rows into a buffer that stays in cache, folded from there. Unfused: one batched FFT of every row into the
-// Fourier array, then the fold of every (pair, field) from it.
+// Grid -> E, O for nf fields. Fused (transform.fuse_fold, host back ends): per (latitude pair, field) in parallel,
+// the FFT of its 2 L rows into a buffer that stays in cache, folded from there. Unfused: one batched FFT of every
+// row into the Fourier array, then the fold of every (pair, field, wavenumber) from it.
 void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std::vector<bool>& scaled) {
   const FoldKernel k = fold_kernel(nf, &scaled);
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
-  require_accessible<HostExec>(grid, four_, halves_.even,
-                               halves_.odd);  // FFTW reads the grid; the fold runs on the host
-  const double* g = grid.data();
   if (!opt_.fuse_fold) {
-    const HostFFT plan =
-        fft_plan(HostExec(), FFTShape::lines(FFTKind::r2c, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));
-    plan.execute(fft_input_at(plan, g), fft_output_at(plan, as_complex(four_.data())));
+    const auto plan =
+        fft_plan(ExecSpace(), FFTShape::lines(FFTKind::r2c, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));
+    plan.execute(grid, fourier_lines(plan.output_span()));
     stats_.fft_flops += plan.flops();
     const double* four = four_.data();
-    for_each_2d<HostExec>(
-        "pstswm::fold", Mapping::flat, 0, kloc, 0, nf,
-        KOKKOS_LAMBDA(int pl, int f) { k.fold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh); });
+    for_each_3d(
+        "pstswm::fold", Mapping::flat, 0, kloc, 0, nf, 0, k.nm, KOKKOS_LAMBDA(int pl, int f, int mi) {
+          k.fold(pl, f, mi, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
+        });
     Kokkos::fence();
     return;
   }
+  const double* g = grid.data();
   const int fdist = 2 * (nh + (nh & 1));  // even complex count: every row aligned
   const HostFFT plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
     plan.execute(fft_input_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon),
                  fft_output_at(plan, as_complex(buf)));
-    k.fold(pl, f, buf, fdist);
+    for (int mi = 0; mi < k.nm; ++mi) k.fold(pl, f, mi, buf, fdist);
   });
 }
 
@@ -154,29 +152,34 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
 void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
   const FoldKernel k = fold_kernel(nf, nullptr);
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
-  require_accessible<HostExec>(grid, four_, halves_.even,
-                               halves_.odd);  // FFTW writes the grid; the unfold runs on the host
-  double* g = grid.data();
   if (!opt_.fuse_fold) {
     double* four = four_.data();
-    for_each_2d<HostExec>(
-        "pstswm::unfold", Mapping::flat, 0, kloc, 0, nf,
-        KOKKOS_LAMBDA(int pl, int f) { k.unfold(pl, f, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh); });
-    Kokkos::fence();
-    const HostFFT plan =
-        fft_plan(HostExec(), FFTShape::lines(FFTKind::c2r, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));
-    plan.execute(fft_input_at(plan, as_complex(four_.data())), fft_output_at(plan, g));
+    for_each_3d(
+        "pstswm::unfold", Mapping::flat, 0, kloc, 0, nf, 0, k.nm + 1, KOKKOS_LAMBDA(int pl, int f, int mi) {
+          k.unfold(pl, f, mi, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
+        });
+    Kokkos::fence();  // the host FFT library does not wait for the kernel
+    const auto plan =
+        fft_plan(ExecSpace(), FFTShape::lines(FFTKind::c2r, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));
+    plan.execute(fourier_lines(plan.input_span()), grid);
     stats_.fft_flops += plan.flops();
+    Kokkos::fence();
     return;
   }
+  double* g = grid.data();
   const int fdist = 2 * (nh + (nh & 1));
   const HostFFT plan = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
-    k.unfold(pl, f, buf, fdist);
+    for (int mi = 0; mi <= k.nm; ++mi) k.unfold(pl, f, mi, buf, fdist);
     plan.execute(fft_input_at(plan, as_complex(buf)),
                  fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
   });
+}
+
+// The Fourier array's first `count` complex values, as the batched FFTs read and write them.
+FFTLines<ExecSpace, Kokkos::complex<double>> SphericalTransform::fourier_lines(long long count) const {
+  return FFTLines<ExecSpace, Kokkos::complex<double>>(as_complex(four_.data()), size_t(count));
 }
 
 // body(pair, field, buffer of `doubles`) for every local latitude pair and field, in parallel.

@@ -3,7 +3,8 @@
 // levels) and the fold into even / odd Fourier halves, then the Legendre transform by one of PSTSWM's parallel
 // algorithms (parallel_legendre.hpp: transpose, or distributed with allreduce, reduce_scatter or ring).
 // Grid fields: flat [field][local latitude][level][longitude], local latitude 2*pair + (0 north, 1 south).
-// Spectral fields: flat [row of state_layout()][field][level][re, im].
+// Spectral fields: flat [row of state_layout()][field][level][re, im]. Everything on the default execution space
+// (FFTW on a host, cuFFT through kokkos-fft on a GPU: common/fft.hpp).
 #pragma once
 #include <mpi.h>
 
@@ -14,6 +15,7 @@
 #include "decomposition.hpp"
 #include "gauss.hpp"
 #include "parallel_legendre.hpp"
+#include "proxylab/fft.hpp"
 #include "proxylab/timers.hpp"
 #include "transform_options.hpp"
 
@@ -47,6 +49,8 @@ class SphericalTransform {
 
  private:
   FoldKernel fold_kernel(int nfields, const std::vector<bool>* scaled) const;
+  FFTLines<ExecSpace, Kokkos::complex<double>> fourier_lines(long long count) const;
+  // The fused FFT and fold (host back ends): per (pair, field) in parallel, body(pair, field, buffer of `doubles`).
   template <class Body>
   void for_each_pair_field(int nfields, size_t doubles, const Body& body) const;
   TransformOptions opt_;
@@ -55,11 +59,10 @@ class SphericalTransform {
   Decomposition decomp_;
   GaussGrid gauss_;
   std::vector<double> mu_loc_, w_loc_;
-  // Host memory: FFTW writes four_, the fold and unfold run on the host.
-  HostView<double*> four_;  // unfused: [field][jloc][level][2 (nlon/2+1)]
-  FourierHalves halves_;    // at this rank's pairs, folded from the FFTs' output
-  HostView<int*> concat_ms_;
-  HostView<double*> fold_scale_;  // [vector?][local pair]: w / nlon (/ a(1-μ²))
+  View1D<double> four_;   // unfused: [field][jloc][level][2 (nlon/2+1)]
+  FourierHalves halves_;  // at this rank's pairs, folded from the FFTs' output
+  View1D<int> concat_ms_;
+  View1D<double> fold_scale_;  // [vector?][local pair]: w / nlon (/ a(1-μ²))
   TransformStats stats_;
   std::unique_ptr<ParallelLegendre> legendre_;
 };

@@ -15,18 +15,18 @@ PROXYLAB_CHOICE_NAMES(Algorithm, "parallel algorithm", "transpose", "distributed
 enum class Combine { allreduce, reduce_scatter, ring };
 PROXYLAB_CHOICE_NAMES(Combine, "combine", "allreduce", "reduce_scatter", "ring");
 
-// The most fields one transform call carries (the shallow water step's U, V, Phi and tendencies).
-constexpr int max_transform_fields = 5;
-
 struct TransformOptions {
   int ntrunc = 42, nlat = 64, nlon = 128, levels = 1;
   LTVariant lt = LTVariant::gemm;
   bool fixed_levels = false;
-  bool fuse_fold = true;  // FFT and fold per (latitude pair, field) in cache; false: two passes over all rows
+  // FFT and fold per (latitude pair, field) in cache (host back ends); false: two passes over all rows, one batched
+  // FFT of every row and then the fold (the only way on a device: its FFT library is called from the host)
+  bool fuse_fold = mem_space_on_host;
   FFTPlanning fft_planning = FFTPlanning::estimate;  // FFTW_ESTIMATE (bitwise reproducible runs) or FFTW_MEASURE
   Algorithm algorithm = Algorithm::transpose;
   Combine combine = Combine::allreduce;
   TransposeStrategy strategy = TransposeStrategy::alltoallv;
+  bool gpu_aware = false;  // comm.gpu_aware: MPI gets device data (device back ends)
 };
 
 struct TransformStats {

@@ -1,54 +1,84 @@
-// A communication buffer in the default memory space, and the memory MPI is given for it (device.hpp):
-//   host back ends                the buffer itself
-//   device, comm.gpu_aware=false  a host mirror: to_mpi() copies the part about to be sent there, from_mpi() copies
+// Default-space data handed to MPI, and the memory MPI is given for it (device.hpp):
+//   host back ends                the data itself
+//   device, comm.gpu_aware=false  a host copy: to_mpi() copies the part about to be sent there, from_mpi() copies
 //                                 the part received back (only those parts cross the bus)
-//   device, comm.gpu_aware=true   the device buffer itself, for a GPU-aware MPI
-// Kernels pack into and unpack from view(); MPI calls get mpi() (plus offsets).
+//   device, comm.gpu_aware=true   the device data itself, for a GPU-aware MPI
+// MPIStage applies the rule to Views the caller owns (a host copy of up to `capacity` elements, shared by them);
+// MPIBuffer is a buffer of its own with its stage. Kernels pack into and unpack from the Views; MPI calls get mpi().
 #pragma once
+#include <algorithm>
 #include <string>
 
 #include "proxylab/device.hpp"
+#include "proxylab/errors.hpp"
 #include "proxylab/layout.hpp"
 
 namespace proxylab {
+
+template <class T>
+class MPIStage {
+ public:
+  MPIStage() = default;
+  MPIStage(const std::string& label, size_t capacity, bool gpu_aware) : staged_(!mem_space_on_host && !gpu_aware) {
+    if (staged_) host_ = HostView<T*>(label + " (host copy for MPI)", capacity > 0 ? capacity : 1);
+  }
+  bool staged() const { return staged_; }
+  // Where MPI finds v's elements (element i at [i]): v's own memory, or the host copy.
+  T* mpi(const View1D<T>& v) const { return staged_ ? host_.data() : v.data(); }
+  // v's elements [first, first + count), about to be sent: in MPI's memory once this returns.
+  void to_mpi(const View1D<T>& v, size_t first, size_t count) const {
+    require_within(v, first, count);
+    if (staged_ && count > 0) Kokkos::deep_copy(part(host_, first, count), part(v, first, count));
+  }
+  // v's elements [first, first + count), received by MPI: in v once this returns.
+  void from_mpi(const View1D<T>& v, size_t first, size_t count) const {
+    require_within(v, first, count);
+    if (staged_ && count > 0) Kokkos::deep_copy(part(v, first, count), part(host_, first, count));
+  }
+  // Host-memory bytes of the copy MPI gets for n elements (0 unless staged): for memory estimates.
+  static double host_copy_bytes(double n, bool gpu_aware) {
+    return !mem_space_on_host && !gpu_aware ? n * sizeof(T) : 0;
+  }
+
+ private:
+  void require_within(const View1D<T>& v, size_t first, size_t count) const {
+    const size_t limit = staged_ ? std::min(v.extent(0), host_.extent(0)) : v.extent(0);
+    if (first + count > limit)
+      throw RuntimeError("MPIStage: elements [" + std::to_string(first) + ", " + std::to_string(first + count) +
+                         ") of " + v.label() + " (" + std::to_string(v.extent(0)) + " elements; host copy " +
+                         std::to_string(host_.extent(0)) + ")");
+  }
+  template <class V>
+  static auto part(const V& v, size_t first, size_t count) {
+    return Kokkos::subview(v, std::make_pair(first, first + count));
+  }
+  HostView<T*> host_;
+  bool staged_ = false;
+};
 
 template <class T>
 class MPIBuffer {
  public:
   MPIBuffer() = default;
   MPIBuffer(const std::string& label, size_t n, bool gpu_aware)
-      : view_(label, n > 0 ? n : 1), staged_(!mem_space_on_host && !gpu_aware) {
-    if (staged_) host_ = HostView<T*>(label + " (host copy for MPI)", view_.extent(0));
-  }
+      : view_(label, n > 0 ? n : 1), stage_(label, view_.extent(0), gpu_aware) {}
   const View1D<T>& view() const { return view_; }
   T* data() const { return view_.data(); }
-  T* mpi() const { return staged_ ? host_.data() : view_.data(); }
-  bool staged() const { return staged_; }
+  T* mpi() const { return stage_.mpi(view_); }
+  bool staged() const { return stage_.staged(); }
   size_t size() const { return view_.extent(0); }
-  // Host-memory bytes of the copy MPI gets (0 unless staged): for memory estimates.
-  static double host_copy_bytes(double n, bool gpu_aware) {
-    return !mem_space_on_host && !gpu_aware ? n * sizeof(T) : 0;
-  }
+  static double host_copy_bytes(double n, bool gpu_aware) { return MPIStage<T>::host_copy_bytes(n, gpu_aware); }
 
   // Elements [first, first + count) about to be sent: in MPI's memory once this returns.
-  void to_mpi(size_t first, size_t count) const {
-    if (staged_ && count > 0) Kokkos::deep_copy(part(host_, first, count), part(view_, first, count));
-  }
+  void to_mpi(size_t first, size_t count) const { stage_.to_mpi(view_, first, count); }
   void to_mpi() const { to_mpi(0, size()); }
   // Elements [first, first + count) MPI has received: in view() once this returns.
-  void from_mpi(size_t first, size_t count) const {
-    if (staged_ && count > 0) Kokkos::deep_copy(part(view_, first, count), part(host_, first, count));
-  }
+  void from_mpi(size_t first, size_t count) const { stage_.from_mpi(view_, first, count); }
   void from_mpi() const { from_mpi(0, size()); }
 
  private:
-  template <class V>
-  static auto part(const V& v, size_t first, size_t count) {
-    return Kokkos::subview(v, std::make_pair(first, first + count));
-  }
   View1D<T> view_;
-  HostView<T*> host_;
-  bool staged_ = false;
+  MPIStage<T> stage_;
 };
 
 }  // namespace proxylab

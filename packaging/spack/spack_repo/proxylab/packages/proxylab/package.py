@@ -52,8 +52,8 @@ class Proxylab(CMakePackage, CudaPackage):
     depends_on("py-matplotlib", type="run")
     depends_on("py-pyyaml", type="run")
 
-    # On the GPU: pop, stream and comm run on Kokkos' CUDA back end (the host-only proxies are left out by CMake);
-    # the FFT layer's device library is kokkos-fft (cuFFT). Kokkos builds for one GPU architecture, the one asked
+    # On the GPU: every proxy runs on Kokkos' CUDA back end; the FFT layer's device library is kokkos-fft (cuFFT),
+    # pstswm's Legendre transform calls cuBLAS (from the CUDA toolkit). Kokkos builds for one GPU architecture, the one asked
     # of proxylab; device lambdas need cuda_lambda where Kokkos 4 still has it as an option.
     for _arch in CudaPackage.cuda_arch_values:
         depends_on(f"kokkos+cuda+wrapper cuda_arch={_arch}", when=f"+cuda cuda_arch={_arch}")
