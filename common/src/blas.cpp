@@ -5,10 +5,15 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cctype>
+#include <string>
 
 extern "C" void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
                        const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
                        const double* beta, double* c, const int* ldc);
+
+// OpenBLAS names the kernel set it chose at load time (absent from other BLAS libraries: weak).
+extern "C" char* openblas_get_corename(void) __attribute__((weak));
 
 namespace proxylab {
 namespace detail {
@@ -37,6 +42,24 @@ std::unique_ptr<GemmBackend> host_gemm_backend(const std::vector<GemmProduct>& p
 }
 
 }  // namespace detail
+
+std::string host_blas_kernels() {
+  return openblas_get_corename ? std::string("OpenBLAS ") + openblas_get_corename() : std::string();
+}
+
+std::string host_blas_warning() {
+#if defined(__x86_64__)
+  std::string core = openblas_get_corename ? openblas_get_corename() : "";
+  std::transform(core.begin(), core.end(), core.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (core == "prescott" && __builtin_cpu_supports("avx2"))
+    return "OpenBLAS runs its Prescott (SSE3) kernels on a CPU with AVX2" +
+           std::string(__builtin_cpu_supports("avx512f") ? " and AVX-512" : "") +
+           ": this OpenBLAS does not know the CPU, and its DGEMM is several times slower than it could be; set "
+           "OPENBLAS_CORETYPE=" +
+           (__builtin_cpu_supports("avx512f") ? "SkylakeX" : "Haswell") + " (OpenBLAS' kernels for this ISA)";
+#endif
+  return "";
+}
 
 double measure_dgemm_gflops(int n, int repeats) {
   View1D<double> a("dgemm::a", size_t(n) * n), b("dgemm::b", size_t(n) * n), c("dgemm::c", size_t(n) * n);

@@ -8,6 +8,7 @@
 #include <ctime>
 #include <sstream>
 
+#include "proxylab/blas.hpp"
 #include "proxylab/build_info.hpp"
 #include "proxylab/kokkos_args.hpp"
 #include "proxylab/layout.hpp"
@@ -122,7 +123,7 @@ nlohmann::json provenance(MPI_Comm comm) {
     auto eq = kv.find('=');
     std::string k = kv.substr(0, eq);
     if (k.rfind("OMP_", 0) == 0 || k.rfind("KOKKOS_", 0) == 0 || k.rfind("PROXYLAB_", 0) == 0 ||
-        k.rfind("MPIR_CVAR_", 0) == 0)
+        k.rfind("MPIR_CVAR_", 0) == 0 || k.rfind("OPENBLAS_", 0) == 0)
       env[k] = kv.substr(eq + 1);
   }
   return {{"version", build_info::version},
@@ -134,6 +135,7 @@ nlohmann::json provenance(MPI_Comm comm) {
           {"kokkos_version", kokkos_version_text()},
           {"kokkos_backends", enabled_backends()},
           {"kokkos_default_space", default_backend()},
+          {"host_blas", host_blas_kernels()},
           {"mpi_version", std::to_string(version) + "." + std::to_string(subversion)},
           {"mpi_library", library},
           {"ranks", size},

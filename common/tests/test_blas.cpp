@@ -10,11 +10,12 @@ using namespace proxylab;
 
 TEST_CASE("GemmBatch: every product of a mixed batch as the loops give it", "[blas]") {
   // (trans_a, m, n, k): plain and transposed, a k = 0 product (C must come out zero), a 1 x 1
-  const std::vector<GemmProduct> shapes = {{false, 5, 7, 3}, {true, 4, 6, 9}, {false, 3, 2, 0}, {true, 1, 1, 1},
-                                           {false, 8, 3, 8}};
+  const std::vector<GemmProduct> shapes = {
+      {false, 5, 7, 3}, {true, 4, 6, 9}, {false, 3, 2, 0}, {true, 1, 1, 1}, {false, 8, 3, 8}};
   std::vector<GemmProduct> batch;
   long long a = 0, b = 0, c = 0;
-  for (GemmProduct p : shapes) {  // each array a row longer than it needs (lda etc. > columns), packed one after another
+  for (GemmProduct p :
+       shapes) {  // each array a row longer than it needs (lda etc. > columns), packed one after another
     p.lda = (p.trans_a ? p.m : p.k) + 2;
     p.ldb = p.n + 1;
     p.ldc = p.n + 3;

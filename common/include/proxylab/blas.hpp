@@ -13,6 +13,7 @@
 #pragma once
 #include <algorithm>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "proxylab/errors.hpp"
@@ -85,6 +86,13 @@ class GemmBatch {
   long long span_[3] = {0, 0, 0};
   double flops_ = 0;
 };
+
+// The host BLAS's kernel set ("OpenBLAS Cooperlake"; empty where the library does not say), for the record.
+std::string host_blas_kernels();
+// A warning where OpenBLAS fell back to its oldest x86-64 kernels (Prescott, SSE3) on a CPU with AVX2: an OpenBLAS
+// older than the CPU (Debian 12's 0.3.21 on Intel family 6 model 207 measured 10 GFLOP/s DGEMM, 74 with
+// OPENBLAS_CORETYPE=SkylakeX); empty otherwise.
+std::string host_blas_warning();
 
 // Measured DGEMM rate (GFLOP/s, best of `repeats`) of one square n x n product on this rank's default execution
 // space (OpenBLAS on a host back end, cuBLAS on CUDA).

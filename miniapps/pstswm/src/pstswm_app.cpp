@@ -113,6 +113,9 @@ void run(RunContext& ctx) {
   const auto& t = s.tr;
   require_memory(ctx.comm, estimate_memory(t, ctx.comm), "model.truncation, model.levels (grid.nlat, grid.nlon)");
   publish_results(ctx, SetupSummary{t, s.model, s.steps, ctx.size});
+  if (t.lt == LTVariant::gemm && mem_space_on_host)  // the host BLAS runs the Legendre transform
+    if (const std::string warning = host_blas_warning(); !warning.empty())
+      ctx.out() << "  WARNING: " << warning << "\n";
 
   const double dgemm = s.measure_dgemm ? measure_dgemm_gflops(1024, 3) : 0.0;
   const double fft_alone = s.measure_fft ? measure_fft_gflops(t, ctx.comm) : 0.0;
