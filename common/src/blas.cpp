@@ -47,18 +47,23 @@ std::string host_blas_kernels() {
   return openblas_get_corename ? std::string("OpenBLAS ") + openblas_get_corename() : std::string();
 }
 
+std::string blas_kernel_warning(const std::string& openblas_core, bool avx2, bool avx512) {
+  std::string core = openblas_core;
+  std::transform(core.begin(), core.end(), core.begin(), [](unsigned char c) { return char(std::tolower(c)); });
+  if (core != "prescott" || !avx2) return "";
+  return "OpenBLAS runs its Prescott (SSE3) kernels on a CPU with AVX2" + std::string(avx512 ? " and AVX-512" : "") +
+         ": this OpenBLAS does not know the CPU, and its DGEMM is several times slower than it could be; set "
+         "OPENBLAS_CORETYPE=" +
+         (avx512 ? "SkylakeX" : "Haswell") + " (OpenBLAS' kernels for this ISA)";
+}
+
 std::string host_blas_warning() {
 #if defined(__x86_64__)
-  std::string core = openblas_get_corename ? openblas_get_corename() : "";
-  std::transform(core.begin(), core.end(), core.begin(), [](unsigned char c) { return char(std::tolower(c)); });
-  if (core == "prescott" && __builtin_cpu_supports("avx2"))
-    return "OpenBLAS runs its Prescott (SSE3) kernels on a CPU with AVX2" +
-           std::string(__builtin_cpu_supports("avx512f") ? " and AVX-512" : "") +
-           ": this OpenBLAS does not know the CPU, and its DGEMM is several times slower than it could be; set "
-           "OPENBLAS_CORETYPE=" +
-           (__builtin_cpu_supports("avx512f") ? "SkylakeX" : "Haswell") + " (OpenBLAS' kernels for this ISA)";
-#endif
+  return blas_kernel_warning(openblas_get_corename ? openblas_get_corename() : "", __builtin_cpu_supports("avx2"),
+                             __builtin_cpu_supports("avx512f"));
+#else
   return "";
+#endif
 }
 
 double measure_dgemm_gflops(int n, int repeats) {

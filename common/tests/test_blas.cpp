@@ -59,3 +59,11 @@ TEST_CASE("GemmBatch: every product of a mixed batch as the loops give it", "[bl
   View1D<double> short_c("short C", last.c + (last.m - 1) * last.ldc + last.n - 1);
   CHECK_THROWS_AS(gemm.execute(A, B, short_c), RuntimeError);  // one element short of what the products reach
 }
+
+TEST_CASE("host BLAS: a warning exactly where OpenBLAS runs Prescott kernels on a CPU with AVX2", "[blas]") {
+  CHECK(blas_kernel_warning("Prescott", true, true).find("OPENBLAS_CORETYPE=SkylakeX") != std::string::npos);
+  CHECK(blas_kernel_warning("Prescott", true, false).find("OPENBLAS_CORETYPE=Haswell") != std::string::npos);
+  CHECK(blas_kernel_warning("Prescott", false, false).empty());  // an old CPU: Prescott kernels are right for it
+  CHECK(blas_kernel_warning("Cooperlake", true, true).empty());
+  CHECK(blas_kernel_warning("", true, true).empty());  // not OpenBLAS
+}

@@ -93,6 +93,8 @@ std::string host_blas_kernels();
 // older than the CPU (Debian 12's 0.3.21 on Intel family 6 model 207 measured 10 GFLOP/s DGEMM, 74 with
 // OPENBLAS_CORETYPE=SkylakeX); empty otherwise.
 std::string host_blas_warning();
+// The rule behind it, for any kernel set name and CPU features (tested on its own).
+std::string blas_kernel_warning(const std::string& openblas_core, bool avx2, bool avx512);
 
 // Measured DGEMM rate (GFLOP/s, best of `repeats`) of one square n x n product on this rank's default execution
 // space (OpenBLAS on a host back end, cuBLAS on CUDA).
