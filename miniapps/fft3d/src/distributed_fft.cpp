@@ -43,12 +43,13 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   y_ = ys(r, c);
   z_ = zs(r, c);
   long long scratch = std::max(x_.size(), z_.size());
-  if (!FFTOptions::pencil_path(d_.kind)) {
+  if (FFTOptions::whole_planes(d_)) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
-  } else {
+  }
+  if (FFTOptions::pencil_path(d_.kind)) {
     scratch = std::max(scratch, y_.size());
     x_to_y_ = std::make_unique<Reshape>(along_row(d.p_row, c, xs), along_row(d.p_row, c, ys), grid_->row_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
@@ -72,10 +73,11 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   choose_local_plan();
 }
 
-// The local plans that can run here: planes for slabs, whole at one rank (host FFTW only: a device plans lines).
+// The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row), whole
+// at one rank (host FFTW only: a device plans lines).
 std::vector<LocalPlan> DistributedFFT::local_candidates() const {
   std::vector<LocalPlan> v{LocalPlan::staged};
-  if (FFTOptions::pencil_path(d_.kind)) return v;  // pencils, and slabs on a device
+  if (!FFTOptions::whole_planes(d_)) return v;  // pencils of several rows, and everything on a device
   v.push_back(LocalPlan::planes);
   if (grid_->size() == 1) v.push_back(LocalPlan::whole);
   return v;
@@ -97,8 +99,8 @@ void DistributedFFT::choose_local_plan() {
     if (std::find(candidates.begin(), candidates.end(), opt_.local) == candidates.end())
       throw InputError(std::string("key 'fft3d.local' has value '") + to_string(opt_.local) +
                        "', which cannot run with " + d_.describe() + (mem_space_on_host ? "" : " on a device") +
-                       "; allowed: staged (every decomposition), planes (slabs on the host), whole (slabs at one rank "
-                       "on the host), or auto");
+                       "; allowed: staged (every decomposition), planes (slabs and pencil grids of one row, on the "
+                       "host), whole (one rank on the host), or auto");
     local_ = opt_.local;
     pair();
     return;
@@ -252,13 +254,21 @@ long long DistributedFFT::copied_bytes() const {
   return b;
 }
 
+// The reshapes the chosen local plan runs, with the process-grid axis they span (-1: all ranks) for the model.
+// pencil: X<->Y among a process row, Y<->Z among a column (X<->Z of a one-row grid too); slab: among all ranks.
+std::vector<std::pair<const Reshape*, int>> DistributedFFT::used_reshapes() const {
+  if (local_ == LocalPlan::whole) return {};
+  if (local_ == LocalPlan::planes || !FFTOptions::pencil_path(d_.kind)) {
+    const int axis = d_.kind == DecompKind::slab ? -1 : 1;
+    return {{x_to_z_.get(), axis}, {z_to_x_.get(), axis}};
+  }
+  return {{x_to_y_.get(), 0}, {y_to_z_.get(), 1}, {z_to_y_.get(), 1}, {y_to_x_.get(), 0}};
+}
+
 std::vector<CommCount> DistributedFFT::transpose_counts() const {
   std::vector<CommCount> counts;
-  // pencil: X<->Y among a process row, Y<->Z among a column; slab: among all ranks (on a device X<->Y is local)
-  const std::pair<const Reshape*, int> reshapes[] = {{x_to_y_.get(), 0}, {y_to_z_.get(), 1},  {z_to_y_.get(), 1},
-                                                     {y_to_x_.get(), 0}, {x_to_z_.get(), -1}, {z_to_x_.get(), -1}};
-  for (const auto& [r, grid_axis] : reshapes)
-    if (r && r->transpose() && r->transpose()->calls() > 0) {
+  for (const auto& [r, grid_axis] : used_reshapes())
+    if (r->transpose() && r->transpose()->calls() > 0) {
       const double calls = double(r->transpose()->calls());
       counts.push_back({alltoall_pattern(r->transpose()->strategy()), 0.5, double(r->transpose()->bytes_sent()) / calls,
                         double(r->ranks() - 1), r->ranks(),

@@ -11,7 +11,8 @@
 // there is no fused form (the library reads whole lines; docs/architecture.md).
 // How the local work is planned (fft3d.local; host back ends), FFTW-MPI's and heFFTe's way:
 //   staged  three sets of batched 1-D FFTs (with the fused transposes): every decomposition
-//   planes  slabs: one FFTW 2-D plan over each rank's (y, x) planes, then the transpose and the z FFTs
+//   planes  slabs, and pencil grids of one row (whose X and Z stages are a slab's): one FFTW 2-D plan over each
+//           rank's (y, x) planes, then the one transpose and the z FFTs
 //   whole   one rank: one FFTW 3-D plan straight from the X-stage layout into the Z-stage layout (and back)
 // auto: with planning=measure the candidates are timed here and the fastest kept (the record names the choice and
 // the times), with estimate staged. The layouts of the input and the result are the same whichever runs.
@@ -49,6 +50,9 @@ struct FFTOptions {
   // on a device.
   bool fused() const { return fuse_transpose && mem_space_on_host; }
   static bool pencil_path(DecompKind kind) { return kind == DecompKind::pencil || !mem_space_on_host; }
+  // On the host the X stage holds whole (y, x) planes for slabs and for pencil grids of one row: FFTW 2-D plans over
+  // them and one transpose X -> Z can run (LocalPlan::planes).
+  static bool whole_planes(const Decomposition& d) { return mem_space_on_host && d.p_row == 1; }
 };
 
 class DistributedFFT {
@@ -87,6 +91,7 @@ class DistributedFFT {
   void fft_axes(std::initializer_list<int> axes, bool forward, const Pencil& from, const Field& in, const Pencil& to,
                 const Field& out, Timers* timers);
   std::vector<LocalPlan> local_candidates() const;
+  std::vector<std::pair<const Reshape*, int>> used_reshapes() const;
   void choose_local_plan();
   void reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Pencil& to, const Field& dst,
                         Timers* timers);
@@ -99,7 +104,7 @@ class DistributedFFT {
   std::unique_ptr<ProcessGrid> grid_;
   Pencil x_, y_, z_;
   std::unique_ptr<Reshape> x_to_y_, y_to_z_, z_to_y_, y_to_x_;  // pencil
-  std::unique_ptr<Reshape> x_to_z_, z_to_x_;                    // slab
+  std::unique_ptr<Reshape> x_to_z_, z_to_x_;                    // whole_planes: slab, pencil of one row
   Field work_, work2_;                                          // work2_: the pencil path only (Y stage)
   TransposeBuffer send_, recv_;
 };

@@ -54,6 +54,9 @@ std::vector<Variant> all_variants(int ranks) {
   // the other local plans (fft3d.local): 2-D plans over the slabs' planes (fused and not), one 3-D plan at 1 rank
   v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
   v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false, LocalPlan::planes});
+  // a pencil grid of one row holds a slab's planes: the 2-D plans and one transpose X -> Z
+  v.push_back(
+      {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
   if (ranks == 1)
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
   if (ranks >= 2) {  // node_aware with emulated 2-rank nodes: several leaders
@@ -249,22 +252,26 @@ TEST_CASE("fft3d: every decomposition x strategy equals the reference; NAS check
 TEST_CASE("fft3d: a local plan that cannot run is an input error; auto with measure keeps the fastest timed one",
           "[fft3d][mpi]") {
   const int ranks = world_size();
-  Variant pencil_planes{DecompKind::pencil, 0, 0, TransposeStrategy::alltoallv};
+  Variant pencil_planes{DecompKind::pencil, ranks, 1, TransposeStrategy::alltoallv};  // rows split y: no whole planes
   pencil_planes.local = LocalPlan::planes;
-  CHECK_THROWS_WITH(make_fft(pencil_planes, 12, 10, 8), Catch::Contains("fft3d.local") && Catch::Contains("planes"));
+  if (ranks > 1)
+    CHECK_THROWS_WITH(make_fft(pencil_planes, 12, 10, 8), Catch::Contains("fft3d.local") && Catch::Contains("planes"));
   Variant slab_whole{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   slab_whole.local = LocalPlan::whole;
   if (ranks > 1) CHECK_THROWS_WITH(make_fft(slab_whole, 12, 10, 8), Catch::Contains("whole"));
 
-  const auto d = Decomposition::make(DecompKind::slab, 12, 10, 8, ranks, 0, 0);
-  FFTOptions opt;
-  opt.local = LocalPlan::automatic;
-  opt.planning = FFTPlanning::measure;
-  const DistributedFFT fft(d, MPI_COMM_WORLD, opt);
-  const auto& times = fft.local_plan_times();
-  REQUIRE(times.size() == (ranks == 1 ? 3u : 2u));  // staged, planes (and whole at 1 rank)
-  const auto fastest =
-      std::min_element(times.begin(), times.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
-  CHECK(fft.local_plan() == fastest->first);
-  for (const auto& t : times) CHECK(t.second > 0);
+  // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed
+  for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
+    const auto d = Decomposition::make(kind, 12, 10, 8, ranks, p_row, 0);
+    FFTOptions opt;
+    opt.local = LocalPlan::automatic;
+    opt.planning = FFTPlanning::measure;
+    const DistributedFFT fft(d, MPI_COMM_WORLD, opt);
+    const auto& times = fft.local_plan_times();
+    REQUIRE(times.size() == (ranks == 1 ? 3u : 2u));
+    const auto fastest =
+        std::min_element(times.begin(), times.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
+    CHECK(fft.local_plan() == fastest->first);
+    for (const auto& t : times) CHECK(t.second > 0);
+  }
 }
