@@ -6,12 +6,14 @@
 
 PEERS_DIR is the folder the peers' build script fills (`setup.sh PEERS_DIR VH1_GIT HEFFTE_GIT`, kept with the peers'
 sources outside this repository), or a user's own builds with the same names (vhone_p1, vhone_p2, fftw_mpi_3d,
-petsc_cg9, triad, venv/bin/python + shtns_bench.py). VH-1 fixes its grid at compile time: vhone_pP is the 512^2
+petsc_cg9, triad, venv/bin/python with SHTns, which runs shtns_peer.py from this folder). VH-1 fixes its grid at compile time: vhone_pP is the 512^2
 build; other sizes N need vhone_nN_pP (the same build with imax = jmax = N in zonemod.f90; docs/perf/peers/README.md
 shows how). Every round runs
 each case's proxy and its peer back to back, so a disturbance hits both; the ratio is taken per round and the
 table gives its median and spread (min-max) over the rounds. ratio = proxy speed / peer speed (> 1: the proxy is
-faster; for times, speed = 1 / time). Each case names the target the proxy must meet.
+faster; for times, speed = 1 / time). Each case names the target the proxy must meet, and whether its size is one
+the proxies were tuned on (the first peers table's sizes) or not. A ceiling case has no peer: its value is already a
+fraction of a ceiling the proxy measures in the same run (pop's counted bandwidth over the same-size triad).
 
 Writes OUT/results.json (every raw value), OUT/results.md (the table) and OUT/ratios.png (a bar chart), atomically.
 Performance is never asserted in tests; this script is the place where it is measured.
@@ -33,7 +35,9 @@ ROOT = Path(__file__).resolve().parents[3]
 sys.path.insert(0, str(ROOT / "python"))
 from proxylab_tools import runner, stats  # noqa: E402  (the project's launcher and statistics)
 
-SHARED_PEERS = ROOT.parent / "shared" / "peers"
+HERE = Path(__file__).resolve().parent
+# The sizes of the first peers table, which the proxies were tuned on; every other size is "untuned".
+TUNED = {"evh1": {512, 256}, "fft3d": {128, 64}, "pstswm": {85, 170, 340}, "pop": {(3600, 2400)}}
 
 
 @dataclass
@@ -51,6 +55,7 @@ class Case:
     unit: str
     higher_is_better: bool
     target: float       # the ratio (proxy speed / peer speed) the proxy must reach
+    tuned: bool         # a size the proxies were tuned on (the first peers table's), or one nobody tuned for
     proxies: dict = field(default_factory=dict)  # extra proxy variants compared with the main one: name -> sets
 
 
@@ -88,7 +93,7 @@ def evh1_cases(ranks, sizes):
             out.append(Case("evh1", f"oblique Sod {n}^2, 100 cycles, batched", p, "evh1", "inputs/evh1/sod-oblique.yaml",
                             sets + ["evh1.mapping=batched"], fom, peer_cmd,
                             lambda s, zc=zones_cycles: zc / grab(r"End of Vhone\s+([0-9.eE+-]+)\s+seconds", s, "vh-1"),
-                            "zone-cycles/s", True, 1.2, {"pencil": sets + ["evh1.mapping=pencil"]}))
+                            "zone-cycles/s", True, 1.2, n in TUNED["evh1"], {"pencil": sets + ["evh1.mapping=pencil"]}))
     return out
 
 
@@ -107,35 +112,63 @@ def fft3d_cases(ranks, sizes, plannings):
                             f"fft3d.decomposition={decomp}", f"fft3d.iterations={reps}"]
                     out.append(Case("fft3d", f"{n}^3 c2c fwd+inv, {decomp}, {planning}", p, "fft3d",
                                     "inputs/fft3d/128cube.yaml", sets, fom, peer_cmd,
-                                    lambda s: grab(r"([0-9.]+) GFLOP/s", s, "fftw-mpi"), "GFLOP/s", True, 1.0))
+                                    lambda s: grab(r"([0-9.]+) GFLOP/s", s, "fftw-mpi"), "GFLOP/s", True, 1.0,
+                                    n in TUNED["fft3d"]))
     return out
+
+
+def pstswm_grid(t):
+    """pstswm's Gauss grid for TN (truncation.cpp): the smallest nlon >= 3N+1, a multiple of 4 with factors 2, 3, 5."""
+    nlon = 3 * t + 1
+    while True:
+        m = nlon
+        for f in (2, 3, 5):
+            while m % f == 0:
+                m //= f
+        if nlon % 4 == 0 and m == 1:
+            return nlon // 2, nlon
+        nlon += 1
 
 
 def pstswm_cases(truncations):
     out = []
     for t in truncations:
-        def peer_cmd(d, t=t):
-            return ([str(Path(d) / "venv" / "bin" / "python"), str(SHARED_PEERS / "shtns_bench.py"), str(t)], d,
-                    {"OMP_NUM_THREADS": "1"})
+        nlat, nlon = pstswm_grid(t)
+
+        def peer_cmd(d, t=t, nlat=nlat, nlon=nlon):
+            return ([str(Path(d) / "venv" / "bin" / "python"), str(HERE / "shtns_peer.py"), str(t), str(nlat),
+                     str(nlon)], d, {"OMP_NUM_THREADS": "1"})
 
         def peer_value(s):  # SHTns: mean of one synthesis and one analysis, seconds per field transform
             return 0.5e-3 * (grab(r"synth ([0-9.]+) ms", s, "shtns") + grab(r"analys ([0-9.]+) ms", s, "shtns"))
+        # a truncation without its own deck: the T85 deck at truncation t (the grid follows the truncation)
+        deck = ROOT / "inputs" / "pstswm" / f"T{t}L18-case2.yaml"
+        sets = [] if deck.exists() else [f"model.truncation={t}"]
+        deck = deck if deck.exists() else ROOT / "inputs" / "pstswm" / "T85L18-case2.yaml"
         # field transforms per second, proxy: from the record's own count
-        out.append(Case("pstswm", f"T{t}L18 case 2, s per field transform (fwd+inv mean)", 1, "pstswm",
-                        f"inputs/pstswm/T{t}L18-case2.yaml", ["time.days=0.02", "transform.fft_planning=measure"],
+        out.append(Case("pstswm", f"T{t}L18 ({nlat}x{nlon}) case 2, s per field transform (fwd+inv mean)", 1,
+                        "pstswm", str(deck.relative_to(ROOT)),
+                        sets + ["time.days=0.02", "transform.fft_planning=measure"],
                         lambda r: float(r["results"]["seconds_per_field_transform"]), peer_cmd, peer_value,
-                        "s", False, 1.0 / 1.3))
+                        "s", False, 1.0, t in TUNED["pstswm"]))
     return out
 
 
-def pop_cases(ranks):
+def pop_cases(ranks, sizes):
     out = []
-    for p in ranks:
-        def peer_cmd(d, p=p):
-            return (openmpi(p) + ["./petsc_cg9", "-nx", "3600", "-ny", "2400", "-iters", "50"], d, {})
-        out.append(Case("pop", "0.1 degree 3600x2400, PCG, s per iteration", p, "pop", "inputs/pop/tenth-bench.yaml",
-                        ["solver.name=pcg", "bench.stream=false"], lambda r: 1e-6 * fom(r), peer_cmd,
-                        lambda s: 1e-3 * grab(r"best ([0-9.]+) ms per iteration", s, "petsc"), "s", False, 1.0 / 0.6))
+    for nx, ny in sizes:
+        for p in ranks:
+            def peer_cmd(d, p=p, nx=nx, ny=ny):
+                return (openmpi(p) + ["./petsc_cg9", "-nx", str(nx), "-ny", str(ny), "-iters", "50"], d, {})
+            out.append(Case("pop", f"{nx}x{ny}, PCG, s per iteration", p, "pop", "inputs/pop/tenth-bench.yaml",
+                            [f"grid.nx={nx}", f"grid.ny={ny}", "solver.name=pcg", "bench.stream=false"],
+                            lambda r: 1e-6 * fom(r), peer_cmd,
+                            lambda s: 1e-3 * grab(r"best ([0-9.]+) ms per iteration", s, "petsc"), "s", False,
+                            1.0 / 0.6, (nx, ny) in TUNED["pop"]))
+    # the bytes the record counts per iteration against the same run's triad of the same array size, 1 thread
+    out.append(Case("pop", "3600x2400 chrongear, counted bandwidth / same-size triad (ceiling, no peer)", 1, "pop",
+                    "inputs/pop/tenth-bench.yaml", [],
+                    lambda r: float(r["results"]["kernel_vs_triad"]), None, None, "fraction", True, 0.8, True))
     return out
 
 
@@ -144,7 +177,7 @@ def stream_cases():
     return [Case("stream", f"triad, 3 x {n * 8 // 2**20} MiB, 1 thread", 1, "stream", "inputs/stream/default.yaml",
                  [f"stream.n={n}"], fom,
                  lambda d: (["./triad", str(n)], d, {"OMP_NUM_THREADS": "1"}),
-                 lambda s: grab(r"triad ([0-9.]+) GB/s", s, "triad"), "GB/s", True, 1.0)]
+                 lambda s: grab(r"triad ([0-9.]+) GB/s", s, "triad"), "GB/s", True, 1.0, True)]
 
 
 # ---- running ----------------------------------------------------------------------------------------------------
@@ -158,6 +191,8 @@ def run_proxy(case, sets, bin_dir):
 
 
 def run_peer(case, peers):
+    if case.peer_command is None:  # a ceiling case: the proxy's value is already the ratio
+        return 1.0
     argv, cwd, env_add = case.peer_command(peers)
     env = dict(os.environ)
     env.update({"OMP_NUM_THREADS": "1", "OPENBLAS_NUM_THREADS": "1", **env_add})
@@ -200,17 +235,20 @@ def summary(values):
 
 
 def table(rows):
-    lines = ["| proxy | case | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) | target | met |",
-             "|---|---|---|---|---|---|---|---|---|"]
+    lines = ["| proxy | case | size | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) "
+             "| target | met |",
+             "|---|---|---|---|---|---|---|---|---|---|"]
     for row in rows:
         c = row["case"]
         r = stats.summarize(row["ratio"])
-        lines.append(f"| {c.group} | {c.label} | {c.ranks} | {stats.median(row['proxy']):.4g} | "
-                     f"{stats.median(row['peer']):.4g} | {c.unit} | {r.median:.2f}x ({r.min:.2f}-{r.max:.2f}) | "
+        peer = f"{stats.median(row['peer']):.4g}" if c.peer_command else "(ceiling)"
+        lines.append(f"| {c.group} | {c.label} | {'tuned' if c.tuned else 'untuned'} | {c.ranks} | "
+                     f"{stats.median(row['proxy']):.4g} | {peer} | {c.unit} | {r.median:.2f}x ({r.min:.2f}-{r.max:.2f}) | "
                      f">= {c.target:.2f}x | {'yes' if r.median >= c.target else 'NO'} |")
         for name in c.proxies:
             v = stats.summarize(row["variant_ratio"][name])
-            lines.append(f"| {c.group} | {c.label}: vs the `{name}` variant (main / {name} speed) | {c.ranks} | | "
+            lines.append(f"| {c.group} | {c.label}: vs the `{name}` variant (main / {name} speed) | "
+                         f"{'tuned' if c.tuned else 'untuned'} | {c.ranks} | | "
                          f"{stats.median(row['variants'][name]):.4g} | {c.unit} | {v.median:.2f}x ({v.min:.2f}-{v.max:.2f}) | | |")
     return "\n".join(lines)
 
@@ -256,10 +294,11 @@ def main(argv=None):
     ap.add_argument("--only", default="evh1,fft3d,pstswm,pop,stream")
     ap.add_argument("--ranks", default="1,2")
     ap.add_argument("--repeats", type=int, default=3)
-    ap.add_argument("--evh1-sizes", default="512,256")
-    ap.add_argument("--fft3d-sizes", default="128,64")
+    ap.add_argument("--evh1-sizes", default="512,256,768")
+    ap.add_argument("--fft3d-sizes", default="48,64,96,128,192")
     ap.add_argument("--fft3d-planning", default="estimate,measure")
-    ap.add_argument("--pstswm-truncations", default="85,170,340")
+    ap.add_argument("--pstswm-truncations", default="85,106,170,213,340")
+    ap.add_argument("--pop-sizes", default="3600x2400,1800x1200")
     ap.add_argument("--bin-dir", default=str(ROOT / "build" / "openmp" / "bin"))
     ap.add_argument("--out", default=str(ROOT / "docs" / "perf" / "peers"))
     a = ap.parse_args(argv)
@@ -273,7 +312,8 @@ def main(argv=None):
     builders = {"evh1": lambda: evh1_cases(ranks, ints(a.evh1_sizes)),
                 "fft3d": lambda: fft3d_cases(ranks, ints(a.fft3d_sizes), a.fft3d_planning.split(",")),
                 "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations)),
-                "pop": lambda: pop_cases(ranks), "stream": stream_cases}
+                "pop": lambda: pop_cases(ranks, [tuple(int(v) for v in s.split("x")) for s in a.pop_sizes.split(",")]),
+                "stream": stream_cases}
     unknown = [g for g in a.only.split(",") if g not in builders]
     if unknown:
         ap.error(f"--only {','.join(unknown)}: allowed: {', '.join(builders)}")
@@ -290,7 +330,8 @@ def main(argv=None):
     print(header + md)
     data = {"command": cmd, "load_before": load_before, "load_after": os.getloadavg(),
             "rows": [{"group": r["case"].group, "label": r["case"].label, "ranks": r["case"].ranks,
-                      "unit": r["case"].unit, "target": r["case"].target, "proxy": r["proxy"], "peer": r["peer"],
+                      "unit": r["case"].unit, "target": r["case"].target, "tuned": r["case"].tuned,
+                      "proxy": r["proxy"], "peer": r["peer"],
                       "ratio": summary(r["ratio"]), "ratios": r["ratio"], "variants": r["variants"],
                       "variant_ratios": r["variant_ratio"]} for r in rows]}
     write_atomic(out / "results.json", (json.dumps(data, indent=1) + "\n").encode())
