@@ -130,27 +130,29 @@ def pstswm_grid(t):
         nlon += 1
 
 
-def pstswm_cases(truncations):
+def pstswm_cases(truncations, peer_fields):
     out = []
     for t in truncations:
         nlat, nlon = pstswm_grid(t)
-
-        def peer_cmd(d, t=t, nlat=nlat, nlon=nlon):
-            return ([str(Path(d) / "venv" / "bin" / "python"), str(HERE / "shtns_peer.py"), str(t), str(nlat),
-                     str(nlon)], d, {"OMP_NUM_THREADS": "1"})
-
-        def peer_value(s):  # SHTns: mean of one synthesis and one analysis, seconds per field transform
-            return 0.5e-3 * (grab(r"synth ([0-9.]+) ms", s, "shtns") + grab(r"analys ([0-9.]+) ms", s, "shtns"))
         # a truncation without its own deck: the T85 deck at truncation t (the grid follows the truncation)
         deck = ROOT / "inputs" / "pstswm" / f"T{t}L18-case2.yaml"
         sets = [] if deck.exists() else [f"model.truncation={t}"]
         deck = deck if deck.exists() else ROOT / "inputs" / "pstswm" / "T85L18-case2.yaml"
-        # field transforms per second, proxy: from the record's own count
-        out.append(Case("pstswm", f"T{t}L18 ({nlat}x{nlon}) case 2, s per field transform (fwd+inv mean)", 1,
-                        "pstswm", str(deck.relative_to(ROOT)),
-                        sets + ["time.days=0.02", "transform.fft_planning=measure"],
-                        lambda r: float(r["results"]["seconds_per_field_transform"]), peer_cmd, peer_value,
-                        "s", False, 1.0, t in TUNED["pstswm"]))
+        for fields in peer_fields:
+            def peer_cmd(d, t=t, nlat=nlat, nlon=nlon, fields=fields):
+                return ([str(Path(d) / "venv" / "bin" / "python"), str(HERE / "shtns_peer.py"), str(t), str(nlat),
+                         str(nlon), str(fields)], d, {"OMP_NUM_THREADS": "1"})
+
+            def peer_value(s):  # SHTns: mean of one synthesis and one analysis, seconds per field transform
+                return 0.5e-3 * (grab(r"synth ([0-9.]+) ms", s, "shtns") + grab(r"analys ([0-9.]+) ms", s, "shtns"))
+            # SHTns on one field in cache, or on as many distinct fields as pstswm transforms per call
+            peer = "SHTns 1 field" if fields == 1 else f"SHTns {fields} distinct fields"
+            # field transforms per second, proxy: from the record's own count
+            out.append(Case("pstswm", f"T{t}L18 ({nlat}x{nlon}) case 2, s per field transform (fwd+inv mean) vs {peer}",
+                            1, "pstswm", str(deck.relative_to(ROOT)),
+                            sets + ["time.days=0.02", "transform.fft_planning=measure"],
+                            lambda r: float(r["results"]["seconds_per_field_transform"]), peer_cmd, peer_value,
+                            "s", False, 1.0, t in TUNED["pstswm"]))
     return out
 
 
@@ -298,6 +300,8 @@ def main(argv=None):
     ap.add_argument("--fft3d-sizes", default="48,64,96,128,192")
     ap.add_argument("--fft3d-planning", default="estimate,measure")
     ap.add_argument("--pstswm-truncations", default="85,106,170,213,340")
+    ap.add_argument("--pstswm-peer-fields", default="1,90",
+                    help="SHTns runs on this many distinct fields per round (90: pstswm's 5 fields x 18 levels)")
     ap.add_argument("--pop-sizes", default="3600x2400,1800x1200")
     ap.add_argument("--bin-dir", default=str(ROOT / "build" / "openmp" / "bin"))
     ap.add_argument("--out", default=str(ROOT / "docs" / "perf" / "peers"))
@@ -311,7 +315,7 @@ def main(argv=None):
     ints = lambda s: [int(x) for x in s.split(",") if x]
     builders = {"evh1": lambda: evh1_cases(ranks, ints(a.evh1_sizes)),
                 "fft3d": lambda: fft3d_cases(ranks, ints(a.fft3d_sizes), a.fft3d_planning.split(",")),
-                "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations)),
+                "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations), ints(a.pstswm_peer_fields)),
                 "pop": lambda: pop_cases(ranks, [tuple(int(v) for v in s.split("x")) for s in a.pop_sizes.split(",")]),
                 "stream": stream_cases}
     unknown = [g for g in a.only.split(",") if g not in builders]
@@ -323,7 +327,9 @@ def main(argv=None):
     load_before = os.getloadavg()
     rows = measure(cases, peers, a.repeats, a.bin_dir, log)
     md = table(rows)
-    cmd = "python3 docs/perf/peers/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
+    # the environment that changes what the proxies run (OpenBLAS' kernel set: docs/perf/peers/README.md)
+    env = "".join(f"{k}={os.environ[k]} " for k in sorted(os.environ) if k.startswith("OPENBLAS_"))
+    cmd = env + "python3 docs/perf/peers/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
     header = (f"Command: `{cmd}`  \nMachine: {os.cpu_count()} cores, load average before {load_before[0]:.2f}, "
               f"after {os.getloadavg()[0]:.2f}; {a.repeats} interleaved rounds, {time.time() - t0:.0f} s; "
               f"1 thread per rank; proxy binaries {a.bin_dir}\n\n")
