@@ -297,8 +297,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     MPI_Allreduce(&mine, &all, 1, MPI_INT, MPI_MIN, comm);
     if (rank == 0) {
       if (!quiet) {
-        std::cout << "\nTimers (" << size << " ranks; one start/stop pair costs " << timers.overhead_seconds() * 1e9
-                  << " ns):\n"
+        std::cout << "\nTimers (" << size << (size == 1 ? " rank" : " ranks") << "; one start/stop pair costs "
+                  << timers.overhead_seconds() * 1e9 << " ns):\n"
                   << format_timer_table(stats) << "\n";
         if (ctx.interrupted()) std::cout << "INTERRUPTED: results below cover the part that ran\n";
         std::cout << report.summary_text();

@@ -1,6 +1,7 @@
 // Checks of Kokkos' own flags (see kokkos_args.hpp).
 #include "proxylab/kokkos_args.hpp"
 
+#include <dlfcn.h>
 #include <sys/resource.h>
 
 #include <Kokkos_Core.hpp>
@@ -14,7 +15,7 @@
 namespace proxylab {
 namespace {
 
-enum class Kind { count, index, devices, boolean, device_map };
+enum class Kind { count, index, devices, boolean, device_map, libraries };
 
 struct Known {
   const char* flag;  // command-line form; env names the KOKKOS_* variable of the same value ("" = none)
@@ -36,7 +37,27 @@ const std::vector<Known> known = {
     {"--kokkos-print-configuration", "KOKKOS_PRINT_CONFIGURATION", Kind::boolean},
     {"--kokkos-tune-internals", "KOKKOS_TUNE_INTERNALS", Kind::boolean},
     {"--kokkos-map-device-id-by", "KOKKOS_MAP_DEVICE_ID_BY", Kind::device_map},
+    // Kokkos Tools: a library that does not load would only be warned about, and the run would go on unprofiled
+    {"--kokkos-tools-libs", "KOKKOS_TOOLS_LIBS", Kind::libraries},
+    {"--kokkos-tools-library", "KOKKOS_PROFILE_LIBRARY", Kind::libraries},
 };
+
+// "" when every ';'-separated entry of `libs` loads (dlopen, as Kokkos loads it), else the first that does not.
+std::string library_problem(const std::string& libs) {
+  for (std::size_t begin = 0; begin <= libs.size();) {
+    const std::size_t end = std::min(libs.find(';', begin), libs.size());
+    const std::string lib = libs.substr(begin, end - begin);
+    begin = end + 1;
+    if (lib.empty()) continue;
+    void* handle = dlopen(lib.c_str(), RTLD_LAZY | RTLD_LOCAL);
+    if (!handle) {
+      const char* why = dlerror();
+      return "Kokkos Tools libraries that load ('" + lib + "' does not: " + (why ? why : "dlopen failed") + ")";
+    }
+    dlclose(handle);
+  }
+  return "";
+}
 
 bool digits(const std::string& s) {
   return !s.empty() && s.size() <= 9 &&
@@ -67,6 +88,8 @@ std::string allowed_problem(Kind kind, const std::string& value) {
     }
     case Kind::device_map:
       return value == "random" || value == "mpi_rank" ? "" : "random or mpi_rank";
+    case Kind::libraries:
+      return library_problem(value);
   }
   return "";
 }

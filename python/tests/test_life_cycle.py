@@ -178,7 +178,9 @@ class Flags(unittest.TestCase):
         other = "--kokkos-threads" if threads_flag == "--kokkos-num-threads" else "--kokkos-num-threads"
         cases = [(f"{threads_flag}=abc", "takes an integer >= 1"), (f"{threads_flag}=0", "takes an integer >= 1"),
                  (f"{other}=2", f"use {threads_flag}=N"), ("--kokkos-device-id=q", "takes an integer >= 0"),
-                 ("--kokkos-disable-warnings=maybe", "true/false")]
+                 ("--kokkos-disable-warnings=maybe", "true/false"),
+                 # a Kokkos Tools library that does not load: Kokkos only warns and runs unprofiled (was exit 0)
+                 ("--kokkos-tools-libs=/nonexistent/libkp.so", "'/nonexistent/libkp.so' does not")]
         for flag, message in cases:
             p = sh(f"{direct()} {flag}")
             self.assertEqual(p.returncode, 2, f"{flag}: {p.stdout}{p.stderr}")
@@ -187,6 +189,9 @@ class Flags(unittest.TestCase):
         p = sh(f"KOKKOS_NUM_THREADS=x {direct()}")
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("KOKKOS_NUM_THREADS='x'", p.stderr)
+        p = sh(f"KOKKOS_TOOLS_LIBS=/nonexistent/libkp.so {direct()}")
+        self.assertEqual(p.returncode, 2, p.stderr)
+        self.assertIn("KOKKOS_TOOLS_LIBS='/nonexistent/libkp.so'", p.stderr)
 
     def test_slow_ranks_must_exist(self):
         p = sh(f"{direct(2)} --slow-ranks 7")
