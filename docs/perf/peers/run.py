@@ -6,10 +6,9 @@
 
 PEERS_DIR is the folder the peers' build script fills (`setup.sh PEERS_DIR VH1_GIT HEFFTE_GIT`, kept with the peers'
 sources outside this repository), or a user's own builds with the same names (vhone_p1, vhone_p2, fftw_mpi_3d,
-petsc_cg9, triad, venv/bin/python with SHTns, which runs shtns_peer.py from this folder). VH-1 fixes its grid at compile time: vhone_pP is the 512^2
-build; other sizes N need vhone_nN_pP (the same build with imax = jmax = N in zonemod.f90; docs/perf/peers/README.md
-shows how). Every round runs
-each case's proxy and its peer back to back, so a disturbance hits both; the ratio is taken per round and the
+petsc_cg9, triad, venv/bin/python with SHTns, which runs shtns_peer.py from this folder). VH-1 fixes its grid at
+compile time: vhone_pP is the 512^2 build; other sizes N need vhone_nN_pP (the same build with imax = jmax = N in
+zonemod.f90; docs/perf/peers/README.md shows how). Every round runs each case's proxy and its peer back to back, so a disturbance hits both; the ratio is taken per round and the
 table gives its median and spread (min-max) over the rounds. ratio = proxy speed / peer speed (> 1: the proxy is
 faster; for times, speed = 1 / time). Each case names the target the proxy must meet, and whether its size is one
 the proxies were tuned on (the first peers table's sizes) or not. A ceiling case has no peer: its value is already a
@@ -130,6 +129,19 @@ def pstswm_grid(t):
         nlon += 1
 
 
+def shtns_seconds(s):  # SHTns: mean of one synthesis and one analysis, seconds per field transform
+    return 0.5e-3 * (grab(r"synth ([0-9.]+) ms", s, "shtns") + grab(r"analys ([0-9.]+) ms", s, "shtns"))
+
+
+def pstswm_seconds(record, nlat, nlon):
+    """Seconds per field transform from pstswm's record, which must have run on the grid SHTns is given."""
+    grid = record["results"]["grid"]
+    if (grid["nlat"], grid["nlon"]) != (nlat, nlon):
+        raise RuntimeError(f"pstswm ran on {grid['nlat']} x {grid['nlon']}, SHTns on {nlat} x {nlon}: pstswm_grid() "
+                           "no longer follows truncation.cpp")
+    return float(record["results"]["seconds_per_field_transform"])
+
+
 def pstswm_cases(truncations, peer_fields):
     out = []
     for t in truncations:
@@ -142,16 +154,13 @@ def pstswm_cases(truncations, peer_fields):
             def peer_cmd(d, t=t, nlat=nlat, nlon=nlon, fields=fields):
                 return ([str(Path(d) / "venv" / "bin" / "python"), str(HERE / "shtns_peer.py"), str(t), str(nlat),
                          str(nlon), str(fields)], d, {"OMP_NUM_THREADS": "1"})
-
-            def peer_value(s):  # SHTns: mean of one synthesis and one analysis, seconds per field transform
-                return 0.5e-3 * (grab(r"synth ([0-9.]+) ms", s, "shtns") + grab(r"analys ([0-9.]+) ms", s, "shtns"))
             # SHTns on one field in cache, or on as many distinct fields as pstswm transforms per call
             peer = "SHTns 1 field" if fields == 1 else f"SHTns {fields} distinct fields"
             # field transforms per second, proxy: from the record's own count
             out.append(Case("pstswm", f"T{t}L18 ({nlat}x{nlon}) case 2, s per field transform (fwd+inv mean) vs {peer}",
                             1, "pstswm", str(deck.relative_to(ROOT)),
                             sets + ["time.days=0.02", "transform.fft_planning=measure"],
-                            lambda r: float(r["results"]["seconds_per_field_transform"]), peer_cmd, peer_value,
+                            lambda r, nlat=nlat, nlon=nlon: pstswm_seconds(r, nlat, nlon), peer_cmd, shtns_seconds,
                             "s", False, 1.0, t in TUNED["pstswm"]))
     return out
 
@@ -237,6 +246,7 @@ def summary(values):
 
 
 def table(rows):
+    size = lambda c: "tuned" if c.tuned else "untuned"
     lines = ["| proxy | case | size | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) "
              "| target | met |",
              "|---|---|---|---|---|---|---|---|---|---|"]
@@ -244,13 +254,13 @@ def table(rows):
         c = row["case"]
         r = stats.summarize(row["ratio"])
         peer = f"{stats.median(row['peer']):.4g}" if c.peer_command else "(ceiling)"
-        lines.append(f"| {c.group} | {c.label} | {'tuned' if c.tuned else 'untuned'} | {c.ranks} | "
+        lines.append(f"| {c.group} | {c.label} | {size(c)} | {c.ranks} | "
                      f"{stats.median(row['proxy']):.4g} | {peer} | {c.unit} | {r.median:.2f}x ({r.min:.2f}-{r.max:.2f}) | "
                      f">= {c.target:.2f}x | {'yes' if r.median >= c.target else 'NO'} |")
         for name in c.proxies:
             v = stats.summarize(row["variant_ratio"][name])
             lines.append(f"| {c.group} | {c.label}: vs the `{name}` variant (main / {name} speed) | "
-                         f"{'tuned' if c.tuned else 'untuned'} | {c.ranks} | | "
+                         f"{size(c)} | {c.ranks} | | "
                          f"{stats.median(row['variants'][name]):.4g} | {c.unit} | {v.median:.2f}x ({v.min:.2f}-{v.max:.2f}) | | |")
     return "\n".join(lines)
 
