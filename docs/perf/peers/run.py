@@ -8,8 +8,8 @@ PEERS_DIR is the folder the peers' build script fills (`setup.sh PEERS_DIR VH1_G
 sources outside this repository), or a user's own builds with the same names (vhone_p1, vhone_p2, fftw_mpi_3d,
 petsc_cg9, triad, venv/bin/python with SHTns, which runs shtns_peer.py from this folder). VH-1 fixes its grid at
 compile time: vhone_pP is the 512^2 build; other sizes N need vhone_nN_pP (the same build with imax = jmax = N in
-zonemod.f90; docs/perf/peers/README.md shows how). Every round runs each case's proxy and its peer back to back, so a disturbance hits both; the ratio is taken per round and the
-table gives its median and spread (min-max) over the rounds. ratio = proxy speed / peer speed (> 1: the proxy is
+zonemod.f90; docs/perf/peers/README.md shows how). Every round runs each case's proxy and its peer back to back,
+so a disturbance hits both; the ratio is taken per round and the table gives its median and spread (min-max) over the rounds. ratio = proxy speed / peer speed (> 1: the proxy is
 faster; for times, speed = 1 / time). Each case names the target the proxy must meet, and whether its size is one
 the proxies were tuned on (the first peers table's sizes) or not. A ceiling case has no peer: its value is already a
 fraction of a ceiling the proxy measures in the same run (pop's counted bandwidth over the same-size triad).
