@@ -2,11 +2,13 @@
 
 - The launcher starts in its own session and process group: a terminal's Ctrl-C reaches the front end only,
   which forwards it once, as SIGTERM, so the ranks stop at their next check, print what they have and write
-  their record. Ranks on this machine (mpiexec or none on one node) get it from the front end itself, each as soon
-  as it catches SIGTERM (/proc/PID/status SigCgt: the proxies install their handler first thing): a signal in the
-  first instants is neither lost nor fatal, and mpiexec is never signalled while it is still starting the ranks
-  (MPICH's Hydra asserted then). Elsewhere (srun, flux, templates) the launcher gets it and passes it on (srun
-  takes a single SIGINT as a request for status, hence SIGTERM).
+  their record. Every rank that runs on this machine below the front end gets it from the front end itself, each
+  as soon as it catches SIGTERM (/proc/PID/status SigCgt: the proxies install their handler first thing): a signal
+  in the first instants is neither lost nor fatal. With mpiexec or none on one node that is all: mpiexec is never
+  signalled (MPICH's Hydra asserted, or hung with the ranks in MPI_Init, when signalled while starting them).
+  Other launchers (srun, flux, templates) pass it on to ranks elsewhere (srun takes a single SIGINT as a request
+  for status, hence SIGTERM): they get it when not every rank was found here, and not before LAUNCHER_SETTLE
+  seconds after the launch (Hydra behind a template, signalled at once, dropped it or hung).
 - The front end then waits (PROXYLAB_STOP_GRACE seconds, default 30) for the job to finish writing; after
   that, or at a second Ctrl-C, it aborts the job: SIGINT twice (mpiexec's and srun's "abort"), then SIGKILL
   to the launcher's process group.
@@ -27,6 +29,7 @@ import ctypes
 import os
 import signal
 import subprocess
+import sys
 import threading
 import time
 from dataclasses import dataclass
@@ -35,6 +38,9 @@ from pathlib import Path
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
+# Seconds from the launch before a launcher is signalled: Hydra signalled while it started the ranks hung with them
+# in MPI_Init (behind a launch template; mpiexec itself is never signalled).
+LAUNCHER_SETTLE = 5.0
 
 
 def _prctl():
@@ -160,12 +166,17 @@ class JobResult:
 
 
 class _Stopper:
-    """Signal handlers while a job runs: the first signal forwards SIGTERM (to the local ranks themselves when
-    ranks_exe names their binary, else to the launcher's group), a second aborts."""
+    """Signal handlers while a job runs: the first signal forwards SIGTERM, a second aborts. SIGTERM goes to each
+    rank found on this machine (a descendant running ranks_exe); to the launcher's group as well, unless every rank
+    runs here, once the launcher has had LAUNCHER_SETTLE s to start them and not all `ranks` were found here."""
 
-    def __init__(self, proc: subprocess.Popen, ranks_exe: str | None):
+    def __init__(self, proc: subprocess.Popen, ranks_exe: str | None, ranks: int, all_local: bool):
         self.proc = proc
         self.ranks_exe = os.path.realpath(ranks_exe) if ranks_exe else None
+        self.ranks = ranks
+        self.launched = time.monotonic()
+        self.launcher_told = False
+        self.launcher_spared = all_local and self.ranks_exe is not None
         self.signal = 0
         self.deadline: float | None = None
         self.abort_now = False
@@ -192,22 +203,32 @@ class _Stopper:
         """Ask the job to stop (a signal, a timeout): SIGTERM now, and to local ranks that start later."""
         self.signal = self.signal or sig
         self.deadline = time.monotonic() + stop_grace()
-        if self.ranks_exe is None:
-            forward(self.proc, signal.SIGTERM)
-        else:
-            self.stop_ranks()
+        self.pass_on()
 
-    def stop_ranks(self) -> None:
-        """SIGTERM to every local rank not yet told, once it catches SIGTERM (until then it is starting up)."""
-        if self.ranks_exe is None or self.deadline is None:
+    def why_abort(self) -> str:
+        if self.abort_now:
+            return "a second signal"
+        told = f"{len(self.stopped)} of {self.ranks} rank(s) told here" + (", and the launcher" if self.launcher_told
+                                                                            else "")
+        return f"the job did not stop within {stop_grace():g} s (PROXYLAB_STOP_GRACE) of SIGTERM ({told})"
+
+    def pass_on(self) -> None:
+        """Once stopping (called again and again): SIGTERM to every local rank not yet told, once it catches SIGTERM
+        (until then it is starting up); to the launcher as the class says."""
+        if self.deadline is None:
             return
-        for pid in descendants(os.getpid()):
-            if pid not in self.stopped and executable(pid) == self.ranks_exe and catches(pid, signal.SIGTERM):
-                try:
-                    os.kill(pid, signal.SIGTERM)
-                    self.stopped.add(pid)
-                except (ProcessLookupError, PermissionError):
-                    pass
+        if self.ranks_exe is not None:
+            for pid in descendants(os.getpid()):
+                if pid not in self.stopped and executable(pid) == self.ranks_exe and catches(pid, signal.SIGTERM):
+                    try:
+                        os.kill(pid, signal.SIGTERM)
+                        self.stopped.add(pid)
+                    except (ProcessLookupError, PermissionError):
+                        pass
+        if (not self.launcher_told and not self.launcher_spared and len(self.stopped) < self.ranks
+                and time.monotonic() >= self.launched + LAUNCHER_SETTLE):
+            forward(self.proc, signal.SIGTERM)
+            self.launcher_told = True
 
 
 def forward(proc: subprocess.Popen, sig: int) -> None:
@@ -258,10 +279,11 @@ def _copy(fd: int, parts: list[bytes] | None, to_fd: int) -> None:
 
 
 def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: float | None = None,
-            ranks_exe: str | None = None, stdout_to: int = 1) -> JobResult:
+            ranks_exe: str | None = None, ranks: int = 1, all_local: bool = False, stdout_to: int = 1) -> JobResult:
     """Runs the launch command. capture: stdout and stderr are returned, else they are copied to the front end's
     (the job's stdout to descriptor `stdout_to`: 2 when the front end's stdout carries something else).
-    ranks_exe: the ranks' binary when they run on this machine (signals then go to them, see the module's text).
+    ranks_exe: the binary of the job's `ranks` ranks (those on this machine get the signals directly); all_local:
+    every rank runs here, so the launcher itself is never signalled (see the module's text).
     LaunchError when the launcher cannot be started at all."""
     from .launch import LaunchError  # (launch.py does not import this module)
     t0 = time.perf_counter()
@@ -288,20 +310,21 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
         readers.append(th)
     result = JobResult(0, "", "", 0.0)
     end = None if timeout is None else time.monotonic() + timeout
-    with _Stopper(proc, ranks_exe) as stopper:
+    with _Stopper(proc, ranks_exe, ranks, all_local) as stopper:
         try:
             signal.pthread_sigmask(signal.SIG_SETMASK, mask)  # a signal that came during the launch arrives here
             while proc.poll() is None:
                 now = time.monotonic()
                 if stopper.abort_now or (stopper.deadline is not None and now > stopper.deadline):
                     result.aborted = True
+                    sys.stderr.write(f"proxylab: {stopper.why_abort()}; aborting the job\n")
                     abort(proc)
                     break
                 if end is not None and now > end and not result.timed_out:
                     result.timed_out = True  # stop it as after Ctrl-C: the ranks write what they have
                     stopper.stop(0)
                     stopper.deadline = now + min(stop_grace(), 10.0)
-                stopper.stop_ranks()
+                stopper.pass_on()
                 try:
                     proc.wait(timeout=0.1)
                 except subprocess.TimeoutExpired:

@@ -251,10 +251,10 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
     try:
         deck = readable_deck(resolve_deck(app, deck) if deck else None, private)
         cmd = app_command(app, plan, deck, sets, record_path, trace, quiet, extra, preset, exe)
-        ranks_exe = str(Path(exe) if exe else binary(app, preset)) if plan.local else None
+        ranks_exe = str(Path(exe) if exe else binary(app, preset))
         record_on_stdout = bool(json_path) and output_files.descriptor_of(json_path) == 1
         res = job.run_job(cmd, job_environment(plan, capture), working_directory(), capture, timeout, ranks_exe,
-                          stdout_to=2 if record_on_stdout else 1)
+                          ranks=ranks, all_local=plan.local, stdout_to=2 if record_on_stdout else 1)
         try:
             text = Path(record_path).read_text()
             record = json.loads(text) if text.strip() else None
