@@ -74,23 +74,33 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
 }
 
 // The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row), whole
-// at one rank (host FFTW only: a device plans lines).
+// at one rank (host FFTW only: a device plans lines); in place only whole (the other plans write the result beside
+// their input).
 std::vector<LocalPlan> DistributedFFT::local_candidates() const {
+  const bool whole = FFTOptions::whole_planes(d_) && grid_->size() == 1;
+  if (opt_.in_place) {
+    if (!whole)
+      throw InputError("key 'fft3d.in_place' has value 'true', which cannot run with " + d_.describe() +
+                       (mem_space_on_host ? "" : " on a device") +
+                       "; allowed: true at one rank on the host (one FFTW 3-D plan, fft3d.local whole or auto), false");
+    return {LocalPlan::whole};
+  }
   std::vector<LocalPlan> v{LocalPlan::staged};
   if (!FFTOptions::whole_planes(d_)) return v;  // pencils of several rows, and everything on a device
   v.push_back(LocalPlan::planes);
-  if (grid_->size() == 1) v.push_back(LocalPlan::whole);
+  if (whole) v.push_back(LocalPlan::whole);
   return v;
 }
 
-// fft3d.local: the one asked for; auto: with planning=measure the fastest candidate over 3 forward + inverse pairs on
-// scratch fields (max over ranks, after one pair that plans them), with estimate staged. Every transform is
+// fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure the fastest candidate
+// over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair that plans them), with estimate
+// staged. Every transform is
 // planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
 // FFTW_MEASURE touches no data).
 void DistributedFFT::choose_local_plan() {
   const std::vector<LocalPlan> candidates = local_candidates();
   const long long scratch = std::max({x_.size(), y_.size(), z_.size()});
-  Field a = make_field("fft3d::plan_in", scratch), b = make_field("fft3d::plan_out", scratch);
+  Field a = make_field("fft3d::plan_in", scratch), b = opt_.in_place ? a : make_field("fft3d::plan_out", scratch);
   auto pair = [&] {
     forward(a, b, nullptr);
     inverse(b, a, nullptr);
@@ -99,13 +109,19 @@ void DistributedFFT::choose_local_plan() {
     if (std::find(candidates.begin(), candidates.end(), opt_.local) == candidates.end())
       throw InputError(std::string("key 'fft3d.local' has value '") + to_string(opt_.local) +
                        "', which cannot run with " + d_.describe() + (mem_space_on_host ? "" : " on a device") +
+                       (opt_.in_place ? " in place (fft3d.in_place)" : "") +
                        "; allowed: staged (every decomposition), planes (slabs and pencil grids of one row, on the "
-                       "host), whole (one rank on the host), or auto");
+                       "host), whole (one rank on the host, also in place), or auto");
     local_ = opt_.local;
     pair();
     return;
   }
-  if (opt_.planning == FFTPlanning::measure && candidates.size() > 1) {
+  if (candidates.size() == 1) {  // nothing to choose (in place: whole; pencils of several rows: staged)
+    local_ = candidates.front();
+    pair();
+    return;
+  }
+  if (opt_.planning == FFTPlanning::measure) {
     for (LocalPlan p : candidates) {
       local_ = p;
       pair();  // plans

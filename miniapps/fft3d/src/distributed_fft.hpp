@@ -45,6 +45,7 @@ struct FFTOptions {
   int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
   bool fuse_transpose = true;          // FFTs read/write the transposes' blocks directly (fused_transpose_fft.hpp)
   bool gpu_aware = false;              // comm.gpu_aware: MPI gets the device buffers (device builds)
+  bool in_place = false;               // fft3d.in_place: forward and inverse overwrite their input (one rank, host)
 
   // What runs: fused only on host back ends (the device library reads whole lines), and the pencil path for slabs
   // on a device.
@@ -71,9 +72,10 @@ class DistributedFFT {
   int col() const { return grid_->cy(); }          // c in 0..p_col-1
   MPI_Comm comm() const { return grid_->comm(); }  // ranks ordered c * p_row + r
 
-  // in (X stage) is preserved; out (Z stage). Timers (optional): local_fft, pack, transpose, unpack.
+  // in (X stage) is preserved; out (Z stage); with fft3d.in_place, in == out is overwritten. Timers (optional):
+  // local_fft, pack, transpose, unpack.
   void forward(const Field& in, const Field& out, Timers* timers = nullptr);
-  // in (Z stage) is preserved; out (X stage).
+  // in (Z stage) is preserved; out (X stage); as forward with fft3d.in_place.
   void inverse(const Field& in, const Field& out, Timers* timers = nullptr);
 
   long long transpose_bytes_sent() const;  // this rank, all transposes so far

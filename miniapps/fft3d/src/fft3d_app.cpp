@@ -14,6 +14,7 @@
 #include "library_baseline.hpp"
 #include "memory_estimate.hpp"
 #include "nas_ft.hpp"
+#include "proxylab/errors.hpp"
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
@@ -47,6 +48,10 @@ void declare(Schema& s) {
             "the FFT next to each transpose reads the received blocks / writes the blocks to send itself, in "
             "cache-sized chunks (no unpack pass after, no pack pass before it); false: separate pack, exchange, unpack "
             "and FFT passes (heFFTe / 2DECOMP style). Host back ends only: on a device the passes are separate");
+  s.boolean("fft3d.in_place", false,
+            "fft mode, 1 rank, host: each transform overwrites its input (one FFTW 3-D plan into the spectral layout, "
+            "as FFTW-MPI's in-place benchmark; the input is copied into the work array untimed before each forward); "
+            "false: the input is kept and the result written beside it");
   s.integer("fft3d.iterations", 10, 1, 100000, "fft: timed forward+inverse pairs; ft: NAS FT iterations");
   s.integer("fft3d.warmup", 1, 0, 1000, "fft: untimed forward+inverse pairs before timing");
   s.boolean("fft3d.serial_baseline", false,
@@ -95,21 +100,26 @@ double median(std::vector<double> v) {
   return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
-// Untimed forward (and inverse) of u with every per-run check; leaves the spectrum in `spectrum`.
+// What the forward transform reads: u, or with fft3d.in_place a copy of u in `spectrum` (one rank: the same size),
+// which the transform then overwrites (spectrum and back are then one array).
+const Field& forward_input(const RunOptions& o, const Field& u, const Field& spectrum) {
+  if (!o.fft.in_place) return u;
+  Kokkos::deep_copy(spectrum, u);
+  return spectrum;
+}
+
+// Untimed forward (and inverse) of u with every per-run check.
 void verify_transform(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, const Field& u, const Field& spectrum,
                       const Field& back) {
   auto t = ctx.timers.scope("verify");
   const double tol = o.tolerance;
   const Decomposition& d = fft.decomposition();
   const double n = double(d.points());
-  fft.forward(u, spectrum);
+  fft.forward(forward_input(o, u, spectrum), spectrum);
   const double e_u = global_energy(u, fft.x_stage().size(), ctx.comm);
   const double e_f = global_energy(spectrum, fft.z_stage().size(), ctx.comm);
   ctx.require_finite(e_f, "spectrum energy");
   ctx.report.check_le("Parseval: |sum|F|^2 - N sum|u|^2| / (N sum|u|^2)", std::fabs(e_f - n * e_u) / (n * e_u), tol);
-  fft.inverse(spectrum, back);
-  ctx.report.check_le("round trip: max|inverse(forward(u))/N - u| / max|u|",
-                      max_relative_difference(u, back, fft.x_stage().size(), n, ctx.comm), tol);
   if (d.points() <= o.serial_max_points) {
     const double err = serial_reference_error(fft, u, spectrum);
     ctx.report.check_le("forward vs serial FFTW 3-D of the gathered field (rel. L2)", err, tol);
@@ -117,13 +127,16 @@ void verify_transform(RunContext& ctx, const RunOptions& o, DistributedFFT& fft,
   } else {
     ctx.out() << "  (serial FFTW 3-D reference skipped: " << d.points() << " points > verify.serial_max_points)\n";
   }
+  fft.inverse(spectrum, back);
+  ctx.report.check_le("round trip: max|inverse(forward(u))/N - u| / max|u|",
+                      max_relative_difference(u, back, fft.x_stage().size(), n, ctx.comm), tol);
 }
 
 void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, const Field& u, const Field& spectrum,
                   const Field& back) {
   const int iterations = o.iterations, warmup = o.warmup;
   for (int i = 0; i < warmup; ++i) {
-    fft.forward(u, spectrum);
+    fft.forward(forward_input(o, u, spectrum), spectrum);
     fft.inverse(spectrum, back);
     ctx.check_stop();
   }
@@ -134,11 +147,12 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
   {
     LaunchCounter launches;
     for (int it = 0; it < iterations; ++it) {
+      const Field& in = forward_input(o, u, spectrum);
       MPI_Barrier(ctx.comm);
       double t0 = MPI_Wtime();
       {
         auto t = ctx.timers.scope("forward");
-        fft.forward(u, spectrum, &ctx.timers);
+        fft.forward(in, spectrum, &ctx.timers);
       }
       tf.push_back(MPI_Wtime() - t0);
       MPI_Barrier(ctx.comm);
@@ -277,6 +291,10 @@ void run_ft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, cons
 
 void run(RunContext& ctx) {
   const RunOptions o = read_options(ctx.config);
+  if (o.fft.in_place && o.mode == RunMode::ft)
+    throw InputError(
+        "key 'fft3d.in_place' has value 'true', which cannot run with fft3d.mode ft (NAS FT evolves "
+        "the one spectrum it keeps); allowed: true with fft3d.mode fft, false");
   const Decomposition d = Decomposition::make(o.decomposition, o.nx, o.ny, o.nz, ctx.size, o.p_row, o.p_col);
   require_memory(ctx.comm, estimate_memory(d, o, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
   std::unique_ptr<DistributedFFT> fft;
@@ -290,7 +308,7 @@ void run(RunContext& ctx) {
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());
   Field spectrum = make_field("fft3d::spectrum", fft->z_stage().size());
-  Field back = make_field("fft3d::back", fft->x_stage().size());
+  Field back = o.fft.in_place ? spectrum : make_field("fft3d::back", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), d.global, u);
   ctx.check_stop();
   verify_transform(ctx, o, *fft, u, spectrum, back);

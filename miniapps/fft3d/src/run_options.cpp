@@ -17,6 +17,7 @@ RunOptions read_options(const Config& cfg) {
   o.fft.mapping = cfg.choice<Mapping>("fft3d.mapping");
   o.fft.fuse_transpose = cfg.boolean("fft3d.fuse_transpose");
   o.fft.gpu_aware = cfg.boolean("comm.gpu_aware");
+  o.fft.in_place = cfg.boolean("fft3d.in_place");
   o.fft.ranks_per_node = int(cfg.integer("fft3d.ranks_per_node"));
   o.iterations = int(cfg.integer("fft3d.iterations"));
   o.warmup = int(cfg.integer("fft3d.warmup"));

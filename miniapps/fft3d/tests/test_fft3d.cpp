@@ -33,6 +33,7 @@ struct Variant {
   int ranks_per_node = 0;  // node_aware: emulated node size
   bool fuse = true;        // fft3d.fuse_transpose
   LocalPlan local = LocalPlan::staged;
+  bool in_place = false;  // fft3d.in_place
 };
 
 // Every transpose strategy with the slab and the automatic pencil grid; every other pencil grid of
@@ -57,8 +58,11 @@ std::vector<Variant> all_variants(int ranks) {
   // a pencil grid of one row holds a slab's planes: the 2-D plans and one transpose X -> Z
   v.push_back(
       {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
-  if (ranks == 1)
+  if (ranks == 1) {  // one 3-D plan, out of place and in place (fft3d.in_place)
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
+    v.push_back(
+        {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole, true});
+  }
   if (ranks >= 2) {  // node_aware with emulated 2-rank nodes: several leaders
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::node_aware, Mapping::mdrange, 2});
     v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::node_aware, Mapping::mdrange, 1});
@@ -74,6 +78,7 @@ std::unique_ptr<DistributedFFT> make_fft(const Variant& v, int nx, int ny, int n
   opt.ranks_per_node = v.ranks_per_node;
   opt.fuse_transpose = v.fuse;
   opt.local = v.local;
+  opt.in_place = v.in_place;
   return std::make_unique<DistributedFFT>(d, MPI_COMM_WORLD, opt);
 }
 
@@ -91,16 +96,22 @@ Outcome run_variant(const Variant& v, int nx, int ny, int nz) {
   Field u = make_field("u", fft->x_stage().size()), f = make_field("f", fft->z_stage().size()),
         b = make_field("b", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), g, u);
+  // In place, each transform overwrites a copy of its input (one rank: every stage has the same size).
+  auto transform = [&](bool forward, const Field& in, const Field& result) {
+    const Field& work = v.in_place ? result : in;
+    if (v.in_place) Kokkos::deep_copy(result, in);
+    forward ? fft->forward(work, result) : fft->inverse(work, result);
+  };
   Outcome out;
-  fft->forward(u, f);
-  fft->inverse(f, b);
+  transform(true, u, f);
+  transform(false, f, b);
   out.round_trip =
       max_relative_difference(u, b, fft->x_stage().size(), double(fft->decomposition().points()), MPI_COMM_WORLD);
   out.spectrum = gather_global(*fft, f, false);
   auto tw = nas::twiddle(fft->z_stage(), g, 1e-3);  // stronger damping than NPB's 1e-6: visible evolution
   for (int it = 0; it < 3; ++it) {
     nas::evolve(f, tw);
-    fft->inverse(f, b);
+    transform(false, f, b);
     out.checksums.push_back(nas::checksum(fft->x_stage(), g, b, MPI_COMM_WORLD));
   }
   return out;
@@ -109,7 +120,8 @@ Outcome run_variant(const Variant& v, int nx, int ny, int nz) {
 std::string label(const Variant& v) {
   return std::string(v.kind == DecompKind::slab ? "slab" : "pencil") + " " + std::to_string(v.p_row) + "x" +
          std::to_string(v.p_col) + " " + to_string(v.strategy) + " " + to_string(v.mapping) + " ranks_per_node " +
-         std::to_string(v.ranks_per_node) + (v.fuse ? " fused" : " unfused") + " local " + to_string(v.local);
+         std::to_string(v.ranks_per_node) + (v.fuse ? " fused" : " unfused") + " local " + to_string(v.local) +
+         (v.in_place ? " in place" : "");
 }
 
 }  // namespace
@@ -259,6 +271,14 @@ TEST_CASE("fft3d: a local plan that cannot run is an input error; auto with meas
   Variant slab_whole{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   slab_whole.local = LocalPlan::whole;
   if (ranks > 1) CHECK_THROWS_WITH(make_fft(slab_whole, 12, 10, 8), Catch::Contains("whole"));
+  // in place: one rank only, and only the one 3-D plan
+  Variant in_place{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
+  in_place.local = LocalPlan::automatic;
+  in_place.in_place = true;
+  if (ranks > 1) CHECK_THROWS_WITH(make_fft(in_place, 12, 10, 8), Catch::Contains("fft3d.in_place"));
+  in_place.local = LocalPlan::planes;
+  if (ranks == 1)
+    CHECK_THROWS_WITH(make_fft(in_place, 12, 10, 8), Catch::Contains("fft3d.local") && Catch::Contains("in place"));
 
   // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed
   for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
