@@ -1,0 +1,39 @@
+/* FFTW-MPI's 3-D c2c slab transform under each output contract (the peers benchmark's fftw_mpi_3d runs the first):
+ *   inplace    in place, the spectrum in the input's order (two transposes each way at P > 1)
+ *   oop        out of place, the input's order
+ *   oop_t      out of place, FFTW_MPI_TRANSPOSED_OUT forward / TRANSPOSED_IN inverse: one transpose each way and the
+ *              input kept, the contract of fft3d's slab
+ *   inplace_t  in place, transposed
+ * Median per transform of REPS forward + inverse pairs (max over ranks), the input refilled untimed before each pair.
+ * Build: mpicc.openmpi -O3 -march=native fftw_mpi_contracts.c -o fftw_mpi_contracts -lfftw3_mpi -lfftw3 -lm
+ * Usage: mpirun -n P fftw_mpi_contracts N measure|estimate REPS MODE */
+#include <fftw3-mpi.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+static int cmp(const void* a, const void* b) { double x = *(const double*)a, y = *(const double*)b; return (x > y) - (x < y); }
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv); fftw_mpi_init();
+  int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  ptrdiff_t n = atol(argv[1]); int reps = atoi(argv[3]); const char* mode = argv[4];
+  unsigned flag = !strcmp(argv[2], "measure") ? FFTW_MEASURE : FFTW_ESTIMATE;
+  int oop = !strncmp(mode, "oop", 3), tr = mode[strlen(mode) - 1] == 't' && strchr(mode, '_');
+  ptrdiff_t ln0, l0s, ln1, l1s;
+  ptrdiff_t alloc = tr ? fftw_mpi_local_size_3d_transposed(n, n, n, MPI_COMM_WORLD, &ln0, &l0s, &ln1, &l1s)
+                       : fftw_mpi_local_size_3d(n, n, n, MPI_COMM_WORLD, &ln0, &l0s);
+  fftw_complex* a = fftw_alloc_complex(alloc); fftw_complex* b = oop ? fftw_alloc_complex(alloc) : a;
+  fftw_plan f = fftw_mpi_plan_dft_3d(n, n, n, a, b, MPI_COMM_WORLD, FFTW_FORWARD, flag | (tr ? FFTW_MPI_TRANSPOSED_OUT : 0));
+  fftw_plan g = fftw_mpi_plan_dft_3d(n, n, n, b, a, MPI_COMM_WORLD, FFTW_BACKWARD, flag | (tr ? FFTW_MPI_TRANSPOSED_IN : 0));
+  double* t = malloc(sizeof(double) * reps);
+  for (int r = 0; r < reps + 1; r++) {
+    for (ptrdiff_t i = 0; i < ln0 * n * n; i++) { a[i][0] = sin(0.001 * (i + l0s * n * n)); a[i][1] = cos(0.002 * i); }
+    MPI_Barrier(MPI_COMM_WORLD);
+    double t0 = MPI_Wtime(); fftw_execute(f); fftw_execute(g); double dt = (MPI_Wtime() - t0) / 2;
+    if (r) MPI_Allreduce(&dt, &t[r - 1], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
+  }
+  qsort(t, reps, sizeof(double), cmp);
+  double N = (double)n * n * n;
+  if (!rank) printf("%ld^3 %s %s: %.3f ms, %.2f GFLOP/s\n", (long)n, argv[2], mode, 1e3 * t[reps / 2], 5 * N * log2(N) / t[reps / 2] * 1e-9);
+  MPI_Finalize(); return 0;
+}
