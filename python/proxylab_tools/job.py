@@ -231,6 +231,15 @@ class _Stopper:
             self.launcher_told = True
 
 
+def _say(text: str) -> None:
+    """A line on the front end's stderr that cannot fail the stop (a reader that has gone is no error here)."""
+    try:
+        sys.stderr.write(text)
+        sys.stderr.flush()
+    except (OSError, ValueError):
+        pass
+
+
 def forward(proc: subprocess.Popen, sig: int) -> None:
     try:
         os.killpg(proc.pid, sig)
@@ -317,7 +326,7 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
                 now = time.monotonic()
                 if stopper.abort_now or (stopper.deadline is not None and now > stopper.deadline):
                     result.aborted = True
-                    sys.stderr.write(f"proxylab: {stopper.why_abort()}; aborting the job\n")
+                    _say(f"proxylab: {stopper.why_abort()}; aborting the job\n")
                     abort(proc)
                     break
                 if end is not None and now > end and not result.timed_out:
