@@ -154,8 +154,9 @@ log "srun job verified ($(($(date +%s) - t0)) s)"
 
 # ---- 2. a batch script through sbatch -----------------------------------------------------------------
 script="$tmp/pop-x1.sbatch"
-PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" jobscript pop --scheduler slurm --ranks 2 --deck "$deck" >"$script" \
-  || die "./proxylab jobscript failed"
+# (--srun-mpi: the plugin named in the script, as on a site whose default is not MPICH's; here the same, pmi2)
+PROXYLAB_BUILD_DIR="$build" "$ROOT/proxylab" jobscript pop --scheduler slurm --ranks 2 --deck "$deck" \
+  --srun-mpi pmi2 >"$script" || die "./proxylab jobscript failed"
 job=$(cd "$tmp" && sbatch --parsable --output="$tmp/job-%j.out" "$script") || die "sbatch refused the script"
 job=${job%%;*}
 log "sbatch: job $job submitted"

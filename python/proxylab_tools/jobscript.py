@@ -73,6 +73,8 @@ def script(args, plan: launch.Launch) -> str:
         run += ["--ranks-per-node", str(plan.options.ranks_per_node)]
     if plan.options.oversubscribe:
         run.append("--oversubscribe")
+    if plan.options.srun_mpi:
+        run += ["--srun-mpi", plan.options.srun_mpi]
     for s in args.set:
         run += ["--set", s]
     record = args.json or f"proxylab-{args.app}-${{{job_var}}}.json"
@@ -110,6 +112,10 @@ def main(args) -> int:
         print(f"[jobscript] --time {args.time}: at least 1 minute")
         return 2
     problem = unwritable(args.command_line)
+    if not problem and args.srun_mpi and args.scheduler != "slurm":
+        problem = f"--srun-mpi {args.srun_mpi}: srun's MPI plugin, for --scheduler slurm only (here {args.scheduler})"
+    if not problem and args.srun_mpi and not SITE_NAME.fullmatch(args.srun_mpi):
+        problem = f"--srun-mpi {args.srun_mpi!r}: a plugin name of letters, digits and _ . , : @ + - only (pmi2, pmix)"
     for flag, value in (("--partition", args.partition), ("--account", args.account)):
         if not problem and value and not SITE_NAME.fullmatch(value):
             problem = (f"{flag} {value!r}: a name of letters, digits and _ . , : @ + - only (it is written into a "
@@ -137,6 +143,9 @@ def register(subparsers) -> None:
     sp.add_argument("--nodes", type=int, default=None, help="nodes (default: as many as --ranks-per-node needs, else 1)")
     sp.add_argument("--ranks-per-node", type=int, default=None, help="ranks on each node")
     sp.add_argument("--oversubscribe", action="store_true", help="binding off (more ranks x threads than cores)")
+    sp.add_argument("--srun-mpi", default="", metavar="TYPE",
+                    help="Slurm: srun's --mpi=TYPE in the job (pmi2 for Debian's MPICH, pmix, ...; default: the "
+                         "site's, or PROXYLAB_SRUN_MPI where the job runs)")
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="deck override (repeatable)")
     sp.add_argument("--json", help="record file (default proxylab-APP-<job id>.json in the submission folder)")
     sp.add_argument("--time", type=int, default=30, help="time limit in minutes (default 30)")

@@ -273,6 +273,21 @@ class JobScripts(unittest.TestCase):
         self.assertEqual(self.script("pop", "--ranks", "0")[0], 2)
         self.assertEqual(self.script("nosuchapp")[0], 2)
 
+    def test_srun_mpi_plugin(self):
+        # MPICH under Slurm needs srun --mpi=pmi2 where the site's default plugin is another: the script passes it on
+        rc, text = self.script("pop", "--ranks", "2", "--srun-mpi", "pmi2")
+        self.assertEqual(rc, 0, text)
+        run = [ln for ln in text.splitlines() if ln.startswith("exec ")][0]
+        self.assertIn("--launcher srun --deck", run)
+        self.assertIn("--srun-mpi pmi2", run)
+        self.assertRegex(text, r"#   .*srun --mpi=pmi2 -n 2 ")  # the launch line shown above the command
+        rc, text = self.script("pop", "--scheduler", "flux", "--srun-mpi", "pmi2")
+        self.assertEqual(rc, 2, text)
+        self.assertIn("--srun-mpi pmi2: srun's MPI plugin, for --scheduler slurm only", text)
+        rc, text = self.script("pop", "--srun-mpi", "pmi2 --export=NONE")
+        self.assertEqual(rc, 2, text)
+        self.assertIn("--srun-mpi 'pmi2 --export=NONE'", text)
+
     def run_script(self, text: str, folder: Path) -> list[str]:
         """Runs a written script with bash in `folder`, `exec` replaced by a function that records its arguments;
         returns them."""
