@@ -144,7 +144,7 @@ def pstswm_seconds(record, nlat, nlon):
     return float(record["results"]["seconds_per_field_transform"])
 
 
-def pstswm_cases(truncations, peer_fields):
+def pstswm_cases(truncations, peer_fields, levels):
     out = []
     for t in truncations:
         nlat, nlon = pstswm_grid(t)
@@ -152,18 +152,23 @@ def pstswm_cases(truncations, peer_fields):
         deck = ROOT / "inputs" / "pstswm" / f"T{t}L18-case2.yaml"
         sets = [] if deck.exists() else [f"model.truncation={t}"]
         deck = deck if deck.exists() else ROOT / "inputs" / "pstswm" / "T85L18-case2.yaml"
-        for fields in peer_fields:
-            def peer_cmd(d, t=t, nlat=nlat, nlon=nlon, fields=fields):
-                return ([str(Path(d) / "venv" / "bin" / "python"), str(HERE / "shtns_peer.py"), str(t), str(nlat),
-                         str(nlon), str(fields)], d, {"OMP_NUM_THREADS": "1"})
-            # SHTns on one field in cache, or on as many distinct fields as pstswm transforms per call
-            peer = "SHTns 1 field" if fields == 1 else f"SHTns {fields} distinct fields"
-            # field transforms per second, proxy: from the record's own count
-            out.append(Case("pstswm", f"T{t}L18 ({nlat}x{nlon}) case 2, s per field transform (fwd+inv mean) vs {peer}",
-                            1, "pstswm", str(deck.relative_to(ROOT)),
-                            sets + ["time.days=0.02", "transform.fft_planning=measure"],
-                            lambda r, nlat=nlat, nlon=nlon: pstswm_seconds(r, nlat, nlon), peer_cmd, shtns_seconds,
-                            "s", False, 1.0, t in TUNED["pstswm"]))
+        for nlev in levels:
+            # another level count than the decks' 18: the same number of field transforms per run (more steps)
+            level_sets = [] if nlev == 18 else [f"model.levels={nlev}"]
+            days = 0.02 * 18 / nlev
+            for fields in peer_fields:
+                def peer_cmd(d, t=t, nlat=nlat, nlon=nlon, fields=fields):
+                    return ([str(Path(d) / "venv" / "bin" / "python"), str(HERE / "shtns_peer.py"), str(t), str(nlat),
+                             str(nlon), str(fields)], d, {"OMP_NUM_THREADS": "1"})
+                # SHTns on one field in cache, or on as many distinct fields as pstswm transforms per call
+                peer = "SHTns 1 field" if fields == 1 else f"SHTns {fields} distinct fields"
+                # field transforms per second, proxy: from the record's own count
+                out.append(Case("pstswm",
+                                f"T{t}L{nlev} ({nlat}x{nlon}) case 2, s per field transform (fwd+inv mean) vs {peer}",
+                                1, "pstswm", str(deck.relative_to(ROOT)),
+                                sets + level_sets + [f"time.days={days:g}", "transform.fft_planning=measure"],
+                                lambda r, nlat=nlat, nlon=nlon: pstswm_seconds(r, nlat, nlon), peer_cmd,
+                                shtns_seconds, "s", False, 1.0, t in TUNED["pstswm"] and nlev == 18))
     return out
 
 
@@ -314,6 +319,8 @@ def main(argv=None):
     ap.add_argument("--pstswm-truncations", default="85,106,170,213,340")
     ap.add_argument("--pstswm-peer-fields", default="1,90",
                     help="SHTns runs on this many distinct fields per round (90: pstswm's 5 fields x 18 levels)")
+    ap.add_argument("--pstswm-levels", default="18",
+                    help="pstswm's level count (the decks' 18; fewer: its transforms' data in cache, as SHTns' field)")
     ap.add_argument("--pop-sizes", default="3600x2400,1800x1200")
     ap.add_argument("--bin-dir", default=str(ROOT / "build" / "openmp" / "bin"))
     ap.add_argument("--out", default=str(ROOT / "docs" / "perf" / "peers"))
@@ -327,7 +334,7 @@ def main(argv=None):
     ints = lambda s: [int(x) for x in s.split(",") if x]
     builders = {"evh1": lambda: evh1_cases(ranks, ints(a.evh1_sizes)),
                 "fft3d": lambda: fft3d_cases(ranks, ints(a.fft3d_sizes), a.fft3d_planning.split(",")),
-                "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations), ints(a.pstswm_peer_fields)),
+                "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations), ints(a.pstswm_peer_fields), ints(a.pstswm_levels)),
                 "pop": lambda: pop_cases(ranks, [tuple(int(v) for v in s.split("x")) for s in a.pop_sizes.split(",")]),
                 "stream": stream_cases}
     unknown = [g for g in a.only.split(",") if g not in builders]
