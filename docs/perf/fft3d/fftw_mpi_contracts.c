@@ -18,7 +18,11 @@ int main(int argc, char** argv) {
   int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   ptrdiff_t n = atol(argv[1]); int reps = atoi(argv[3]); const char* mode = argv[4];
   unsigned flag = !strcmp(argv[2], "measure") ? FFTW_MEASURE : FFTW_ESTIMATE;
-  int oop = !strncmp(mode, "oop", 3), tr = mode[strlen(mode) - 1] == 't' && strchr(mode, '_');
+  int oop = !strcmp(mode, "oop") || !strcmp(mode, "oop_t"), tr = !strcmp(mode, "oop_t") || !strcmp(mode, "inplace_t");
+  if (!oop && !tr && strcmp(mode, "inplace")) {
+    if (!rank) fprintf(stderr, "MODE %s: one of inplace, oop, oop_t, inplace_t\n", mode);
+    MPI_Abort(MPI_COMM_WORLD, 2);
+  }
   ptrdiff_t ln0, l0s, ln1, l1s;
   ptrdiff_t alloc = tr ? fftw_mpi_local_size_3d_transposed(n, n, n, MPI_COMM_WORLD, &ln0, &l0s, &ln1, &l1s)
                        : fftw_mpi_local_size_3d(n, n, n, MPI_COMM_WORLD, &ln0, &l0s);
