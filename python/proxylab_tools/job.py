@@ -175,8 +175,8 @@ class _Stopper:
         self.ranks_exe = os.path.realpath(ranks_exe) if ranks_exe else None
         self.ranks = ranks
         self.launched = time.monotonic()
-        self.launcher_told = False
-        self.launcher_spared = all_local and self.ranks_exe is not None
+        # the launcher's part in a stop: "spared" (every rank runs here and is told directly), "due", then "told"
+        self.launcher = "spared" if all_local and self.ranks_exe is not None else "due"
         self.signal = 0
         self.deadline: float | None = None
         self.abort_now = False
@@ -208,8 +208,8 @@ class _Stopper:
     def why_abort(self) -> str:
         if self.abort_now:
             return "a second signal"
-        told = f"{len(self.stopped)} of {self.ranks} rank(s) told here" + (", and the launcher" if self.launcher_told
-                                                                            else "")
+        told = f"{len(self.stopped)} of {self.ranks} rank(s) told here" + (", and the launcher"
+                                                                            if self.launcher == "told" else "")
         return f"the job did not stop within {stop_grace():g} s (PROXYLAB_STOP_GRACE) of SIGTERM ({told})"
 
     def pass_on(self) -> None:
@@ -225,10 +225,10 @@ class _Stopper:
                         self.stopped.add(pid)
                     except (ProcessLookupError, PermissionError):
                         pass
-        if (not self.launcher_told and not self.launcher_spared and len(self.stopped) < self.ranks
+        if (self.launcher == "due" and len(self.stopped) < self.ranks
                 and time.monotonic() >= self.launched + LAUNCHER_SETTLE):
             forward(self.proc, signal.SIGTERM)
-            self.launcher_told = True
+            self.launcher = "told"
 
 
 def _say(text: str) -> None:
