@@ -22,8 +22,7 @@ struct LTKernels {
     Kokkos::parallel_for(
         "pstswm::lt_forward_loop", Kokkos::RangePolicy<ExecSpace>(0, rows), KOKKOS_LAMBDA(int row) {
           const int c2 = self.c2(), ncol = self.nfields * c2, mi = self.row_m(row);
-          const size_t pair_stride = size_t(self.m_offset.extent(0) - 1) * ncol;  // [k][m_i][c]
-          const double* src = ((self.row_r(row) % 2 == 0) ? E : O) + size_t(mi) * ncol;
+          const double* src = ((self.row_r(row) % 2 == 0) ? E : O) + size_t(mi) * self.K * ncol;
           const double* p = self.P.data() + size_t(row) * self.K;
           double* out = S + size_t(row) * ncol;
           for (int f = 0; f < self.nfields; ++f) {
@@ -32,7 +31,7 @@ struct LTKernels {
             for (int c = 0; c < c2; ++c) a[c] = 0.0;
             for (int k = 0; k < self.K; ++k) {
               const double pk = p[k];
-              const double* s = src + k * pair_stride + f * c2;
+              const double* s = src + size_t(k) * ncol + f * c2;
               for (int c = 0; c < c2; ++c) a[c] += pk * s[c];
             }
             if (C2 > 0)
@@ -50,7 +49,7 @@ struct LTKernels {
           const int mi = idx / self.K, k = idx % self.K, c2 = self.c2(), ncol = self.nfields * c2;
           const int r0 = self.m_offset(mi), r1 = self.m_offset(mi + 1);
           for (int parity = 0; parity < 2; ++parity) {  // even rows -> E, odd rows -> O: one accumulator each
-            double* out = (parity == 0 ? E : O) + (size_t(k) * nm + mi) * ncol;
+            double* out = (parity == 0 ? E : O) + size_t(idx) * ncol;
             for (int f = 0; f < self.nfields; ++f) {
               double acc[C2 > 0 ? C2 : 1];
               double* a = C2 > 0 ? acc : out + f * c2;
@@ -111,18 +110,17 @@ const LegendreTransform::Batch& LegendreTransform::products(bool forward, int nf
   Planned& p = planned_[(forward ? max_transform_fields : 0) + nfields - 1];
   if (p.batch && p.odd == odd) return *p.batch;
   const int ncol = nfields * 2 * levels_, K = pairs_;
-  const int pair_stride = int(layout_.ms.size()) * ncol;  // E, O [k][m_i][c]: wavenumber i's K rows, this far apart
   std::vector<GemmProduct> list;
   for (size_t i = 0; i < layout_.ms.size(); ++i) {
     const int R = layout_.rows_of(int(i)), off = layout_.offset[i];
     for (int parity = 0; parity < 2; ++parity) {
       const int rows = parity == 0 ? (R + 1) / 2 : R / 2;
       const long long table = (long long)(off + parity) * K, spec = (long long)(off + parity) * ncol;
-      const long long half = (long long)i * ncol + (parity == 0 ? 0 : (long long)odd);
+      const long long half = (long long)i * K * ncol + (parity == 0 ? 0 : (long long)odd);
       if (forward)  // A: table, B: E or O, C: S
-        list.push_back({false, rows, ncol, K, table, 2 * K, half, pair_stride, spec, 2 * ncol});
+        list.push_back({false, rows, ncol, K, table, 2 * K, half, ncol, spec, 2 * ncol});
       else  // A: table, B: S, C: E or O
-        list.push_back({true, K, ncol, rows, table, 2 * K, spec, 2 * ncol, half, pair_stride});
+        list.push_back({true, K, ncol, rows, table, 2 * K, spec, 2 * ncol, half, ncol});
     }
   }
   p = {odd, std::make_unique<Batch>(list)};

@@ -4,8 +4,7 @@
 //   inverse  E_m(k, c) = Σ_{n-m even} P̄_n^m(μ_k) S(n, c),  O_m(k, c) = Σ_{n-m odd} ...
 // where k runs over north/south latitude pairs, E = symmetric part (north + south, already weighted)
 // and O = antisymmetric part, c over columns (field, level, real/imaginary).
-// Layouts (flat doubles): E, O [k][m_i][c] (pair-major: the fold writes each pair's block in one place), O `odd`
-// doubles after E in one array; S [row][c] with rows of the
+// Layouts (flat doubles): E, O [m_i][k][c], O `odd` doubles after E in one array; S [row][c] with rows of the
 // extended SpectralLayout. All on the default execution space.
 // Variants: `gemm` (two DGEMMs per m, one batch through common/blas.hpp: OpenBLAS per product on a host, one grouped
 // cuBLAS call on a GPU) and `loop` (Kokkos kernels; the level

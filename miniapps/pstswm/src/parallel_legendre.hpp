@@ -25,11 +25,8 @@
 namespace proxylab::pstswm {
 
 // The even (north + south) and odd (north - south) Fourier halves of a block of latitude pairs, in one array on the
-// default execution space (even, then odd from element `odd` on): each flat [pair][m][col],
-// col = 2 (field L + level) + (re, im). Pair-major, so that the fold after each pair's FFTs writes one block of the
-// array, not rows scattered over all of it; each wavenumber's Legendre DGEMM then reads (writes) its rows a pair's
-// block apart. Against the wavenumber-major [m][pair][col]: FFT + fold 13-17% faster, the DGEMMs 20-24% slower,
-// 4-6% less time per field transform at T85-T170 on one rank (docs/perf/pstswm/README.md).
+// default execution space (even, then odd from element `odd` on): each flat [m][pair][col],
+// col = 2 (field L + level) + (re, im).
 struct FourierHalves {
   FourierHalves() = default;
   FourierHalves(const std::string& label, size_t half) : data(label, 2 * half), odd(half) {}

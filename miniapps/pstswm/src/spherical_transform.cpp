@@ -51,7 +51,7 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
 // STSWM: the weighted symmetric / antisymmetric combination of north and south Fourier coefficients that precedes
 // fltsum (fold), and its inverse before the inverse FFT (unfold), for one latitude pair, field and wavenumber: its L
 // north rows and L south rows of Fourier coefficients (row_stride doubles apart, north first) <-> columns
-// 2 (f L + l) + ri of E and O at row (pair, m).
+// 2 (f L + l) + ri of E and O at row (m, pair).
 struct FoldKernel {
   double *E, *O;
   View1D<int> ms;
@@ -60,7 +60,7 @@ struct FoldKernel {
 
   KOKKOS_INLINE_FUNCTION void fold(int pl, int f, int mi, const double* rows, size_t row_stride) const {
     const double s = scale(((vec_mask >> f) & 1) * kloc + pl);
-    const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(pl) * nm + mi) * ncol + 2 * size_t(f) * L;
+    const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
     for (int l = 0; l < L; ++l) {
       const double* north = rows + l * row_stride + m2;
       const double* south = north + L * row_stride;
@@ -78,7 +78,7 @@ struct FoldKernel {
         for (int k = 2 * nm; k < 2 * nh; ++k) rows[l * row_stride + k] = 0.0;
       return;
     }
-    const size_t m2 = 2 * size_t(ms(mi)), in = (size_t(pl) * nm + mi) * ncol + 2 * size_t(f) * L;
+    const size_t m2 = 2 * size_t(ms(mi)), in = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
     for (int l = 0; l < L; ++l) {
       double* north = rows + l * row_stride + m2;
       double* south = north + L * row_stride;

@@ -87,7 +87,7 @@ class TransposeLegendre final : public ParallelLegendre {
   const Plan& plan(int nfields, Toward toward);
 
   std::unique_ptr<Transpose> transpose_;
-  FourierHalves wavenumber_;  // [global pair][owned m][col]
+  FourierHalves wavenumber_;  // [owned m][global pair][col]
   // The messages of the latitude side (this rank's pairs) and of the wavenumber side (this rank's wavenumbers): the
   // send and receive buffers of one direction, the receive and send buffers of the other.
   MPIBuffer<double> latitude_side_, wavenumber_side_;
@@ -120,28 +120,27 @@ const TransposeLegendre::Plan& TransposeLegendre::plan(int nfields, Toward towar
   auto run = [](double* message, double* field, size_t n, bool pack) {
     return pack ? Run{field, message, (long long)n} : Run{message, field, (long long)n};
   };
-  // A message (per half) is [pair][wavenumber][col] over the sender's pairs and the receiver's wavenumbers: on the
-  // latitude side one run per pair (r's wavenumbers are a contiguous range of every pair's), on the wavenumber side
-  // one block (r's pairs are a contiguous range).
-  const int nall = d.concat_begin[P];
   auto latitude_blocks = [&](double* buffer, const std::vector<int>& displ, bool pack) {
     std::vector<Run> runs;
     for (int r = 0; r < P; ++r) {
-      const size_t per_pair = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * ncol, block = kloc * per_pair;
-      for (int pl = 0; pl < kloc; ++pl) {
-        const size_t at = (size_t(pl) * nall + d.concat_begin[r]) * ncol, message = pl * per_pair;
-        runs.push_back(run(buffer + displ[r] + message, local_.even_data() + at, per_pair, pack));
-        runs.push_back(run(buffer + displ[r] + block + message, local_.odd_data() + at, per_pair, pack));
-      }
+      const size_t block = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol;
+      const size_t at = size_t(d.concat_begin[r]) * kloc * ncol;
+      runs.push_back(run(buffer + displ[r], local_.even_data() + at, block, pack));
+      runs.push_back(run(buffer + displ[r] + block, local_.odd_data() + at, block, pack));
     }
     return CopyRuns(runs);
   };
   auto wavenumber_blocks = [&](double* buffer, const std::vector<int>& displ, bool pack) {
     std::vector<Run> runs;
     for (int s = 0; s < P; ++s) {
-      const size_t block = size_t(nown) * d.pairs[s].size() * ncol, at = size_t(d.pairs[s].begin) * nown * ncol;
-      runs.push_back(run(buffer + displ[s], wavenumber_.even_data() + at, block, pack));
-      runs.push_back(run(buffer + displ[s] + block, wavenumber_.odd_data() + at, block, pack));
+      const int ks = d.pairs[s].size();
+      const size_t block = size_t(nown) * ks * ncol;
+      for (int mi = 0; mi < nown; ++mi) {
+        const size_t field = (size_t(mi) * d.npairs + d.pairs[s].begin) * ncol, message = size_t(mi) * ks * ncol;
+        runs.push_back(run(buffer + displ[s] + message, wavenumber_.even_data() + field, size_t(ks) * ncol, pack));
+        runs.push_back(
+            run(buffer + displ[s] + block + message, wavenumber_.odd_data() + field, size_t(ks) * ncol, pack));
+      }
     }
     return CopyRuns(runs);
   };
