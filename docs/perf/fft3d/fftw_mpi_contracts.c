@@ -2,8 +2,11 @@
  *   inplace    in place, the spectrum in the input's order (two transposes each way at P > 1)
  *   oop        out of place, the input's order
  *   oop_t      out of place, FFTW_MPI_TRANSPOSED_OUT forward / TRANSPOSED_IN inverse: one transpose each way and the
- *              input kept, the contract of fft3d's slab
+ *              input kept: fft3d's slab contract but for the spectrum's local order (below)
  *   inplace_t  in place, transposed
+ *   oop_tz     oop_t, then the spectrum transposed locally from FFTW's order ([y][z][x], x fastest) into fft3d's
+ *              Z stage ([y][x][z], z fastest) by an FFTW copy plan (rank 0), and back before the inverse: all of the
+ *              slab's contract (its Z stage is z-contiguous, as 2DECOMP&FFT's), done with FFTW's own plans
  * Median per transform of REPS forward + inverse pairs (max over ranks), the input refilled untimed before each pair.
  * Build: mpicc.openmpi -O3 -march=native fftw_mpi_contracts.c -o fftw_mpi_contracts -lfftw3_mpi -lfftw3 -lm
  * Usage: mpirun -n P fftw_mpi_contracts N measure|estimate REPS MODE */
@@ -18,9 +21,11 @@ int main(int argc, char** argv) {
   int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   ptrdiff_t n = atol(argv[1]); int reps = atoi(argv[3]); const char* mode = argv[4];
   unsigned flag = !strcmp(argv[2], "measure") ? FFTW_MEASURE : FFTW_ESTIMATE;
-  int oop = !strcmp(mode, "oop") || !strcmp(mode, "oop_t"), tr = !strcmp(mode, "oop_t") || !strcmp(mode, "inplace_t");
+  int tz = !strcmp(mode, "oop_tz");
+  int oop = !strcmp(mode, "oop") || !strcmp(mode, "oop_t") || tz;
+  int tr = !strcmp(mode, "oop_t") || !strcmp(mode, "inplace_t") || tz;
   if (!oop && !tr && strcmp(mode, "inplace")) {
-    if (!rank) fprintf(stderr, "MODE %s: one of inplace, oop, oop_t, inplace_t\n", mode);
+    if (!rank) fprintf(stderr, "MODE %s: one of inplace, oop, oop_t, inplace_t, oop_tz\n", mode);
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   ptrdiff_t ln0, l0s, ln1, l1s;
@@ -29,11 +34,23 @@ int main(int argc, char** argv) {
   fftw_complex* a = fftw_alloc_complex(alloc); fftw_complex* b = oop ? fftw_alloc_complex(alloc) : a;
   fftw_plan f = fftw_mpi_plan_dft_3d(n, n, n, a, b, MPI_COMM_WORLD, FFTW_FORWARD, flag | (tr ? FFTW_MPI_TRANSPOSED_OUT : 0));
   fftw_plan g = fftw_mpi_plan_dft_3d(n, n, n, b, a, MPI_COMM_WORLD, FFTW_BACKWARD, flag | (tr ? FFTW_MPI_TRANSPOSED_IN : 0));
+  fftw_complex* c = tz ? fftw_alloc_complex(alloc) : NULL;
+  fftw_plan zf = NULL, zb = NULL;  /* oop_tz: b [y][z][x] -> c [y][x][z] and back (per local y plane: x <-> z) */
+  if (tz) {
+    const fftw_iodim64 to_z[3] = {{ln1, n * n, n * n}, {n, 1, n}, {n, n, 1}};    /* y, x, z: in b, in c */
+    const fftw_iodim64 from_z[3] = {{ln1, n * n, n * n}, {n, n, 1}, {n, 1, n}};  /* y, x, z: in c, in b */
+    zf = fftw_plan_guru64_dft(0, NULL, 3, to_z, b, c, FFTW_FORWARD, flag);
+    zb = fftw_plan_guru64_dft(0, NULL, 3, from_z, c, b, FFTW_FORWARD, flag);
+  }
   double* t = malloc(sizeof(double) * reps);
   for (int r = 0; r < reps + 1; r++) {
     for (ptrdiff_t i = 0; i < ln0 * n * n; i++) { a[i][0] = sin(0.001 * (i + l0s * n * n)); a[i][1] = cos(0.002 * i); }
     MPI_Barrier(MPI_COMM_WORLD);
-    double t0 = MPI_Wtime(); fftw_execute(f); fftw_execute(g); double dt = (MPI_Wtime() - t0) / 2;
+    double t0 = MPI_Wtime();
+    fftw_execute(f);
+    if (tz) { fftw_execute(zf); fftw_execute(zb); }
+    fftw_execute(g);
+    double dt = (MPI_Wtime() - t0) / 2;
     if (r) MPI_Allreduce(&dt, &t[r - 1], 1, MPI_DOUBLE, MPI_MAX, MPI_COMM_WORLD);
   }
   qsort(t, reps, sizeof(double), cmp);
