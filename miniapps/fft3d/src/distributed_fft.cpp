@@ -93,8 +93,9 @@ std::vector<LocalPlan> DistributedFFT::local_candidates() const {
 }
 
 // fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure the fastest candidate
-// over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair that plans them), with estimate
-// staged. Every transform is
+// over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair that plans them), with estimate a
+// fixed rule: planes on a pencil grid of one row (its stages are a slab's, and staged would add a local X -> Y
+// reshape), staged elsewhere (docs/perf/fft3d/README.md, "Local plans"). Every transform is
 // planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
 // FFTW_MEASURE touches no data).
 void DistributedFFT::choose_local_plan() {
@@ -141,7 +142,7 @@ void DistributedFFT::choose_local_plan() {
              })->first;
     return;
   }
-  local_ = LocalPlan::staged;  // estimate: the plan that runs everywhere (docs/perf/fft3d/README.md, "Local plans")
+  local_ = d_.kind == DecompKind::pencil ? LocalPlan::planes : LocalPlan::staged;  // here: a pencil grid of one row
   pair();
 }
 

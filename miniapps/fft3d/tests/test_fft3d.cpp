@@ -261,8 +261,9 @@ TEST_CASE("fft3d: every decomposition x strategy equals the reference; NAS check
   }
 }
 
-TEST_CASE("fft3d: a local plan that cannot run is an input error; auto with measure keeps the fastest timed one",
-          "[fft3d][mpi]") {
+TEST_CASE(
+    "fft3d: a local plan that cannot run is an input error; auto keeps the fastest timed one (measure), else a rule",
+    "[fft3d][mpi]") {
   const int ranks = world_size();
   Variant pencil_planes{DecompKind::pencil, ranks, 1, TransposeStrategy::alltoallv};  // rows split y: no whole planes
   pencil_planes.local = LocalPlan::planes;
@@ -293,5 +294,19 @@ TEST_CASE("fft3d: a local plan that cannot run is an input error; auto with meas
         std::min_element(times.begin(), times.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     CHECK(fft.local_plan() == fastest->first);
     for (const auto& t : times) CHECK(t.second > 0);
+  }
+
+  // auto with estimate: a fixed rule, nothing timed; planes on a pencil grid of one row (a slab's stages), staged
+  // on slabs and on grids of several rows
+  for (const auto& [kind, p_row, expected] :
+       {std::tuple{DecompKind::slab, 0, LocalPlan::staged}, std::tuple{DecompKind::pencil, 1, LocalPlan::planes}}) {
+    const auto d = Decomposition::make(kind, 12, 10, 8, ranks, p_row, 0);
+    const DistributedFFT fft(d, MPI_COMM_WORLD, FFTOptions{});
+    CHECK(fft.local_plan() == expected);
+    CHECK(fft.local_plan_times().empty());
+  }
+  if (ranks == 4) {
+    const DistributedFFT fft(Decomposition::make(DecompKind::pencil, 12, 10, 8, ranks, 2, 2), MPI_COMM_WORLD, {});
+    CHECK(fft.local_plan() == LocalPlan::staged);
   }
 }
