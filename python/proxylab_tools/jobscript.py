@@ -112,10 +112,6 @@ def main(args) -> int:
         print(f"[jobscript] --time {args.time}: at least 1 minute")
         return 2
     problem = unwritable(args.command_line)
-    if not problem and args.srun_mpi and args.scheduler != "slurm":
-        problem = f"--srun-mpi {args.srun_mpi}: srun's MPI plugin, for --scheduler slurm only (here {args.scheduler})"
-    if not problem and args.srun_mpi and not SITE_NAME.fullmatch(args.srun_mpi):
-        problem = f"--srun-mpi {args.srun_mpi!r}: a plugin name of letters, digits and _ . , : @ + - only (pmi2, pmix)"
     for flag, value in (("--partition", args.partition), ("--account", args.account)):
         if not problem and value and not SITE_NAME.fullmatch(value):
             problem = (f"{flag} {value!r}: a name of letters, digits and _ . , : @ + - only (it is written into a "

@@ -29,6 +29,7 @@ that is not bound to its own cores would pin its first thread to the same core a
 from __future__ import annotations
 
 import os
+import re
 import shlex
 import shutil
 import subprocess
@@ -38,6 +39,7 @@ from functools import lru_cache
 from pathlib import Path
 
 LAUNCHERS = ("mpiexec", "srun", "flux", "none")
+SRUN_MPI_TYPE = re.compile(r"[A-Za-z0-9_]+")  # srun --mpi=TYPE: pmi2, pmix, pmix_v4, cray_shasta, none
 PLACEHOLDERS = ("ranks", "threads", "nodes", "ranks_per_node")
 OVERSUBSCRIBE_PER_CORE = 16     # threads per core at most with --oversubscribe (this machine)
 RANK_MEMORY_MIB = 32            # memory a rank needs at the least (this machine)
@@ -189,6 +191,11 @@ class Launch:
             if "{ranks}" not in launcher:
                 raise LaunchError(f"launcher '{launcher}': neither one of {', '.join(LAUNCHERS)} nor a template with "
                                   "{ranks} (e.g. 'srun -n {ranks} -c {threads} --cpu-bind=cores')")
+        if o.srun_mpi and launcher != "srun":
+            raise LaunchError(f"--srun-mpi {o.srun_mpi}: srun's MPI plugin, for --launcher srun only (here {launcher})")
+        if launcher == "srun" and o.resolved_srun_mpi() and not SRUN_MPI_TYPE.fullmatch(o.resolved_srun_mpi()):
+            raise LaunchError(f"{'--srun-mpi' if o.srun_mpi else 'PROXYLAB_SRUN_MPI'} {o.resolved_srun_mpi()!r}: a "
+                              "plugin name of letters, digits and _ only (pmi2, pmix, ...; srun --mpi=list)")
         if launcher == "none" and (self.ranks != 1 or (o.nodes or 1) != 1):
             raise LaunchError(f"--launcher none runs the binary itself: 1 rank on 1 node (asked: --ranks {self.ranks}"
                               f"{f', --nodes {o.nodes}' if o.nodes else ''}); use mpiexec, srun or flux")

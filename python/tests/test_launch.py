@@ -94,6 +94,11 @@ class LaunchChecks(unittest.TestCase):
             self.refused(plan(launcher="srun -n {ranks.foo}"), "AttributeError", "placeholders")
             self.refused(plan(launcher="srun -n {ranks[0]}"), "placeholders")
             self.refused(plan(ranks=6, launcher="srun", nodes=2, ranks_per_node=2), "2 x --ranks-per-node 2 = 4")
+            # srun's MPI plugin: for srun only, one word (it lands in srun's argv as --mpi=TYPE)
+            self.refused(plan(launcher="mpiexec", srun_mpi="pmi2"), "--srun-mpi pmi2", "--launcher srun only")
+            self.refused(plan(launcher="srun", srun_mpi="pmi2 -N 9"), "--srun-mpi 'pmi2 -N 9'", "plugin name")
+        with machine(env={"PROXYLAB_SRUN_MPI": "pmix;x"}):
+            self.refused(plan(launcher="srun"), "PROXYLAB_SRUN_MPI 'pmix;x'", "plugin name")
 
     def test_ranks_from_nodes(self):
         o = launch.LaunchOptions("srun", nodes=3, ranks_per_node=4)
@@ -283,7 +288,7 @@ class JobScripts(unittest.TestCase):
         self.assertRegex(text, r"#   .*srun --mpi=pmi2 -n 2 ")  # the launch line shown above the command
         rc, text = self.script("pop", "--scheduler", "flux", "--srun-mpi", "pmi2")
         self.assertEqual(rc, 2, text)
-        self.assertIn("--srun-mpi pmi2: srun's MPI plugin, for --scheduler slurm only", text)
+        self.assertIn("--srun-mpi pmi2: srun's MPI plugin, for --launcher srun only (here flux)", text)
         rc, text = self.script("pop", "--srun-mpi", "pmi2 --export=NONE")
         self.assertEqual(rc, 2, text)
         self.assertIn("--srun-mpi 'pmi2 --export=NONE'", text)
