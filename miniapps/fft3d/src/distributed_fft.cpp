@@ -142,7 +142,8 @@ void DistributedFFT::choose_local_plan() {
              })->first;
     return;
   }
-  local_ = d_.kind == DecompKind::pencil ? LocalPlan::planes : LocalPlan::staged;  // here: a pencil grid of one row
+  const bool one_row_pencil = d_.kind == DecompKind::pencil && FFTOptions::whole_planes(d_);
+  local_ = one_row_pencil ? LocalPlan::planes : LocalPlan::staged;
   pair();
 }
 
