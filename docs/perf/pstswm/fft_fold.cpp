@@ -1,14 +1,22 @@
 // What pstswm's fold costs next to its FFTs (docs/perf/peers/README.md, "pstswm with its data in cache"): the
-// forward FFT stage of one transform call, as spherical_transform.cpp runs it with transform.fuse_fold on one
-// thread, and two other ways to write the same even / odd halves, timed in interleaved rounds (medians).
+// forward FFT stage of one transform call as spherical_transform.cpp ran it with transform.fuse_fold on one thread
+// (fft+fold) and other ways to write the same even / odd halves, timed in interleaved rounds (medians).
 //   fft          each (pair, field)'s 2L latitude-level rows, r2c, into a buffer (FFTW_MEASURE plan), no fold
-//   fft+fold     the proxy: then the fold into E, O laid out [m][pair][col], col = 2 (field L + level) + re/im
+//   fft+fold     then the fold into E, O laid out [m][pair][col], col = 2 (field L + level) + re/im: the proxy
+//                per (pair, field) until pair+fold was measured
 //   wm+fold      FFTW writes the buffer wavenumber-major (output stride 2L), so the fold reads contiguous runs
 //   fft+fold-pm  the proxy's buffer, folded into E, O laid out pair-major [pair][m][col] (contiguous per pair)
+//   fft+fold-hp  fft+fold with E and O on 2 MiB pages (transparent huge pages, madvise)
+//   pair+fold    every field of a pair into its own buffer, then folded wavenumber by wavenumber: one run of all
+//                ncol columns per (m, pair) row of E and O (the proxy since, log fft_fold-pair.log)
+//   lev+fold     the grid level-fastest: one r2c plan per pair with the levels as FFTW's contiguous batch writes
+//                the spectrum [north, south][m][level], E and O's column order, so the fold is contiguous
+//   pair+fold-hp pair+fold on huge pages
 // Every variant's E and O are checked against the proxy's (same values, wherever they are stored).
 //   g++ -O3 -march=native docs/perf/pstswm/fft_fold.cpp -o /tmp/fft_fold -lfftw3
 //   /tmp/fft_fold NLON LEVELS PAIRS FIELDS TRUNCATION [ROUNDS]    e.g. T85: 256 18 64 5 85, T170: 512 18 128 5 170
 #include <fftw3.h>
+#include <sys/mman.h>
 
 #include <algorithm>
 #include <chrono>
@@ -27,6 +35,15 @@ struct Sizes {
   int ncol() const { return fields * 2 * L; }             // columns of E and O
   size_t block() const { return size_t(rows()) * nlon; }  // grid doubles of one (pair, field)
 };
+
+// n doubles on 2 MiB pages where the kernel gives them (transparent huge pages in madvise mode), zeroed.
+double* huge_doubles(size_t n) {
+  const size_t bytes = (n * sizeof(double) + (2u << 20) - 1) & ~size_t((2u << 20) - 1);
+  void* p = std::aligned_alloc(2u << 20, bytes);
+  madvise(p, bytes, MADV_HUGEPAGE);
+  std::fill_n(static_cast<double*>(p), n, 0.0);
+  return static_cast<double*>(p);
+}
 
 double seconds(const std::function<void()>& f) {
   const auto t0 = std::chrono::steady_clock::now();
@@ -71,8 +88,8 @@ int main(int argc, char** argv) {
     fftw_execute_dft_r2c(p, g + (size_t(f) * s.pairs + pair) * s.block(), reinterpret_cast<fftw_complex*>(buf));
   };
   // (pair, field, m) of the buffer -> E, O at `out`; the buffer's (row r, m, re/im) at r row_stride + m m_stride
-  auto fold = [&](double* e, double* o, size_t out, int m, size_t row_stride, size_t m_stride) {
-    const double* north = buf + m * m_stride;
+  auto fold_from = [&](const double* b, double* e, double* o, size_t out, int m, size_t row_stride, size_t m_stride) {
+    const double* north = b + m * m_stride;
     const double* south = north + s.L * row_stride;
     for (int l = 0; l < s.L; ++l)
       for (int ri = 0; ri < 2; ++ri) {
@@ -81,6 +98,58 @@ int main(int argc, char** argv) {
         o[out + 2 * l + ri] = scale * (n - so);
       }
   };
+  auto fold = [&](double* e, double* o, size_t out, int m, size_t row_stride, size_t m_stride) {
+    fold_from(buf, e, o, out, m, row_stride, m_stride);
+  };
+  // every field of a pair into its own buffer, then the fold wavenumber by wavenumber: one contiguous run of ncol
+  // columns of E and O per (m, pair) instead of one run of 2 L per (m, pair, field)
+  const size_t field_buf = size_t(s.rows()) * fdist;
+  double* bufs = fftw_alloc_real(field_buf * s.fields);
+  auto pair_fold = [&](double* e, double* o) {
+    for (int p = 0; p < s.pairs; ++p) {
+      for (int f = 0; f < s.fields; ++f)
+        fftw_execute_dft_r2c(rows_plan, g + (size_t(f) * s.pairs + p) * s.block(),
+                             reinterpret_cast<fftw_complex*>(bufs + f * field_buf));
+      for (int m = 0; m < s.nm; ++m)
+        for (int f = 0; f < s.fields; ++f) fold_from(bufs + f * field_buf, e, o, at_m_pair(s, m, p, f), m, fdist, 2);
+    }
+  };
+  // the grid level-fastest, [field][pair][north, south][longitude][level]: one r2c plan over a pair's L levels with
+  // the levels as FFTW's contiguous batch writes [north, south][m][level], the order of E and O's columns
+  std::vector<double> grid_lev(grid.size());
+  for (int f = 0; f < s.fields; ++f)
+    for (int p = 0; p < s.pairs; ++p)
+      for (int r = 0; r < s.rows(); ++r)
+        for (int i = 0; i < s.nlon; ++i) {
+          const size_t block = (size_t(f) * s.pairs + p) * s.block();
+          grid_lev[block + (size_t(r / s.L) * s.nlon + i) * s.L + r % s.L] = grid[block + size_t(r) * s.nlon + i];
+        }
+  const size_t lev_half = size_t(s.nh()) * s.L * 2;  // doubles of one hemisphere's spectrum in the buffer
+  double* lev_buf = fftw_alloc_real(2 * lev_half);
+  fftw_plan lev_plan;
+  {
+    fftw_iodim dim{s.nlon, s.L, s.L}, batch[2] = {{2, s.nlon * s.L, int(lev_half / 2)}, {s.L, 1, 1}};
+    lev_plan = fftw_plan_guru_dft_r2c(1, &dim, 2, batch, grid_lev.data(), reinterpret_cast<fftw_complex*>(lev_buf),
+                                      FFTW_MEASURE);
+  }
+  auto lev_fold = [&](double* e, double* o) {
+    for (int p = 0; p < s.pairs; ++p)
+      for (int f = 0; f < s.fields; ++f) {
+        fftw_execute_dft_r2c(lev_plan, grid_lev.data() + (size_t(f) * s.pairs + p) * s.block(),
+                             reinterpret_cast<fftw_complex*>(lev_buf));
+        for (int m = 0; m < s.nm; ++m) {
+          const double* north = lev_buf + size_t(m) * 2 * s.L;
+          const double* south = north + lev_half;
+          const size_t out = at_m_pair(s, m, p, f);
+          for (int c = 0; c < 2 * s.L; ++c) {
+            e[out + c] = scale * (north[c] + south[c]);
+            o[out + c] = scale * (north[c] - south[c]);
+          }
+        }
+      }
+  };
+  double* Eh = huge_doubles(half);
+  double* Oh = huge_doubles(half);
   struct Variant {
     const char* name;
     std::function<void()> run;
@@ -126,6 +195,10 @@ int main(int argc, char** argv) {
        O2.data(),
        at_pair_m,
        {}},
+      {"fft+fold-hp", [&] { fft_fold(rows_plan, Eh, Oh, at_m_pair, fdist, 2); }, Eh, Oh, at_m_pair, {}},
+      {"pair+fold", [&] { pair_fold(E2.data(), O2.data()); }, E2.data(), O2.data(), at_m_pair, {}},
+      {"lev+fold", [&] { lev_fold(E2.data(), O2.data()); }, E2.data(), O2.data(), at_m_pair, {}},
+      {"pair+fold-hp", [&] { pair_fold(Eh, Oh); }, Eh, Oh, at_m_pair, {}},
   };
   double worst = 0;
   for (int r = 0; r < rounds; ++r)

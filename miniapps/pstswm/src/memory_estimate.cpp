@@ -36,11 +36,11 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
 
   MemoryEstimate e;
   // SphericalTransform
-  const double fdist = 2 * (nh + (int(nh) & 1));  // fused FFT and fold: one (pair, field)'s rows, per thread
+  const double fdist = 2 * (nh + (int(nh) & 1));  // fused FFT and fold: one pair's rows of every field, per thread
   e.view("pstswm::fourier (two-pass FFT and fold)", opt.fuse_fold ? 0 : double(F) * 2 * kloc * L * 2 * nh,
          sizeof(double))
       .view("pstswm fused FFT and fold rows (team scratch per thread)", opt.fuse_fold ? host_threads() : 0,
-            2.0 * L * fdist * sizeof(double))
+            double(F) * 2 * L * fdist * sizeof(double))
       .view("pstswm::halves_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
       .view("pstswm::halves_wavenumber", transpose ? 2 * own_lt : 0, sizeof(double))
       .view("pstswm::latitude_side, wavenumber_side (transpose messages)", transpose_sides, sizeof(double))

@@ -118,9 +118,10 @@ FoldKernel SphericalTransform::fold_kernel(int nf, const std::vector<bool>* scal
                     opt_.ntrunc + 1,     nf * 2 * L,         opt_.nlon / 2 + 1, vec_mask};
 }
 
-// Grid -> E, O for nf fields. Fused (transform.fuse_fold, host back ends): per (latitude pair, field) in parallel,
-// the FFT of its 2 L rows into a buffer that stays in cache, folded from there. Unfused: one batched FFT of every
-// row into the Fourier array, then the fold of every (pair, field, wavenumber) from it.
+// Grid -> E, O for nf fields. Fused (transform.fuse_fold, host back ends): per latitude pair in parallel, the FFTs
+// of its fields' 2 L rows into buffers that stay in cache, folded from there wavenumber by wavenumber, so that each
+// (wavenumber, pair) row of E and O is written in one run of all its columns. Unfused: one batched FFT of every row
+// into the Fourier array, then the fold of every (pair, field, wavenumber) from it.
 void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std::vector<bool>& scaled) {
   const FoldKernel k = fold_kernel(nf, &scaled);
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
@@ -138,13 +139,16 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
     return;
   }
   const double* g = grid.data();
-  const int fdist = 2 * (nh + (nh & 1));  // even complex count: every row aligned
+  const int fdist = pair_row_distance();
+  const size_t field_rows = size_t(2) * L * fdist;
   const HostFFT plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
-  for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
-    plan.execute(fft_input_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon),
-                 fft_output_at(plan, as_complex(buf)));
-    for (int mi = 0; mi < k.nm; ++mi) k.fold(pl, f, mi, buf, fdist);
+  for_each_pair(nf * field_rows, [=, &plan](int pl, double* buf) {
+    for (int f = 0; f < nf; ++f)
+      plan.execute(fft_input_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon),
+                   fft_output_at(plan, as_complex(buf + f * field_rows)));
+    for (int mi = 0; mi < k.nm; ++mi)
+      for (int f = 0; f < nf; ++f) k.fold(pl, f, mi, buf + f * field_rows, fdist);
   });
 }
 
@@ -167,13 +171,16 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
     return;
   }
   double* g = grid.data();
-  const int fdist = 2 * (nh + (nh & 1));
+  const int fdist = pair_row_distance();
+  const size_t field_rows = size_t(2) * L * fdist;
   const HostFFT plan = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
-  for_each_pair_field(nf, size_t(2) * L * fdist, [=, &plan](int pl, int f, double* buf) {
-    for (int mi = 0; mi <= k.nm; ++mi) k.unfold(pl, f, mi, buf, fdist);
-    plan.execute(fft_input_at(plan, as_complex(buf)),
-                 fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
+  for_each_pair(nf * field_rows, [=, &plan](int pl, double* buf) {
+    for (int mi = 0; mi <= k.nm; ++mi)
+      for (int f = 0; f < nf; ++f) k.unfold(pl, f, mi, buf + f * field_rows, fdist);
+    for (int f = 0; f < nf; ++f)
+      plan.execute(fft_input_at(plan, as_complex(buf + f * field_rows)),
+                   fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
   });
 }
 
@@ -182,17 +189,22 @@ FFTLines<ExecSpace, Kokkos::complex<double>> SphericalTransform::fourier_lines(l
   return FFTLines<ExecSpace, Kokkos::complex<double>>(as_complex(four_.data()), size_t(count));
 }
 
-// body(pair, field, buffer of `doubles`) for every local latitude pair and field, in parallel.
+// The fused path's distance between a field's Fourier rows in its buffer, in doubles: an even number of complex
+// values, so that every row is aligned as the first.
+int SphericalTransform::pair_row_distance() const {
+  const int nh = opt_.nlon / 2 + 1;
+  return 2 * (nh + (nh & 1));
+}
+
+// body(pair, buffer of `doubles`) for every local latitude pair, in parallel.
 template <class Body>
-void SphericalTransform::for_each_pair_field(int nf, size_t doubles, const Body& body) const {
+void SphericalTransform::for_each_pair(size_t doubles, const Body& body) const {
   using Policy = Kokkos::TeamPolicy<HostExec>;
-  const int kloc = decomp_.my_pairs().size();
   const size_t bytes = doubles * sizeof(double);
-  Policy policy(kloc * nf, 1);
+  Policy policy(decomp_.my_pairs().size(), 1);
   policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
   Kokkos::parallel_for("pstswm::fft_fold", policy, [&](const Policy::member_type& team) {
-    const int pl = team.league_rank() / nf, f = team.league_rank() % nf;
-    body(pl, f, static_cast<double*>(team.team_scratch(1).get_shmem(bytes)));
+    body(team.league_rank(), static_cast<double*>(team.team_scratch(1).get_shmem(bytes)));
   });
   Kokkos::fence();
 }

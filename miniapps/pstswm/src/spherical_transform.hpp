@@ -50,9 +50,10 @@ class SphericalTransform {
  private:
   FoldKernel fold_kernel(int nfields, const std::vector<bool>* scaled) const;
   FFTLines<ExecSpace, Kokkos::complex<double>> fourier_lines(long long count) const;
-  // The fused FFT and fold (host back ends): per (pair, field) in parallel, body(pair, field, buffer of `doubles`).
+  // The fused FFT and fold (host back ends): per latitude pair in parallel, body(pair, buffer of `doubles`).
   template <class Body>
-  void for_each_pair_field(int nfields, size_t doubles, const Body& body) const;
+  void for_each_pair(size_t doubles, const Body& body) const;
+  int pair_row_distance() const;
   TransformOptions opt_;
   MPI_Comm comm_;
   Timers& timers_;
