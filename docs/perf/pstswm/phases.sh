@@ -1,12 +1,15 @@
 #!/usr/bin/env bash
 # pstswm's phases in two binaries (e.g. a commit and its parent), interleaved, 5 rounds, 1 thread per rank: ms per
 # step of the spectral and grid-point phases (timer max / steps), of FFT + fold and of the Legendre transform, ms
-# per field transform, and the case 2 l2 error, which must agree. FFTW plans measured (transform.fft_planning).
+# per field transform, ms per step in all, and the case 2 l2 error, which must agree. FFTW plans measured
+# (transform.fft_planning). With the latitude loop (transform.fuse_grid_point) there is no grid-point timer (0): the
+# products run inside the FFT stage and count in FFT + fold.
 #   OPENBLAS_CORETYPE=SkylakeX bash docs/perf/pstswm/phases.sh OLD_BINARY NEW_BINARY
-# Columns: case, which, round, spectral, grid-point, FFT+fold, LT, per field transform, l2 error.
+# Columns: case, which, round, spectral, grid-point, FFT+fold, LT, per field transform, total, l2 error.
 set -euo pipefail
 old=$1 new=$2
 cases=("1 T42L18-case2 20" "1 T85L18-case2 10" "1 T85L18-case2 10 model.truncation=106" "1 T170L18-case2 4"
+       "1 T85L18-case2 3 model.truncation=213"
        "2 T85L18-case2 10 parallel.algorithm=transpose"
        "2 T85L18-case2 10 parallel.algorithm=distributed parallel.combine=ring")
 for round in 1 2 3 4 5; do
@@ -20,9 +23,10 @@ for round in 1 2 3 4 5; do
         "${sets[@]}" 2>&1)
       sp=$(awk '$1=="timestep/spectral"{print $6}' <<<"$out"); gp=$(awk '$1=="timestep/grid_point"{print $6}' <<<"$out")
       ft=$(sed -n 's/.*per step \[ms\]: FFT+fold \([0-9.]*\)  LT \([0-9.]*\) .*/\1 \2/p' <<<"$out")
+      total=$(sed -n 's/.*per step \[ms\]: .*(total \([0-9.]*\)).*/\1/p' <<<"$out")
       each=$(sed -n 's/.* field transforms per step .*: \([0-9.]*\) ms each/\1/p' <<<"$out")
       l2=$(sed -n 's/.*normalized l2 height error .* value \([^ ]*\) .*/\1/p' <<<"$out")
-      echo "np$ranks $deck${extra:+ $extra} | $which $round | $(python3 -c "print(f'{1e3*$sp/$steps:.3f} {1e3*$gp/$steps:.3f}')") $ft $each | $l2"
+      echo "np$ranks $deck${extra:+ $extra} | $which $round | $(python3 -c "print(f'{1e3*$sp/$steps:.3f} {1e3*${gp:-0}/$steps:.3f}')") $ft $each $total | $l2"
     done
   done
 done

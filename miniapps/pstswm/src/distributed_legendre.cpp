@@ -33,8 +33,8 @@ class AllreduceLegendre final : public ParallelLegendre {
       : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()), all_rows(s)),
         stage_(spectral_stage(s, state_layout())) {}
 
-  void forward(int nfields, const View1D<double>& spec) override {
-    transform_forward(local_, nfields, spec);
+  void forward(const FourierHalves& local, int nfields, const View1D<double>& spec) override {
+    transform_forward(local, nfields, spec);
     auto t = comm_scope();
     const int n = state_layout().rows * columns(nfields);
     stage_.to_mpi(spec, 0, n);
@@ -43,7 +43,9 @@ class AllreduceLegendre final : public ParallelLegendre {
     stats_.comm_bytes += (long long)n * 8;  // payload each rank contributes
     stats_.comm_calls += 1;
   }
-  void inverse(const View1D<double>& spec, int nfields) override { transform_inverse(spec, nfields, local_); }
+  void inverse(const View1D<double>& spec, int nfields, const FourierHalves& local) override {
+    transform_inverse(spec, nfields, local);
+  }
 
  private:
   MPIStage<double> stage_;
@@ -62,20 +64,20 @@ class SplitStateLegendre : public ParallelLegendre {
     for (const std::vector<int>& ms : decomp_.ms) block_rows_.push_back(SpectralLayout(decomp_.ntrunc, ms).rows);
   }
 
-  void forward(int nfields, const View1D<double>& spec) final {
-    transform_forward(local_, nfields, full_.view());
+  void forward(const FourierHalves& local, int nfields, const View1D<double>& spec) final {
+    transform_forward(local, nfields, full_.view());
     auto t = comm_scope();
     reduce_scatter(block_counts(nfields), spec);
     stats_.comm_calls += 1;
   }
-  void inverse(const View1D<double>& spec, int nfields) final {
+  void inverse(const View1D<double>& spec, int nfields, const FourierHalves& local) final {
     {
       auto t = comm_scope();
       Kokkos::fence();
       allgather(block_counts(nfields), spec);
       stats_.comm_calls += 1;
     }
-    transform_inverse(full_.view(), nfields, local_);
+    transform_inverse(full_.view(), nfields, local);
   }
 
  protected:

@@ -36,12 +36,15 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
 
   MemoryEstimate e;
   // SphericalTransform
-  const double fdist = 2 * (nh + (int(nh) & 1));  // fused FFT and fold: one pair's rows of every field, per thread
+  // fused FFT and fold: one pair's Fourier rows of every field per thread, and in the latitude loop its grid rows
+  const double fdist = 2 * (nh + (int(nh) & 1)), pair_grid = opt.fuse_grid_point ? double(opt.nlon) : 0.0;
   e.view("pstswm::fourier (two-pass FFT and fold)", opt.fuse_fold ? 0 : double(F) * 2 * kloc * L * 2 * nh,
          sizeof(double))
       .view("pstswm fused FFT and fold rows (team scratch per thread)", opt.fuse_fold ? host_threads() : 0,
-            double(F) * 2 * L * fdist * sizeof(double))
+            double(F) * 2 * L * (fdist + pair_grid) * sizeof(double))
       .view("pstswm::halves_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
+      .view("pstswm::halves_inverse (latitude loop)", opt.fuse_grid_point ? 2 * (N + 1) * kloc * maxcol : 0,
+            sizeof(double))
       .view("pstswm::halves_wavenumber", transpose ? 2 * own_lt : 0, sizeof(double))
       .view("pstswm::latitude_side, wavenumber_side (transpose messages)", transpose_sides, sizeof(double))
       .view("pstswm::spectral_full", split_state ? full.rows * maxcol : 0, sizeof(double))
@@ -53,7 +56,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       // ShallowWater: 3 time levels of 3 fields, transform work arrays, grid-point constants, set-up temporaries
       .view("pstswm state (old, cur, new)", 3 * 3 * state.rows * spec_row, sizeof(double))
       .view("pstswm::inverse_spectral, forward_spectral", (4 + 5) * state.rows * spec_row, sizeof(double))
-      .view("pstswm::inverse_grid, forward_grid", (4 + 5) * lats * grid_row, sizeof(double))
+      .view("pstswm::inverse_grid, forward_grid", (opt.fuse_grid_point ? 4 : 4 + 5) * lats * grid_row, sizeof(double))
       .view("pstswm::row_m, row_n, row_first, row_last", 4.0 * state.rows, sizeof(int))
       .view("pstswm::row_eps, row_eps_next, row_inv_lap", 3.0 * state.rows, sizeof(double))
       .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))

@@ -7,13 +7,17 @@ namespace proxylab::pstswm {
 ParallelLegendre::ParallelLegendre(const LegendreSetup& setup, const SpectralLayout& lt_layout,
                                    const std::vector<double>& mu_pairs, const SpectralLayout& state_layout)
     : decomp_(setup.decomposition),
-      local_(setup.local),
       comm_(setup.comm),
       stats_(setup.stats),
       timers_(setup.timers),
       levels_(setup.options.levels),
       lt_(lt_layout, mu_pairs, setup.options.lt, setup.options.levels, setup.options.fixed_levels),
       state_layout_(state_layout) {}
+
+FourierHalves local_halves(const std::string& label, const TransformOptions& options, const Decomposition& d) {
+  return FourierHalves(label,
+                       size_t(options.ntrunc + 1) * d.my_pairs().size() * max_transform_fields * 2 * options.levels);
+}
 
 std::vector<double> ParallelLegendre::pairs_mu(const LegendreSetup& setup, const BlockRange& pairs) {
   return std::vector<double>(setup.mu.begin() + pairs.begin, setup.mu.begin() + pairs.end);
@@ -52,8 +56,12 @@ class SerialLegendre final : public ParallelLegendre {
  public:
   explicit SerialLegendre(const LegendreSetup& s, const SpectralLayout& all)
       : ParallelLegendre(s, all, pairs_mu(s, s.decomposition.my_pairs()), all) {}
-  void forward(int nfields, const View1D<double>& spec) override { transform_forward(local_, nfields, spec); }
-  void inverse(const View1D<double>& spec, int nfields) override { transform_inverse(spec, nfields, local_); }
+  void forward(const FourierHalves& local, int nfields, const View1D<double>& spec) override {
+    transform_forward(local, nfields, spec);
+  }
+  void inverse(const View1D<double>& spec, int nfields, const FourierHalves& local) override {
+    transform_inverse(spec, nfields, local);
+  }
 };
 
 }  // namespace

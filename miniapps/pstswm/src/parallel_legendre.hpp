@@ -6,7 +6,8 @@
 //                MPI_Allreduce (spectral state replicated, the inverse needs no communication), MPI_Reduce_scatter
 //                (state split by wavenumber, the inverse starts with an allgather) or PSTSWM's ring pipeline
 //                (P-1 neighbour steps of reduce-scatter, and of allgather) (distributed_legendre.cpp)
-// Every algorithm reads (forward) and writes (inverse) the Fourier halves at this rank's latitude pairs, and
+// Every algorithm reads (forward) and writes (inverse) the Fourier halves at this rank's latitude pairs (the caller's
+// array: one for both directions, or two where the grid-point phase runs between them), and
 // writes (forward) and reads (inverse) the spectral state in its state_layout(), all on the default execution
 // space; MPI gets host copies of what it sends and receives, or the device data itself with comm.gpu_aware
 // (comm/mpi_buffer.hpp).
@@ -36,12 +37,14 @@ struct FourierHalves {
   size_t odd = 0;
 };
 
+// The Fourier halves at this rank's latitude pairs, sized for max_transform_fields fields.
+FourierHalves local_halves(const std::string& label, const TransformOptions& options, const Decomposition& d);
+
 // What every algorithm is built from. mu: the northern sines of latitude of all pairs (GaussGrid::mu).
 struct LegendreSetup {
   const TransformOptions& options;
   const Decomposition& decomposition;
   const std::vector<double>& mu;
-  FourierHalves local;
   MPI_Comm comm;
   Timers& timers;
   TransformStats& stats;
@@ -53,10 +56,11 @@ class ParallelLegendre {
   static std::unique_ptr<ParallelLegendre> create(const LegendreSetup& setup);
   virtual ~ParallelLegendre() = default;
 
-  // Fourier halves of nfields fields -> spectral state (flat [row of state_layout()][field][level][re, im]).
-  virtual void forward(int nfields, const View1D<double>& spec) = 0;
+  // Fourier halves (local_halves()) of nfields fields -> spectral state (flat [row of state_layout()][field][level]
+  // [re, im]).
+  virtual void forward(const FourierHalves& local, int nfields, const View1D<double>& spec) = 0;
   // Spectral state -> Fourier halves.
-  virtual void inverse(const View1D<double>& spec, int nfields) = 0;
+  virtual void inverse(const View1D<double>& spec, int nfields, const FourierHalves& local) = 0;
 
   // The rows of the spectral state on this rank: its own wavenumbers, or all of them where the state is replicated.
   const SpectralLayout& state_layout() const { return state_layout_; }
@@ -75,7 +79,6 @@ class ParallelLegendre {
   static std::vector<double> pairs_mu(const LegendreSetup& setup, const BlockRange& pairs);
 
   Decomposition decomp_;
-  FourierHalves local_;
   MPI_Comm comm_;
   TransformStats& stats_;
 

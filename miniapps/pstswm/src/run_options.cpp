@@ -29,6 +29,10 @@ RunOptions read_options(const Config& cfg) {
     cfg.reject("transform.fuse_fold",
                std::string("false on a device back end (this build's is ") + ExecSpace::name() +
                    "): the fused FFT and fold call the FFT library per latitude pair from a parallel loop");
+  t.fuse_grid_point = cfg.boolean("transform.fuse_grid_point");
+  if (t.fuse_grid_point && !t.fuse_fold)
+    cfg.reject("transform.fuse_grid_point",
+               "false when transform.fuse_fold is false: the latitude loop runs the fused FFT and fold of each pair");
   t.fft_planning = cfg.choice<FFTPlanning>("transform.fft_planning");
   if (t.fixed_levels && !LegendreTransform::level_count_compiled(t.levels))
     cfg.reject("transform.fixed_levels", "true only with model.levels 1, 18 or 96 (the compiled level counts)");

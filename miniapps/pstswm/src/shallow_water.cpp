@@ -15,6 +15,21 @@ constexpr double a = earth_radius;
 KOKKOS_INLINE_FUNCTION double eps(int n, int m) {
   return n <= 0 ? 0.0 : kmath::sqrt((double(n) * n - double(m) * m) / (4.0 * n * n - 1.0));
 }
+
+// STSWM: comp1 at one point: from ζ, Φ, U, V, the Coriolis parameter f and μ, out = A, B, C, D, Q
+// (η = ζ + f, A = ηU, B = ηV, C = ΦU, D = ΦV, Q = Φ + (U²+V²)/(2(1-μ²))). 14 flops.
+struct GridPointProducts {
+  double A, B, C, D, Q;
+  KOKKOS_INLINE_FUNCTION GridPointProducts(double zeta, double phi, double U, double V, double f, double mu) {
+    const double eta = zeta + f;
+    A = eta * U;
+    B = eta * V;
+    C = phi * U;
+    D = phi * V;
+    Q = phi + (U * U + V * V) / (2.0 * (1.0 - mu * mu));
+  }
+};
+constexpr double grid_point_flops = 14.0;
 }  // namespace
 
 ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Timers& timers)
@@ -25,7 +40,7 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
   inv_spec_ = View1D<double>("pstswm::inverse_spectral", tr_.spec_size(4));
   fwd_spec_ = View1D<double>("pstswm::forward_spectral", tr_.spec_size(5));
   inv_grid_ = View1D<double>("pstswm::inverse_grid", tr_.grid_size(4));
-  fwd_grid_ = View1D<double>("pstswm::forward_grid", tr_.grid_size(5));
+  if (!tr_.options().fuse_grid_point) fwd_grid_ = View1D<double>("pstswm::forward_grid", tr_.grid_size(5));
   const auto& lay = tr_.state_layout();
   row_m_ = View1D<int>("pstswm::row_m", lay.rows);
   row_n_ = View1D<int>("pstswm::row_n", lay.rows);
@@ -151,7 +166,7 @@ void ShallowWater::prepare_inverse() {
   spectral_.bytes += 16.0 * (3 + 4) * double(rm.extent(0)) * L;  // ζ, δ, Φ in; ζ, Φ, U, V out (complex)
 }
 
-// STSWM: comp1 (grid-point products): η = ζ + f, A = ηU, B = ηV, C = ΦU, D = ΦV, Q = Φ + (U²+V²)/(2(1-μ²)).
+// STSWM: comp1 (grid-point products) over the whole grid, [ζ, Φ, U, V] -> [A, B, C, D, Q].
 void ShallowWater::grid_products() {
   const int nlat = tr_.local_lats(), nlon = tr_.options().nlon, L = L_;
   const size_t fs = size_t(nlat) * L * nlon;
@@ -159,16 +174,38 @@ void ShallowWater::grid_products() {
   for_each_3d(
       "pstswm::grid_products", Mapping::team, 0, nlat, 0, L, 0, nlon, KOKKOS_LAMBDA(int j, int l, int i) {
         const size_t at = (size_t(j) * L + l) * nlon + i;
-        const double zeta = G(at), phi = G(fs + at), U = G(2 * fs + at), V = G(3 * fs + at);
-        const double eta = zeta + cor(size_t(j) * nlon + i);
-        F(at) = eta * U;
-        F(fs + at) = eta * V;
-        F(2 * fs + at) = phi * U;
-        F(3 * fs + at) = phi * V;
-        F(4 * fs + at) = phi + (U * U + V * V) / (2.0 * (1.0 - mu(j) * mu(j)));
+        const GridPointProducts p(G(at), G(fs + at), G(2 * fs + at), G(3 * fs + at), cor(size_t(j) * nlon + i), mu(j));
+        F(at) = p.A;
+        F(fs + at) = p.B;
+        F(2 * fs + at) = p.C;
+        F(3 * fs + at) = p.D;
+        F(4 * fs + at) = p.Q;
       });
-  grid_point_.flops += 14.0 * fs;
+  grid_point_.flops += grid_point_flops * fs;
   grid_point_.bytes += 8.0 * (9.0 * fs + double(nlat) * nlon + nlat);  // 4 fields in, 5 out; f(λ, μ); μ
+}
+
+// comp1 on one latitude pair's rows in the latitude loop ([field][north L rows, south L rows][longitude], 4 fields
+// in, 5 out, in place: each point's inputs are read before its outputs are written). Host memory.
+void ShallowWater::grid_products_of_pair(int pair, double* rows) const {
+  const int nlon = tr_.options().nlon, L = L_;
+  const size_t fs = size_t(2) * L * nlon;
+  const double *cor = coriolis_.data(), *mu = mu_.data();
+  for (int side = 0; side < 2; ++side) {
+    const int j = 2 * pair + side;
+    const double* f = cor + size_t(j) * nlon;
+    for (int l = 0; l < L; ++l) {
+      double* r = rows + (size_t(side) * L + l) * nlon;
+      for (int i = 0; i < nlon; ++i) {
+        const GridPointProducts p(r[i], r[fs + i], r[2 * fs + i], r[3 * fs + i], f[i], mu[j]);
+        r[i] = p.A;
+        r[fs + i] = p.B;
+        r[2 * fs + i] = p.C;
+        r[3 * fs + i] = p.D;
+        r[4 * fs + i] = p.Q;
+      }
+    }
+  }
 }
 
 // STSWM: comp2 / the leapfrog update. With X' the forward transforms (vector ones pre-divided by
@@ -222,18 +259,25 @@ void ShallowWater::step() {
     prepare_inverse();
     Kokkos::fence();
   }
-  {
-    auto t = timers_.scope("inverse");
-    tr_.inverse(inv_spec_, 4, inv_grid_);
-  }
-  {
-    auto t = timers_.scope("grid_point");
-    grid_products();
-    Kokkos::fence();
-  }
-  {
+  const std::vector<bool> scaled = {true, true, true, true, false};  // A, B, C, D are vector components
+  if (tr_.options().fuse_grid_point) {
+    tr_.through_grid(
+        inv_spec_, 4, [this](int pair, double* rows) { grid_products_of_pair(pair, rows); }, 5, scaled, fwd_spec_);
+    const double points = double(tr_.local_lats()) * L_ * tr_.options().nlon;
+    grid_point_.flops += grid_point_flops * points;
+    grid_point_.bytes += 8.0 * (points / L_ + tr_.local_lats());  // f(λ, μ) and μ; the grid stays in cache
+  } else {
+    {
+      auto t = timers_.scope("inverse");
+      tr_.inverse(inv_spec_, 4, inv_grid_);
+    }
+    {
+      auto t = timers_.scope("grid_point");
+      grid_products();
+      Kokkos::fence();
+    }
     auto t = timers_.scope("forward");
-    tr_.forward(fwd_grid_, 5, {true, true, true, true, false}, fwd_spec_);
+    tr_.forward(fwd_grid_, 5, scaled, fwd_spec_);
   }
   auto t = timers_.scope("spectral");
   update();

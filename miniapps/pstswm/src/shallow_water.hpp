@@ -3,7 +3,9 @@
 //   ∂ζ/∂t = -∇·((ζ+f) v),  ∂δ/∂t = k·∇×((ζ+f) v) - ∇²(Φ + v·v/2),  ∂Φ/∂t = -∇·(Φ v)
 // One time step: inverse transforms (ζ, Φ and U = u cosθ, V = v cosθ from ψ, χ), grid-point products,
 // forward transforms (the vector transforms of (ζ+f)U, (ζ+f)V, ΦU, ΦV and the scalar Φ + v·v/2), and
-// the spectral update. Spectral state: [row][field ζ, δ, Φ][level][re, im] in the transform's state layout.
+// the spectral update; with transform.fuse_grid_point the middle three run per latitude pair (the latitude loop,
+// SphericalTransform::through_grid). Spectral state: [row][field ζ, δ, Φ][level][re, im] in the transform's state
+// layout.
 #pragma once
 #include <string>
 
@@ -47,9 +49,10 @@ class ShallowWater {
   // The phases of a step. Public only because they hold KOKKOS_LAMBDAs, which nvcc rejects in private or
   // protected member functions; step() is the interface.
   void initial_state();
-  void prepare_inverse();  // state -> [ζ, Φ, U, V] spectral coefficients
-  void grid_products();    // [ζ, Φ, U, V] grid -> [A, B, C, D, Q] grid
-  void update();           // tendencies from [A', B', C', D', Q'], leapfrog, filter
+  void prepare_inverse();                                    // state -> [ζ, Φ, U, V] spectral coefficients
+  void grid_products();                                      // [ζ, Φ, U, V] grid -> [A, B, C, D, Q] grid
+  void grid_products_of_pair(int pair, double* rows) const;  // the same on one pair's rows (the latitude loop)
+  void update();                                             // tendencies from [A', B', C', D', Q'], leapfrog, filter
 
  private:
   SphericalTransform& tr_;
@@ -60,7 +63,8 @@ class ShallowWater {
   PhaseCounts grid_point_, spectral_;
   View1D<double> old_, cur_, new_;      // state (3 fields)
   View1D<double> inv_spec_, fwd_spec_;  // 4 and 5 fields
-  View1D<double> inv_grid_, fwd_grid_;
+  View1D<double> inv_grid_;  // the inverse transforms' grid (the diagnostics'; the step's without the latitude loop)
+  View1D<double> fwd_grid_;  // the forward transforms' grid (without the latitude loop)
   View1D<int> row_m_, row_n_, row_first_, row_last_;  // per state row: m, n, first/last row of its m
   View1D<double> row_eps_, row_eps_next_;             // per state row: ε(n, m), ε(n+1, m)
   View1D<double> row_inv_lap_;                        // per state row: -a²/(n(n+1)), 0 for n = 0 and n > N

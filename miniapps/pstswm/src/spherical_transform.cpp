@@ -2,6 +2,8 @@
 // Legendre transform over latitude).
 #include "spherical_transform.hpp"
 
+#include <algorithm>
+
 #include "proxylab/errors.hpp"
 #include "proxylab/fft.hpp"
 #include "proxylab/mapping.hpp"
@@ -31,9 +33,12 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
   }
   if (opt_.fuse_fold && !mem_space_on_host)  // read_options refuses it (transform.fuse_fold)
     throw RuntimeError("SphericalTransform: the fused FFT and fold need a host back end");
+  if (opt_.fuse_grid_point && !opt_.fuse_fold)  // read_options refuses it (transform.fuse_grid_point)
+    throw RuntimeError("SphericalTransform: the latitude loop needs the fused FFT and fold");
   if (!opt_.fuse_fold) four_ = View1D<double>("pstswm::fourier", size_t(max_transform_fields) * 2 * kloc * L * 2 * nh);
-  halves_ = FourierHalves("pstswm::halves_local", size_t(N + 1) * kloc * max_transform_fields * 2 * L);
-  legendre_ = ParallelLegendre::create({opt_, decomp_, gauss_.mu, halves_, comm_, timers_, stats_});
+  halves_ = local_halves("pstswm::halves_local", opt_, decomp_);
+  if (opt_.fuse_grid_point) inverse_halves_ = local_halves("pstswm::halves_inverse", opt_, decomp_);
+  legendre_ = ParallelLegendre::create({opt_, decomp_, gauss_.mu, comm_, timers_, stats_});
   concat_ms_ = View1D<int>("pstswm::concat_ms", N + 1);
   fold_scale_ = View1D<double>("pstswm::fold_scale", 2 * size_t(kloc));
   auto hm = Kokkos::create_mirror_view(concat_ms_);
@@ -110,12 +115,12 @@ Kokkos::complex<double>* as_complex(double* p) { return reinterpret_cast<Kokkos:
 
 }  // namespace
 
-FoldKernel SphericalTransform::fold_kernel(int nf, const std::vector<bool>* scaled) const {
+FoldKernel SphericalTransform::fold_kernel(const FourierHalves& halves, int nf, const std::vector<bool>* scaled) const {
   const int kloc = decomp_.my_pairs().size(), L = opt_.levels;
   int vec_mask = 0;
   for (int f = 0; scaled && f < nf; ++f) vec_mask |= (*scaled)[f] ? (1 << f) : 0;
-  return FoldKernel{halves_.even_data(), halves_.odd_data(), concat_ms_,        fold_scale_, kloc, L,
-                    opt_.ntrunc + 1,     nf * 2 * L,         opt_.nlon / 2 + 1, vec_mask};
+  return FoldKernel{halves.even_data(), halves.odd_data(), concat_ms_,        fold_scale_, kloc, L,
+                    opt_.ntrunc + 1,    nf * 2 * L,        opt_.nlon / 2 + 1, vec_mask};
 }
 
 // Grid -> E, O for nf fields. Fused (transform.fuse_fold, host back ends): per latitude pair in parallel, the FFTs
@@ -123,7 +128,7 @@ FoldKernel SphericalTransform::fold_kernel(int nf, const std::vector<bool>* scal
 // (wavenumber, pair) row of E and O is written in one run of all its columns. Unfused: one batched FFT of every row
 // into the Fourier array, then the fold of every (pair, field, wavenumber) from it.
 void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std::vector<bool>& scaled) {
-  const FoldKernel k = fold_kernel(nf, &scaled);
+  const FoldKernel k = fold_kernel(halves_, nf, &scaled);
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
   if (!opt_.fuse_fold) {
     const auto plan =
@@ -154,7 +159,7 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
 
 // E, O -> grid for nf fields (the reverse of fft_fold).
 void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
-  const FoldKernel k = fold_kernel(nf, nullptr);
+  const FoldKernel k = fold_kernel(halves_, nf, nullptr);
   const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
   if (!opt_.fuse_fold) {
     double* four = four_.data();
@@ -182,6 +187,50 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
       plan.execute(fft_input_at(plan, as_complex(buf + f * field_rows)),
                    fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
   });
+}
+
+// The latitude loop (a cache blocking of STSWM's ftrnex / comp1 phases), per local pair in parallel: the unfold of its
+// nin fields' wavenumbers from inverse_halves_ and their inverse FFTs into the pair's grid rows, grid_point on those
+// rows, then the forward FFTs of its nout fields and the fold into halves_, the pair's data in cache from the first
+// step to the last.
+void SphericalTransform::latitude_loop(int nin, const PairKernel& grid_point, int nout,
+                                       const std::vector<bool>& scaled) {
+  const FoldKernel in = fold_kernel(inverse_halves_, nin, nullptr), out = fold_kernel(halves_, nout, &scaled);
+  const int L = opt_.levels, nlon = opt_.nlon, nf = std::max(nin, nout), fdist = pair_row_distance();
+  const size_t field_rows = size_t(2) * L * fdist, field_grid = size_t(2) * L * nlon;
+  const HostFFT c2r = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
+  const HostFFT r2c = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
+  stats_.fft_flops += (c2r.flops() * nin + r2c.flops() * nout) * in.kloc;
+  for_each_pair(nf * (field_rows + field_grid), [&](int pl, double* buf) {
+    double* rows = buf + nf * field_rows;
+    for (int mi = 0; mi <= in.nm; ++mi)
+      for (int f = 0; f < nin; ++f) in.unfold(pl, f, mi, buf + f * field_rows, fdist);
+    for (int f = 0; f < nin; ++f)
+      c2r.execute(fft_input_at(c2r, as_complex(buf + f * field_rows)), fft_output_at(c2r, rows + f * field_grid));
+    grid_point(pl, rows);
+    for (int f = 0; f < nout; ++f)
+      r2c.execute(fft_input_at(r2c, rows + f * field_grid), fft_output_at(r2c, as_complex(buf + f * field_rows)));
+    for (int mi = 0; mi < out.nm; ++mi)
+      for (int f = 0; f < nout; ++f) out.fold(pl, f, mi, buf + f * field_rows, fdist);
+  });
+}
+
+void SphericalTransform::through_grid(const View1D<double>& spec_in, int nin, const PairKernel& grid_point, int nout,
+                                      const std::vector<bool>& scaled, const View1D<double>& spec_out) {
+  if (!opt_.fuse_grid_point) throw RuntimeError("SphericalTransform::through_grid: transform.fuse_grid_point is off");
+  if (nin > max_transform_fields || nout > max_transform_fields || int(scaled.size()) < nout)
+    throw RuntimeError("SphericalTransform::through_grid: too many fields");
+  {
+    auto t = timers_.scope("inverse");
+    legendre_->inverse(spec_in, nin, inverse_halves_);
+  }
+  {
+    auto t = timers_.scope("latitude_loop");  // the FFTs, the fold and unfold, and the grid-point kernel
+    latitude_loop(nin, grid_point, nout, scaled);
+  }
+  stats_.field_transforms += (nin + nout) * opt_.levels;
+  auto t = timers_.scope("forward");
+  legendre_->forward(halves_, nout, spec_out);
 }
 
 // The Fourier array's first `count` complex values, as the batched FFTs read and write them.
@@ -218,12 +267,12 @@ void SphericalTransform::forward(const View1D<double>& grid, int nf, const std::
     fft_fold(grid, nf, scaled);
   }
   stats_.field_transforms += nf * opt_.levels;
-  legendre_->forward(nf, spec);
+  legendre_->forward(halves_, nf, spec);
 }
 
 void SphericalTransform::inverse(const View1D<double>& spec, int nf, const View1D<double>& grid) {
   if (nf > max_transform_fields) throw RuntimeError("SphericalTransform::inverse: too many fields");
-  legendre_->inverse(spec, nf);
+  legendre_->inverse(spec, nf, halves_);
   auto t = timers_.scope("fft");  // the unfold and the FFTs
   unfold_fft(nf, grid);
   stats_.field_transforms += nf * opt_.levels;

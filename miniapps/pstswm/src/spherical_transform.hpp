@@ -8,6 +8,7 @@
 #pragma once
 #include <mpi.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -31,6 +32,14 @@ class SphericalTransform {
   void forward(const View1D<double>& grid, int nfields, const std::vector<bool>& scaled, const View1D<double>& spec);
   void inverse(const View1D<double>& spec, int nfields, const View1D<double>& grid);
 
+  // The latitude loop (transform.fuse_grid_point, host back ends): the inverse transform of nin fields of
+  // spec_in and the forward transform of nout fields into spec_out, with grid_point(pair, rows) between them, per
+  // local latitude pair in parallel while its rows are in cache. rows: the pair's grid, [field][north L rows, south
+  // L rows][longitude], nin fields on entry, to be replaced by nout (at most max_transform_fields each).
+  using PairKernel = std::function<void(int pair, double* rows)>;
+  void through_grid(const View1D<double>& spec_in, int nin, const PairKernel& grid_point, int nout,
+                    const std::vector<bool>& scaled, const View1D<double>& spec_out);
+
   const TransformOptions& options() const { return opt_; }
   const Decomposition& decomposition() const { return decomp_; }
   const SpectralLayout& state_layout() const { return legendre_->state_layout(); }
@@ -48,7 +57,8 @@ class SphericalTransform {
   void unfold_fft(int nfields, const View1D<double>& grid);
 
  private:
-  FoldKernel fold_kernel(int nfields, const std::vector<bool>* scaled) const;
+  FoldKernel fold_kernel(const FourierHalves& halves, int nfields, const std::vector<bool>* scaled) const;
+  void latitude_loop(int nin, const PairKernel& grid_point, int nout, const std::vector<bool>& scaled);
   FFTLines<ExecSpace, Kokkos::complex<double>> fourier_lines(long long count) const;
   // The fused FFT and fold (host back ends): per latitude pair in parallel, body(pair, buffer of `doubles`).
   template <class Body>
@@ -62,6 +72,8 @@ class SphericalTransform {
   std::vector<double> mu_loc_, w_loc_;
   View1D<double> four_;   // unfused: [field][jloc][level][2 (nlon/2+1)]
   FourierHalves halves_;  // at this rank's pairs, folded from the FFTs' output
+  // through_grid's inverse halves, read by the latitude loop while it writes halves_ (empty without it)
+  FourierHalves inverse_halves_;
   View1D<int> concat_ms_;
   View1D<double> fold_scale_;  // [vector?][local pair]: w / nlon (/ a(1-μ²))
   TransformStats stats_;

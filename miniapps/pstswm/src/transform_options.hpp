@@ -22,6 +22,10 @@ struct TransformOptions {
   // FFT and fold per (latitude pair, field) in cache (host back ends); false: two passes over all rows, one batched
   // FFT of every row and then the fold (the only way on a device: its FFT library is called from the host)
   bool fuse_fold = mem_space_on_host;
+  // The latitude loop: the time step's grid-point phase per latitude pair between its inverse and forward FFTs,
+  // its grid never leaving the cache (SphericalTransform::through_grid; needs fuse_fold); false: the inverse
+  // transform of every latitude, the grid-point phase over the whole grid, then the forward transform
+  bool fuse_grid_point = mem_space_on_host;
   FFTPlanning fft_planning = FFTPlanning::estimate;  // FFTW_ESTIMATE (bitwise reproducible runs) or FFTW_MEASURE
   Algorithm algorithm = Algorithm::transpose;
   Combine combine = Combine::allreduce;

@@ -56,35 +56,38 @@ class TransposeLegendre final : public ParallelLegendre {
     const int ncol = columns(max_transform_fields);
     const size_t n = own.ms.size() * size_t(decomp_.npairs) * ncol;
     wavenumber_ = FourierHalves("pstswm::halves_wavenumber", n);
-    latitude_side_ = MPIBuffer<double>("pstswm::latitude_side", local_.data.extent(0), s.options.gpu_aware);
+    latitude_side_ =
+        MPIBuffer<double>("pstswm::latitude_side", 2 * size_t(s.options.ntrunc + 1) * decomp_.my_pairs().size() * ncol,
+                          s.options.gpu_aware);
     wavenumber_side_ = MPIBuffer<double>("pstswm::wavenumber_side", 2 * n, s.options.gpu_aware);
   }
 
-  void forward(int nfields, const View1D<double>& spec) override {
+  void forward(const FourierHalves& local, int nfields, const View1D<double>& spec) override {
     {
       auto t = comm_scope();
-      exchange(nfields, Toward::wavenumbers);
+      exchange(local, nfields, Toward::wavenumbers);
     }
     transform_forward(wavenumber_, nfields, spec);
   }
 
-  void inverse(const View1D<double>& spec, int nfields) override {
+  void inverse(const View1D<double>& spec, int nfields, const FourierHalves& local) override {
     transform_inverse(spec, nfields, wavenumber_);
     auto t = comm_scope();
-    exchange(nfields, Toward::latitudes);
+    exchange(local, nfields, Toward::latitudes);
   }
 
   enum class Toward { wavenumbers, latitudes };  // the decomposition an exchange goes to
-  // The messages of one direction and field count: counts and displacements (doubles) and the copies.
+  // The messages of one direction and field count: counts and displacements (doubles) and the copies, made for
+  // the Fourier halves at `local` (rebuilt when a call names other halves).
   struct Plan {
     std::vector<int> sc, sd, rc, rd;
     CopyRuns pack, unpack;
-    bool made = false;
+    const double* local = nullptr;
   };
 
  private:
-  void exchange(int nfields, Toward toward);
-  const Plan& plan(int nfields, Toward toward);
+  void exchange(const FourierHalves& local, int nfields, Toward toward);
+  const Plan& plan(const FourierHalves& local, int nfields, Toward toward);
 
   std::unique_ptr<Transpose> transpose_;
   FourierHalves wavenumber_;  // [owned m][global pair][col]
@@ -97,10 +100,11 @@ class TransposeLegendre final : public ParallelLegendre {
 // One plan for both directions: rank r's message holds the even then the odd half of r's wavenumbers at this rank's
 // pairs (latitude side) or of this rank's wavenumbers at r's pairs (wavenumber side). toward = wavenumbers sends the
 // latitude side and receives the wavenumber side; toward = latitudes the reverse.
-const TransposeLegendre::Plan& TransposeLegendre::plan(int nfields, Toward toward) {
+const TransposeLegendre::Plan& TransposeLegendre::plan(const FourierHalves& local, int nfields, Toward toward) {
   const bool to_wavenumbers = toward == Toward::wavenumbers;
   Plan& p = plans_[(to_wavenumbers ? 0 : max_transform_fields) + nfields - 1];
-  if (p.made) return p;
+  if (p.local == local.data.data()) return p;
+  p = Plan();
   const auto& d = decomp_;
   const int P = d.ranks, kloc = d.my_pairs().size(), nown = int(d.my_ms().size()), ncol = columns(nfields);
   // doubles of rank r's message on each side
@@ -125,8 +129,8 @@ const TransposeLegendre::Plan& TransposeLegendre::plan(int nfields, Toward towar
     for (int r = 0; r < P; ++r) {
       const size_t block = size_t(d.concat_begin[r + 1] - d.concat_begin[r]) * kloc * ncol;
       const size_t at = size_t(d.concat_begin[r]) * kloc * ncol;
-      runs.push_back(run(buffer + displ[r], local_.even_data() + at, block, pack));
-      runs.push_back(run(buffer + displ[r] + block, local_.odd_data() + at, block, pack));
+      runs.push_back(run(buffer + displ[r], local.even_data() + at, block, pack));
+      runs.push_back(run(buffer + displ[r] + block, local.odd_data() + at, block, pack));
     }
     return CopyRuns(runs);
   };
@@ -151,12 +155,12 @@ const TransposeLegendre::Plan& TransposeLegendre::plan(int nfields, Toward towar
     p.pack = wavenumber_blocks(wavenumber_side_.data(), p.sd, true);
     p.unpack = latitude_blocks(latitude_side_.data(), p.rd, false);
   }
-  p.made = true;
+  p.local = local.data.data();
   return p;
 }
 
-void TransposeLegendre::exchange(int nfields, Toward toward) {
-  const Plan& p = plan(nfields, toward);
+void TransposeLegendre::exchange(const FourierHalves& local, int nfields, Toward toward) {
+  const Plan& p = plan(local, nfields, toward);
   const bool to_wavenumbers = toward == Toward::wavenumbers;
   const MPIBuffer<double>& send = to_wavenumbers ? latitude_side_ : wavenumber_side_;
   const MPIBuffer<double>& recv = to_wavenumbers ? wavenumber_side_ : latitude_side_;

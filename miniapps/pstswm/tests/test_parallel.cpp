@@ -1,5 +1,7 @@
 // Parallel algorithms against the serial model: transpose and distributed (allreduce, reduce_scatter, ring)
-// at 1, 2, 4 ranks give the serial state to round-off after a few steps of case 6 (T10L2).
+// at 1, 2, 4 ranks give the serial state to round-off after a few steps of case 6 (T10L2). The serial reference
+// runs the two-pass FFT and fold and the grid-point phase over the whole grid; the parallel runs the latitude loop
+// (the host default), which must give exactly what the whole-grid step gives with every algorithm.
 #include <cmath>
 
 #include "proxylab/errors.hpp"
@@ -10,9 +12,17 @@ using namespace proxylab;
 using namespace proxylab::pstswm;
 
 namespace {
-std::vector<double> run(MPI_Comm comm, Algorithm alg, Combine comb, LTVariant lt, int steps) {
+// How the FFTs and the grid-point phase are arranged: two passes over every row and the whole grid; the FFT and fold
+// fused per pair, the grid-point phase over the whole grid; and the latitude loop (both fused per pair).
+enum class Arrangement { two_pass, fused_fold, latitude_loop };
+
+std::vector<double> run(MPI_Comm comm, Algorithm alg, Combine comb, LTVariant lt, int steps,
+                        Arrangement arrangement = mem_space_on_host ? Arrangement::latitude_loop
+                                                                    : Arrangement::two_pass) {
   Timers timers;
   TransformOptions o;
+  o.fuse_fold = arrangement != Arrangement::two_pass;
+  o.fuse_grid_point = arrangement == Arrangement::latitude_loop;
   o.ntrunc = 10;
   o.nlat = 16;
   o.nlon = 32;
@@ -39,7 +49,8 @@ double rel_diff(const std::vector<double>& a, const std::vector<double>& b) {
 }  // namespace
 
 TEST_CASE("pstswm: transpose and distributed algorithms equal the serial run", "[pstswm][mpi]") {
-  const auto serial = run(MPI_COMM_SELF, Algorithm::transpose, Combine::allreduce, LTVariant::loop, 12);
+  const auto serial =
+      run(MPI_COMM_SELF, Algorithm::transpose, Combine::allreduce, LTVariant::loop, 12, Arrangement::two_pass);
   const auto t = run(MPI_COMM_WORLD, Algorithm::transpose, Combine::allreduce, LTVariant::gemm, 12);
   const auto d = run(MPI_COMM_WORLD, Algorithm::distributed, Combine::allreduce, LTVariant::gemm, 12);
   const auto r = run(MPI_COMM_WORLD, Algorithm::distributed, Combine::reduce_scatter, LTVariant::loop, 12);
@@ -52,6 +63,19 @@ TEST_CASE("pstswm: transpose and distributed algorithms equal the serial run", "
   double norm = 0;
   for (double v : serial) norm = std::max(norm, std::fabs(v));
   CHECK(norm > 0);
+}
+
+TEST_CASE("pstswm: the latitude loop gives exactly the whole-grid step's state with every algorithm", "[pstswm][mpi]") {
+  if (!mem_space_on_host) return;  // the latitude loop runs on host back ends only
+  for (const auto& [alg, comb] : {std::pair{Algorithm::transpose, Combine::allreduce},
+                                  {Algorithm::distributed, Combine::allreduce},
+                                  {Algorithm::distributed, Combine::reduce_scatter},
+                                  {Algorithm::distributed, Combine::ring}}) {
+    const auto whole = run(MPI_COMM_WORLD, alg, comb, LTVariant::gemm, 6, Arrangement::fused_fold);
+    const auto loop = run(MPI_COMM_WORLD, alg, comb, LTVariant::gemm, 6, Arrangement::latitude_loop);
+    INFO(choice_name(alg) << " " << choice_name(comb));
+    CHECK(loop == whole);
+  }
 }
 
 TEST_CASE("pstswm: a grid with fewer latitude pairs than ranks is rejected on every rank", "[pstswm][mpi]") {
