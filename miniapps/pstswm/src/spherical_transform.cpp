@@ -113,6 +113,26 @@ HostFFT pair_plan(FFTKind kind, int nlon, int L, int fdist, FFTPlanning planning
 // Fourier coefficients stored as (re, im) pairs of doubles, seen as the complex values an FFT reads or writes.
 Kokkos::complex<double>* as_complex(double* p) { return reinterpret_cast<Kokkos::complex<double>*>(p); }
 
+// The fused path for one latitude pair: the grid rows of its field f from rows + f * field_stride, its Fourier rows
+// in buf (field_rows doubles a field, rows fdist apart). Forward: the r2c FFTs of nf fields, then the fold of each
+// wavenumber of every field (one run of all columns per (wavenumber, pair) row of E and O).
+void fft_fold_pair(const HostFFT& r2c, const FoldKernel& k, int pl, int nf, const double* rows, size_t field_stride,
+                   double* buf, size_t field_rows, int fdist) {
+  for (int f = 0; f < nf; ++f)
+    r2c.execute(fft_input_at(r2c, rows + f * field_stride), fft_output_at(r2c, as_complex(buf + f * field_rows)));
+  for (int mi = 0; mi < k.nm; ++mi)
+    for (int f = 0; f < nf; ++f) k.fold(pl, f, mi, buf + f * field_rows, fdist);
+}
+
+// Inverse: the unfold of every wavenumber of nf fields, then their c2r FFTs into the grid rows.
+void unfold_fft_pair(const HostFFT& c2r, const FoldKernel& k, int pl, int nf, double* buf, size_t field_rows, int fdist,
+                     double* rows, size_t field_stride) {
+  for (int mi = 0; mi <= k.nm; ++mi)
+    for (int f = 0; f < nf; ++f) k.unfold(pl, f, mi, buf + f * field_rows, fdist);
+  for (int f = 0; f < nf; ++f)
+    c2r.execute(fft_input_at(c2r, as_complex(buf + f * field_rows)), fft_output_at(c2r, rows + f * field_stride));
+}
+
 }  // namespace
 
 FoldKernel SphericalTransform::fold_kernel(const FourierHalves& halves, int nf, const std::vector<bool>* scaled) const {
@@ -149,11 +169,7 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
   const HostFFT plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair(nf * field_rows, [=, &plan](int pl, double* buf) {
-    for (int f = 0; f < nf; ++f)
-      plan.execute(fft_input_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon),
-                   fft_output_at(plan, as_complex(buf + f * field_rows)));
-    for (int mi = 0; mi < k.nm; ++mi)
-      for (int f = 0; f < nf; ++f) k.fold(pl, f, mi, buf + f * field_rows, fdist);
+    fft_fold_pair(plan, k, pl, nf, g + size_t(2) * pl * L * nlon, size_t(2) * kloc * L * nlon, buf, field_rows, fdist);
   });
 }
 
@@ -181,11 +197,8 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
   const HostFFT plan = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
   for_each_pair(nf * field_rows, [=, &plan](int pl, double* buf) {
-    for (int mi = 0; mi <= k.nm; ++mi)
-      for (int f = 0; f < nf; ++f) k.unfold(pl, f, mi, buf + f * field_rows, fdist);
-    for (int f = 0; f < nf; ++f)
-      plan.execute(fft_input_at(plan, as_complex(buf + f * field_rows)),
-                   fft_output_at(plan, g + (size_t(f) * 2 * kloc + 2 * pl) * L * nlon));
+    unfold_fft_pair(plan, k, pl, nf, buf, field_rows, fdist, g + size_t(2) * pl * L * nlon,
+                    size_t(2) * kloc * L * nlon);
   });
 }
 
@@ -203,15 +216,9 @@ void SphericalTransform::latitude_loop(int nin, const PairKernel& grid_point, in
   stats_.fft_flops += (c2r.flops() * nin + r2c.flops() * nout) * in.kloc;
   for_each_pair(nf * (field_rows + field_grid), [&](int pl, double* buf) {
     double* rows = buf + nf * field_rows;
-    for (int mi = 0; mi <= in.nm; ++mi)
-      for (int f = 0; f < nin; ++f) in.unfold(pl, f, mi, buf + f * field_rows, fdist);
-    for (int f = 0; f < nin; ++f)
-      c2r.execute(fft_input_at(c2r, as_complex(buf + f * field_rows)), fft_output_at(c2r, rows + f * field_grid));
+    unfold_fft_pair(c2r, in, pl, nin, buf, field_rows, fdist, rows, field_grid);
     grid_point(pl, rows);
-    for (int f = 0; f < nout; ++f)
-      r2c.execute(fft_input_at(r2c, rows + f * field_grid), fft_output_at(r2c, as_complex(buf + f * field_rows)));
-    for (int mi = 0; mi < out.nm; ++mi)
-      for (int f = 0; f < nout; ++f) out.fold(pl, f, mi, buf + f * field_rows, fdist);
+    fft_fold_pair(r2c, out, pl, nout, rows, field_grid, buf, field_rows, fdist);
   });
 }
 
