@@ -66,6 +66,23 @@ class GanttFixture(unittest.TestCase):
                 self.assertRegex(text, rf"\n{region}\s+compute")
             assert_png(self, text, png)
 
+    def test_no_chart_without_matplotlib_is_not_a_failure(self):
+        # gantt exited 1 when it could not draw (roofline, compare, sweep exit 0): its report is its result
+        import argparse
+        import contextlib
+        import io
+        from unittest import mock
+
+        from proxylab_tools import harness_gantt, plots
+        with tempfile.TemporaryDirectory() as d, mock.patch.object(plots, "plot_python", return_value=None):
+            args = argparse.Namespace(trace=str(FIXTURE), out=str(Path(d) / "g.png"), color_by="category",
+                                      all_ranks=False, no_plot=False)
+            printed = io.StringIO()
+            with contextlib.redirect_stdout(printed), contextlib.redirect_stderr(printed):
+                status = harness_gantt.main(args)
+        self.assertEqual(status, 0, printed.getvalue())
+        self.assertIn("no PNG: matplotlib not found", printed.getvalue())
+
     def test_not_a_trace(self):
         with tempfile.NamedTemporaryFile("w", suffix=".json") as f:
             f.write("{not json")
