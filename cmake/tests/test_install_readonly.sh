@@ -30,15 +30,13 @@ step compare "$pl" compare stream --deck small --vary stream.mapping=flat,team -
 ls results/compare-stream-*/records.json >/dev/null 2>&1 || fail "compare: no results/compare-stream-*/records.json in $PWD"
 step model "$pl" model fft3d --deck small --machine xt4 --ranks 1,2,4 --count-ranks 1,2
 ls results/model-fft3d-*/model.json >/dev/null 2>&1 || fail "model: no results/model-fft3d-*/model.json in $PWD"
-# A chart needs matplotlib in the python3 the front end runs on: drawn next to the trace, or (exit 1) the report
-# without it and the hint how to get it.
+# A chart needs matplotlib in the python3 the front end runs on: drawn next to the trace, or the report without it
+# and the hint how to get it; exit 0 either way (the report is gantt's result: docs/harness.md).
 "$pl" gantt trace.json >"$tmp/gantt.log" 2>&1; rc=$?
 grep -q "busy / communicate / idle per rank" "$tmp/gantt.log" || { tail -20 "$tmp/gantt.log"; fail "gantt: no report"; }
-if [ "$rc" = 0 ]; then
-  [ -s trace.png ] || fail "gantt: exit 0 but no trace.png in $PWD"
-else
-  [ "$rc" = 1 ] && grep -q "matplotlib not found (pip install matplotlib)" "$tmp/gantt.log" || fail "gantt exited $rc"
-fi
+[ "$rc" = 0 ] || { tail -20 "$tmp/gantt.log"; fail "gantt exited $rc"; }
+[ -s trace.png ] || grep -q "matplotlib not found (pip install matplotlib)" "$tmp/gantt.log" ||
+  fail "gantt: neither trace.png in $PWD nor the hint how to get matplotlib"
 echo "ok   gantt ($([ -s trace.png ] && echo 'trace.png' || echo 'no matplotlib: the pip hint'))"
 grep -l "proxylab setup" "$tmp"/*.log && fail "a message sends the user to ./proxylab setup, which an install lacks"
 

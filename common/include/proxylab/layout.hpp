@@ -28,6 +28,12 @@ using View4D = Kokkos::View<T****, Layout, MemSpace>;
 template <class DataType, class Layout = Kokkos::LayoutRight>
 using HostView = Kokkos::View<DataType, Layout, Kokkos::HostSpace>;
 
+// Elements [first, first + count) of a 1-D View, as a View of the same memory (for deep_copy of a part).
+template <class V>
+auto elements(const V& v, size_t first, size_t count) {
+  return Kokkos::subview(v, std::make_pair(first, first + count));
+}
+
 // Compile-time check that ExecSpace can reach the memory of every view given (as Cabana does with
 // Kokkos::SpaceAccessibility): called where a policy of ExecSpace runs over views, so that a device build fails
 // to compile there, not at run time, when a host loop meets device data.

@@ -16,11 +16,6 @@ namespace {
 // The transform over this rank's latitude pairs into every wavenumber's rows (concatenated by owner).
 SpectralLayout all_rows(const LegendreSetup& s) { return SpectralLayout(s.options.ntrunc, s.decomposition.concat_ms); }
 
-// Elements [first, first + count) of v.
-auto part(const View1D<double>& v, size_t first, size_t count) {
-  return Kokkos::subview(v, std::make_pair(first, first + count));
-}
-
 // MPI's memory for a spectral state of nfields fields (the caller's View, or its host copy: comm/mpi_buffer.hpp).
 MPIStage<double> spectral_stage(const LegendreSetup& s, const SpectralLayout& state) {
   return MPIStage<double>("pstswm::spectral", size_t(state.rows) * max_transform_fields * 2 * s.options.levels,
@@ -152,7 +147,7 @@ class RingLegendre final : public SplitStateLegendre {
       Kokkos::fence();
       stats_.comm_bytes += (long long)counts[sb] * 8;
     }
-    Kokkos::deep_copy(part(spec, 0, counts[r]), part(full, at[r], counts[r]));
+    Kokkos::deep_copy(elements(spec, 0, counts[r]), elements(full, at[r], counts[r]));
   }
 
  private:
@@ -160,7 +155,7 @@ class RingLegendre final : public SplitStateLegendre {
   void allgather(const std::vector<int>& counts, const View1D<double>& spec) override {
     const int P = decomp_.ranks, r = decomp_.rank, right = (r + 1) % P, left = (r + P - 1) % P;
     const std::vector<size_t> at = offsets(counts);
-    Kokkos::deep_copy(part(full_.view(), at[r], counts[r]), part(spec, 0, counts[r]));
+    Kokkos::deep_copy(elements(full_.view(), at[r], counts[r]), elements(spec, 0, counts[r]));
     full_.to_mpi(at[r], counts[r]);
     double* full = full_.mpi();
     for (int s = 0; s + 1 < P; ++s) {

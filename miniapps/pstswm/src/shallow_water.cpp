@@ -336,7 +336,7 @@ std::complex<double> ShallowWater::vorticity_coefficient(int m, int n) {
   if (owner == size) return {0.0, 0.0};
   if (owner == rank) {
     const size_t at = size_t(lay.offset[it - lay.ms.begin()] + (n - m)) * 3 * L_ * 2;
-    Kokkos::deep_copy(HostView<double*>(v, 2), Kokkos::subview(cur_, std::make_pair(at, at + 2)));
+    Kokkos::deep_copy(HostView<double*>(v, 2), elements(cur_, at, 2));
   }
   MPI_Bcast(v, 2, MPI_DOUBLE, owner, tr_.comm());
   return {v[0], v[1]};

@@ -28,12 +28,12 @@ class MPIStage {
   // v's elements [first, first + count), about to be sent: in MPI's memory once this returns.
   void to_mpi(const View1D<T>& v, size_t first, size_t count) const {
     require_within(v, first, count);
-    if (staged_ && count > 0) Kokkos::deep_copy(part(host_, first, count), part(v, first, count));
+    if (staged_ && count > 0) Kokkos::deep_copy(elements(host_, first, count), elements(v, first, count));
   }
   // v's elements [first, first + count), received by MPI: in v once this returns.
   void from_mpi(const View1D<T>& v, size_t first, size_t count) const {
     require_within(v, first, count);
-    if (staged_ && count > 0) Kokkos::deep_copy(part(v, first, count), part(host_, first, count));
+    if (staged_ && count > 0) Kokkos::deep_copy(elements(v, first, count), elements(host_, first, count));
   }
   // Host-memory bytes of the copy MPI gets for n elements (0 unless staged): for memory estimates.
   static double host_copy_bytes(double n, bool gpu_aware) {
@@ -47,10 +47,6 @@ class MPIStage {
       throw RuntimeError("MPIStage: elements [" + std::to_string(first) + ", " + std::to_string(first + count) +
                          ") of " + v.label() + " (" + std::to_string(v.extent(0)) + " elements; host copy " +
                          std::to_string(host_.extent(0)) + ")");
-  }
-  template <class V>
-  static auto part(const V& v, size_t first, size_t count) {
-    return Kokkos::subview(v, std::make_pair(first, first + count));
   }
   HostView<T*> host_;
   bool staged_ = false;
