@@ -223,6 +223,11 @@ int main(int argc, char** argv) {
   std::printf("  largest difference of a variant's halves from the proxy's: %.1e\n", worst);
   fftw_destroy_plan(rows_plan);
   fftw_destroy_plan(wm_plan);
+  fftw_destroy_plan(lev_plan);
   fftw_free(buf);
+  fftw_free(bufs);
+  fftw_free(lev_buf);
+  std::free(Eh);
+  std::free(Oh);
   return worst < 1e-12 ? 0 : 1;
 }

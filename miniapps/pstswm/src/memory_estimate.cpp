@@ -5,6 +5,7 @@
 
 #include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/report.hpp"
+#include "spherical_transform.hpp"
 
 namespace proxylab::pstswm {
 
@@ -37,7 +38,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
   MemoryEstimate e;
   // SphericalTransform
   // fused FFT and fold: one pair's Fourier rows of every field per thread, and in the latitude loop its grid rows
-  const double fdist = 2 * (nh + (int(nh) & 1)), pair_grid = opt.fuse_grid_point ? double(opt.nlon) : 0.0;
+  const double fdist = fused_row_distance(opt.nlon), pair_grid = opt.fuse_grid_point ? double(opt.nlon) : 0.0;
   e.view("pstswm::fourier (two-pass FFT and fold)", opt.fuse_fold ? 0 : double(F) * 2 * kloc * L * 2 * nh,
          sizeof(double))
       .view("pstswm fused FFT and fold rows (team scratch per thread)", opt.fuse_fold ? host_threads() : 0,

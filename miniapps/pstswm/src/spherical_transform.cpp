@@ -164,7 +164,7 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
     return;
   }
   const double* g = grid.data();
-  const int fdist = pair_row_distance();
+  const int fdist = fused_row_distance(nlon);
   const size_t field_rows = size_t(2) * L * fdist;
   const HostFFT plan = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
@@ -192,7 +192,7 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
     return;
   }
   double* g = grid.data();
-  const int fdist = pair_row_distance();
+  const int fdist = fused_row_distance(nlon);
   const size_t field_rows = size_t(2) * L * fdist;
   const HostFFT plan = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
   stats_.fft_flops += plan.flops() * kloc * nf;
@@ -209,7 +209,7 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
 void SphericalTransform::latitude_loop(int nin, const PairKernel& grid_point, int nout,
                                        const std::vector<bool>& scaled) {
   const FoldKernel in = fold_kernel(inverse_halves_, nin, nullptr), out = fold_kernel(halves_, nout, &scaled);
-  const int L = opt_.levels, nlon = opt_.nlon, nf = std::max(nin, nout), fdist = pair_row_distance();
+  const int L = opt_.levels, nlon = opt_.nlon, nf = std::max(nin, nout), fdist = fused_row_distance(nlon);
   const size_t field_rows = size_t(2) * L * fdist, field_grid = size_t(2) * L * nlon;
   const HostFFT c2r = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
   const HostFFT r2c = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
@@ -245,10 +245,8 @@ FFTLines<ExecSpace, Kokkos::complex<double>> SphericalTransform::fourier_lines(l
   return FFTLines<ExecSpace, Kokkos::complex<double>>(as_complex(four_.data()), size_t(count));
 }
 
-// The fused path's distance between a field's Fourier rows in its buffer, in doubles: an even number of complex
-// values, so that every row is aligned as the first.
-int SphericalTransform::pair_row_distance() const {
-  const int nh = opt_.nlon / 2 + 1;
+int fused_row_distance(int nlon) {
+  const int nh = nlon / 2 + 1;
   return 2 * (nh + (nh & 1));
 }
 

@@ -24,6 +24,10 @@ namespace proxylab::pstswm {
 
 struct FoldKernel;  // spherical_transform.cpp
 
+// The fused path's distance between a latitude pair's Fourier rows in its buffer, in doubles: an even number of
+// complex values, so that every row is aligned as the first (the memory estimate counts the buffers with it).
+int fused_row_distance(int nlon);
+
 class SphericalTransform {
  public:
   SphericalTransform(const TransformOptions& opt, MPI_Comm comm, Timers& timers);
@@ -63,7 +67,6 @@ class SphericalTransform {
   // The fused FFT and fold (host back ends): per latitude pair in parallel, body(pair, buffer of `doubles`).
   template <class Body>
   void for_each_pair(size_t doubles, const Body& body) const;
-  int pair_row_distance() const;
   TransformOptions opt_;
   MPI_Comm comm_;
   Timers& timers_;
