@@ -12,6 +12,8 @@
 //   lev+fold     the grid level-fastest: one r2c plan per pair with the levels as FFTW's contiguous batch writes
 //                the spectrum [north, south][m][level], E and O's column order, so the fold is contiguous
 //   pair+fold-hp pair+fold on huge pages
+//   pair+fold2/4 pair+fold reading 2 / 4 consecutive wavenumbers of a row at once (a 64-byte line at 4) and writing
+//                them to their 2 / 4 rows of E and O (log fft_fold-w.log)
 // Every variant's E and O are checked against the proxy's (same values, wherever they are stored).
 //   g++ -O3 -march=native docs/perf/pstswm/fft_fold.cpp -o /tmp/fft_fold -lfftw3
 //   /tmp/fft_fold NLON LEVELS PAIRS FIELDS TRUNCATION [ROUNDS]    e.g. T85: 256 18 64 5 85, T170: 512 18 128 5 170
@@ -114,6 +116,37 @@ int main(int argc, char** argv) {
         for (int f = 0; f < s.fields; ++f) fold_from(bufs + f * field_buf, e, o, at_m_pair(s, m, p, f), m, fdist, 2);
     }
   };
+  // pair_fold with W consecutive wavenumbers folded together: each (row, field) read as one run of W complex values
+  // (2 W doubles: a whole 64-byte line at W = 4) and written to the W rows (m, pair) of E and O
+  auto pair_fold_w = [&](int W, double* e, double* o) {
+    for (int p = 0; p < s.pairs; ++p) {
+      for (int f = 0; f < s.fields; ++f)
+        fftw_execute_dft_r2c(rows_plan, g + (size_t(f) * s.pairs + p) * s.block(),
+                             reinterpret_cast<fftw_complex*>(bufs + f * field_buf));
+      int m = 0;
+      for (; m + W <= s.nm; m += W)
+        for (int f = 0; f < s.fields; ++f) {
+          const double* north = bufs + f * field_buf + 2 * m;
+          const double* south = north + s.L * size_t(fdist);
+          const size_t out = at_m_pair(s, m, p, f), mstep = size_t(s.pairs) * s.ncol();
+          for (int l = 0; l < s.L; ++l) {
+            double sum[8], dif[8];
+            for (int j = 0; j < 2 * W; ++j) {
+              const double n = north[l * size_t(fdist) + j], so = south[l * size_t(fdist) + j];
+              sum[j] = scale * (n + so);
+              dif[j] = scale * (n - so);
+            }
+            for (int w = 0; w < W; ++w)
+              for (int ri = 0; ri < 2; ++ri) {
+                e[out + w * mstep + 2 * l + ri] = sum[2 * w + ri];
+                o[out + w * mstep + 2 * l + ri] = dif[2 * w + ri];
+              }
+          }
+        }
+      for (; m < s.nm; ++m)
+        for (int f = 0; f < s.fields; ++f) fold_from(bufs + f * field_buf, e, o, at_m_pair(s, m, p, f), m, fdist, 2);
+    }
+  };
   // the grid level-fastest, [field][pair][north, south][longitude][level]: one r2c plan over a pair's L levels with
   // the levels as FFTW's contiguous batch writes [north, south][m][level], the order of E and O's columns
   std::vector<double> grid_lev(grid.size());
@@ -199,6 +232,8 @@ int main(int argc, char** argv) {
       {"pair+fold", [&] { pair_fold(E2.data(), O2.data()); }, E2.data(), O2.data(), at_m_pair, {}},
       {"lev+fold", [&] { lev_fold(E2.data(), O2.data()); }, E2.data(), O2.data(), at_m_pair, {}},
       {"pair+fold-hp", [&] { pair_fold(Eh, Oh); }, Eh, Oh, at_m_pair, {}},
+      {"pair+fold2", [&] { pair_fold_w(2, E2.data(), O2.data()); }, E2.data(), O2.data(), at_m_pair, {}},
+      {"pair+fold4", [&] { pair_fold_w(4, E2.data(), O2.data()); }, E2.data(), O2.data(), at_m_pair, {}},
   };
   double worst = 0;
   for (int r = 0; r < rounds; ++r)

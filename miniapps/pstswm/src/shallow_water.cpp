@@ -140,28 +140,34 @@ void ShallowWater::initial_state() {
 // STSWM: the streamfunction / velocity potential to U, V relations in spectral space:
 // U = (1/a)[∂χ/∂λ - (1-μ²)∂ψ/∂μ], V = (1/a)[∂ψ/∂λ + (1-μ²)∂χ/∂μ], ψ = ∇⁻²ζ, χ = ∇⁻²δ.
 void ShallowWater::prepare_inverse() {
-  auto S = cur_, Y = inv_spec_;
+  const double* S = cur_.data();
+  double* Y = inv_spec_.data();
   auto rm = row_m_, rn = row_n_, rf = row_first_, rl = row_last_;
   auto re = row_eps_, re1 = row_eps_next_, ril = row_inv_lap_;
   const int N = N_, L = L_;
   for_each_2d(
       "pstswm::spectral_to_uv", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
         const int m = rm(row), n = rn(row);
-        auto s = [&](int r, int f, int ri) { return S(((size_t(r) * 3 + f) * L + l) * 2 + ri); };
+        // (row, field) blocks from row-invariant offsets and the level as an int index: addresses affine in l
+        auto s = [&](int r, int f, int ri) { return (S + (size_t(r) * 3 + f) * L * 2)[2 * l + ri]; };
         auto inv_lap = [&](int r, int f, int ri) { return ril(r) * s(r, f, ri); };  // -a²/(n(n+1)) x, 0 if n = 0, n > N
-        auto y = [&](int f, int ri) -> double& { return Y(((size_t(row) * 4 + f) * L + l) * 2 + ri); };
-        const double cl = (n - 1) * re(row), cu = (n + 2) * re1(row);
-        const bool lo = row > rf(row), hi = row < rl(row);
-        for (int ri = 0; ri < 2; ++ri) {
-          const double sgn = ri == 0 ? -1.0 : 1.0;
-          y(0, ri) = n > N ? 0.0 : s(row, 0, ri);
-          y(1, ri) = n > N ? 0.0 : s(row, 2, ri);
-          const double psi_l = lo ? inv_lap(row - 1, 0, ri) : 0.0, psi_u = hi ? inv_lap(row + 1, 0, ri) : 0.0;
-          const double chi_l = lo ? inv_lap(row - 1, 1, ri) : 0.0, chi_u = hi ? inv_lap(row + 1, 1, ri) : 0.0;
+        auto y = [&](int f, int ri) -> double& { return (Y + (size_t(row) * 4 + f) * L * 2)[2 * l + ri]; };
+        // Rows n - 1 and n + 1 outside this m's rows enter with weight 0 (the row itself is read in their place);
+        // the row n = N + 1 gives zeros. Arithmetic on the comparisons, not conditional expressions, so that GCC
+        // can vectorise the level loop (x * 1 is exact).
+        const int lo = row > rf(row), hi = row<rl(row), beyond = n> N;
+        const int below = row - lo, above = row + hi;
+        const double keep = 1 - beyond, cl = (n - 1) * re(row) * lo, cu = (n + 2) * re1(row) * hi;
+        auto part = [&](int ri) {  // the real (0) or imaginary (1) part: written out twice, no inner loop
+          const double sgn = 2.0 * ri - 1.0;
+          y(0, ri) = keep * s(row, 0, ri);
+          y(1, ri) = keep * s(row, 2, ri);
           const double im_chi = sgn * m * inv_lap(row, 1, 1 - ri), im_psi = sgn * m * inv_lap(row, 0, 1 - ri);
-          y(2, ri) = (im_chi + cl * psi_l - cu * psi_u) / a;
-          y(3, ri) = (im_psi - cl * chi_l + cu * chi_u) / a;
-        }
+          y(2, ri) = (im_chi + cl * inv_lap(below, 0, ri) - cu * inv_lap(above, 0, ri)) / a;
+          y(3, ri) = (im_psi - cl * inv_lap(below, 1, ri) + cu * inv_lap(above, 1, ri)) / a;
+        };
+        part(0);
+        part(1);
       });
   spectral_.bytes += 16.0 * (3 + 4) * double(rm.extent(0)) * L;  // ζ, δ, Φ in; ζ, Φ, U, V out (complex)
 }
@@ -213,41 +219,48 @@ void ShallowWater::grid_products_of_pair(int pair, double* rows) const {
 // H(Z)_n = -n ε_{n+1} Z_{n+1} + (n+1) ε_n Z_{n-1}; ζ_t = -div(A,B), δ_t = curl(A,B) + n(n+1)/a² Q,
 // Φ_t = -div(C,D). Leapfrog, then the Robert–Asselin filter of the middle time level.
 void ShallowWater::update() {
-  auto T = fwd_spec_, Sold = old_, Scur = cur_, Snew = new_;
+  const double* T = fwd_spec_.data();
+  double *Sold = old_.data(), *Scur = cur_.data(), *Snew = new_.data();
   auto rm = row_m_, rn = row_n_, rf = row_first_;
   auto re = row_eps_, re1 = row_eps_next_;
   const int N = N_, L = L_;
-  const bool first = steps_ == 0;
   const double dt = opt_.dt, eps_ra = opt_.asselin;
+  // The first step is a forward step from the current state, the others leapfrog steps from the old one, filtered:
+  // chosen by 0 / 1 weights rather than branches (x * 1 and x + 0 are exact), so the level loop vectorises.
+  const bool first = steps_ == 0;
+  const double from_cur = first ? 1.0 : 0.0, from_old = 1.0 - from_cur, span = first ? 1.0 : 2.0;
   for_each_2d(
       "pstswm::leapfrog", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
         const int m = rm(row), n = rn(row);
-        auto t = [&](int r, int f, int ri) { return T(((size_t(r) * 5 + f) * L + l) * 2 + ri); };
-        auto idx = [&](int f, int ri) { return ((size_t(row) * 3 + f) * L + l) * 2 + ri; };
-        if (n > N) {
-          for (int f = 0; f < 3; ++f)
-            for (int ri = 0; ri < 2; ++ri) {
-              Snew(idx(f, ri)) = 0.0;
-              Sold(idx(f, ri)) = 0.0;
-            }
-          return;
-        }
-        const double cu = -n * re1(row), cl = (n + 1) * re(row), lap = double(n) * (n + 1) / (a * a);
-        const bool lo = row > rf(row);
-        for (int ri = 0; ri < 2; ++ri) {
-          const double sgn = ri == 0 ? -1.0 : 1.0;
-          auto H = [&](int f) { return cu * t(row + 1, f, ri) + (lo ? cl * t(row - 1, f, ri) : 0.0); };
+        // (row, field) blocks from row-invariant offsets and the level as an int index: addresses affine in l
+        auto t = [&](int r, int f, int ri) { return (T + (size_t(r) * 5 + f) * L * 2)[2 * l + ri]; };
+        auto state = [&](double* S, int f) { return S + (size_t(row) * 3 + f) * L * 2; };
+        // The row n = N + 1 (kept for the recurrences) is set to zero (keep = 0); its tendency is computed from
+        // in-range rows and not used. Row n - 1 below the first row of an m enters with weight 0. Arithmetic on
+        // the comparisons, not conditional expressions, so that GCC can vectorise the level loop.
+        const int beyond = n > N, lo = row > rf(row);
+        const int below = row - lo, above = row + 1 - beyond;
+        const double keep = 1 - beyond, cu = -n * re1(row), cl = (n + 1) * re(row) * lo;
+        const double lap = double(n) * (n + 1) / (a * a);
+        auto advance = [&](int f, int ri, double tend) {
+          const int k = 2 * l + ri;
+          double *old = state(Sold, f), *fresh = state(Snew, f);
+          const double c = state(Scur, f)[k], o = old[k];
+          const double nw = (from_cur * c + from_old * o) + span * dt * tend;
+          fresh[k] = keep * nw;
+          old[k] = keep * (c + from_old * (eps_ra * (nw - 2.0 * c + o)));
+        };
+        auto part = [&](int ri) {  // the real (0) or imaginary (1) part: written out twice, no inner loop
+          const double sgn = 2.0 * ri - 1.0;
+          auto H = [&](int f) { return cu * t(above, f, ri) + cl * t(below, f, ri); };
           const double div_ab = sgn * m * t(row, 0, 1 - ri) - H(1), curl_ab = sgn * m * t(row, 1, 1 - ri) + H(0);
           const double div_cd = sgn * m * t(row, 2, 1 - ri) - H(3);
-          const double tend[3] = {-div_ab, curl_ab + lap * t(row, 4, ri), -div_cd};
-          for (int f = 0; f < 3; ++f) {
-            const size_t k = idx(f, ri);
-            const double c = Scur(k), o = Sold(k);
-            const double nw = first ? c + dt * tend[f] : o + 2.0 * dt * tend[f];
-            Snew(k) = nw;
-            Sold(k) = first ? c : c + eps_ra * (nw - 2.0 * c + o);
-          }
-        }
+          advance(0, ri, -div_ab);
+          advance(1, ri, curl_ab + lap * t(row, 4, ri));
+          advance(2, ri, -div_cd);
+        };
+        part(0);
+        part(1);
       });
   // 5 tendency fields and the current and old state in; the new and the filtered old state out (complex)
   spectral_.bytes += 16.0 * (5 + 3 + 3 + 3 + 3) * double(rm.extent(0)) * L;
