@@ -202,7 +202,8 @@ void ShallowWater::grid_products_of_pair(int pair, double* rows) const {
     const double* f = cor + size_t(j) * nlon;
     for (int l = 0; l < L; ++l) {
       double* r = rows + (size_t(side) * L + l) * nlon;
-      PROXYLAB_PRAGMA_IVDEP  // the five fields' rows are fs apart: no overlap (GCC would not version the loop)
+      // the five fields' rows are fs apart and do not overlap (GCC would not version the loop for so many)
+      PROXYLAB_PRAGMA_IVDEP
       for (int i = 0; i < nlon; ++i) {
         const GridPointProducts p(r[i], r[fs + i], r[2 * fs + i], r[3 * fs + i], f[i], mu[j]);
         r[i] = p.A;
