@@ -94,8 +94,8 @@ std::vector<LocalPlan> DistributedFFT::local_candidates() const {
 
 // fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure the fastest candidate
 // over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair that plans them), with estimate a
-// fixed rule: planes on a pencil grid of one row (its stages are a slab's, and staged would add a local X -> Y
-// reshape), staged elsewhere (docs/perf/fft3d/README.md, "Local plans"). Every transform is
+// fixed rule: planes wherever the X stage holds whole planes (slabs, and pencil grids of one row, whose stages are a
+// slab's), staged elsewhere (docs/perf/fft3d/README.md, "Local plans"). Every transform is
 // planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
 // FFTW_MEASURE touches no data).
 void DistributedFFT::choose_local_plan() {
@@ -142,8 +142,7 @@ void DistributedFFT::choose_local_plan() {
              })->first;
     return;
   }
-  const bool one_row_pencil = d_.kind == DecompKind::pencil && FFTOptions::whole_planes(d_);
-  local_ = one_row_pencil ? LocalPlan::planes : LocalPlan::staged;
+  local_ = FFTOptions::whole_planes(d_) ? LocalPlan::planes : LocalPlan::staged;
   pair();
 }
 
