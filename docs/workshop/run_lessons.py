@@ -127,7 +127,8 @@ LESSONS = [
              keep=EVH1_REGIONS),
     ]),
     Lesson("09-alltoall-and-the-node", "All-to-all and the node", [
-        Step("fft3d-decomposition", f"{FFT} --vary fft3d.decomposition=slab,pencil --ranks 2 --repeat 3",
+        Step("fft3d-decomposition",
+             f"{FFT} --set fft3d.local=staged --vary fft3d.decomposition=slab,pencil --ranks 2 --repeat 3",
              FFT_SMOKE, keep=FFT_REGIONS),
         Step("fft3d-transpose",
              f"{FFT} --vary fft3d.transpose=alltoall,alltoallv,pairwise,nonblocking,node_aware --ranks 2 --repeat 3",
