@@ -155,7 +155,7 @@ void ShallowWater::prepare_inverse() {
         // Rows n - 1 and n + 1 outside this m's rows enter with weight 0 (the row itself is read in their place);
         // the row n = N + 1 gives zeros. Arithmetic on the comparisons, not conditional expressions, so that GCC
         // can vectorise the level loop (x * 1 is exact).
-        const int lo = row > rf(row), hi = row<rl(row), beyond = n> N;
+        const int lo = (row > rf(row)), hi = (row < rl(row)), beyond = (n > N);
         const int below = row - lo, above = row + hi;
         const double keep = 1 - beyond, cl = (n - 1) * re(row) * lo, cu = (n + 2) * re1(row) * hi;
         auto part = [&](int ri) {  // the real (0) or imaginary (1) part: written out twice, no inner loop
@@ -240,7 +240,7 @@ void ShallowWater::update() {
         // The row n = N + 1 (kept for the recurrences) is set to zero (keep = 0); its tendency is computed from
         // in-range rows and not used. Row n - 1 below the first row of an m enters with weight 0. Arithmetic on
         // the comparisons, not conditional expressions, so that GCC can vectorise the level loop.
-        const int beyond = n > N, lo = row > rf(row);
+        const int beyond = (n > N), lo = (row > rf(row));
         const int below = row - lo, above = row + 1 - beyond;
         const double keep = 1 - beyond, cu = -n * re1(row), cl = (n + 1) * re(row) * lo;
         const double lap = double(n) * (n + 1) / (a * a);
