@@ -15,6 +15,7 @@
 #include "proxylab/build_info.hpp"
 #include "proxylab/device.hpp"
 #include "proxylab/kokkos_args.hpp"
+#include "proxylab/launch_counter.hpp"
 #include "proxylab/memory_budget.hpp"
 #include "proxylab/output_file.hpp"
 #include "proxylab/placement.hpp"
@@ -410,6 +411,7 @@ int run_app(int argc, char** argv, const AppSpec& spec) {
   } else {
     bool initialized = true;
     try {
+      LaunchCounter::request_no_global_fences();
       Kokkos::initialize(argc, argv);  // Kokkos 3.x throws on a bad KOKKOS_* variable the check above missed
     } catch (const std::exception& e) {
       initialized = false;

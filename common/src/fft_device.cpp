@@ -52,8 +52,11 @@ std::unique_ptr<FFTBackend> make_plan(const FFTShape& sh) {
 }
 
 using Key = std::tuple<int, int, int, bool>;  // kind, n, howmany, in place
+// Emptied when Kokkos finalizes: a kokkos-fft plan holds an execution space instance and a cuFFT handle, which
+// must go before Kokkos and the CUDA runtime do (not at the process' exit, after them).
 std::map<Key, std::unique_ptr<FFTBackend>>& cache() {
   static std::map<Key, std::unique_ptr<FFTBackend>> c;
+  [[maybe_unused]] static const bool cleared_at_finalize = (Kokkos::push_finalize_hook([] { c.clear(); }), true);
   return c;
 }
 

@@ -3,6 +3,7 @@
 #define CATCH_CONFIG_RUNNER
 #include <mpi.h>
 
+#include "proxylab/launch_counter.hpp"
 #include "proxylab/testing.hpp"
 
 int main(int argc, char** argv) {
@@ -10,6 +11,7 @@ int main(int argc, char** argv) {
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   int result = 0;
   {
+    proxylab::LaunchCounter::request_no_global_fences();
     Kokkos::initialize(argc, argv);
     result = Catch::Session().run(argc, argv);
     Kokkos::finalize();

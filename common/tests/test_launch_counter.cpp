@@ -1,10 +1,13 @@
-// LaunchCounter: every parallel dispatch while it lives, none after; a tool's callback still runs.
+// LaunchCounter: every parallel dispatch while it lives, none after; a tool's callback still runs; counting puts no
+// fence before a launch (the runner asks for none before Kokkos::initialize, as the apps do).
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/testing.hpp"
 
 namespace {
 int tool_calls = 0;
 void tool_begin_for(const char*, std::uint32_t, std::uint64_t*) { ++tool_calls; }
+int fences = 0;
+void count_fence(const char*, std::uint32_t, std::uint64_t*) { ++fences; }
 }  // namespace
 
 TEST_CASE("launch counter: counts parallel_for, reduce and scan while alive, and chains a tool", "[launch]") {
@@ -27,4 +30,19 @@ TEST_CASE("launch counter: counts parallel_for, reduce and scan while alive, and
   Kokkos::Tools::Experimental::set_begin_parallel_for_callback(nullptr);
   proxylab::LaunchCounter fresh;
   CHECK(fresh.launches() == 0);
+}
+
+TEST_CASE("launch counter: no fence before each launch while counting", "[launch]") {
+  using Policy = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>;
+  Kokkos::fence();
+  Kokkos::Tools::Experimental::set_begin_fence_callback(count_fence);
+  fences = 0;
+  {
+    proxylab::LaunchCounter counter;
+    for (int i = 0; i < 3; ++i) Kokkos::parallel_for("count::unfenced", Policy(0, 10), KOKKOS_LAMBDA(int){});
+    CHECK(counter.launches() == 3);
+  }
+  Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
+  CHECK(fences == 0);
+  Kokkos::fence();
 }

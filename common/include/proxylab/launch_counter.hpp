@@ -3,7 +3,10 @@
 // a fixed cost (machines/*.yaml kernel_launch_us; docs/model.md): at a few hundred points per rank a step's
 // launches, not its flops or bytes, set its time. A Kokkos Tools library loaded by the user (KOKKOS_TOOLS_LIBS)
 // keeps working: its callbacks are called after the count and put back when the counter ends. One counter at a
-// time; Kokkos launches from the host thread.
+// time; Kokkos launches from the host thread. Counting needs no fence: request_no_global_fences(), called before
+// Kokkos::initialize, keeps Kokkos from fencing every execution space before each launch while the counter lives
+// (its default for a tool's begin callbacks, which on a GPU would make each launch of a timed loop wait for the
+// one before).
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstdint>
@@ -35,6 +38,17 @@ class LaunchCounter {
   LaunchCounter& operator=(const LaunchCounter&) = delete;
 
   std::uint64_t launches() const { return state().launches; }
+
+  // Before Kokkos::initialize. A Kokkos Tools library the user loads replaces this request with its own settings
+  // (a kernel timer keeps its fences).
+  static void request_no_global_fences() {
+#if KOKKOS_VERSION >= 30500
+    Kokkos::Tools::Experimental::set_request_tool_settings_callback(
+        [](const std::uint32_t, Kokkos::Tools::Experimental::ToolSettings* settings) {
+          settings->requires_global_fencing = false;
+        });
+#endif
+  }
 
  private:
   using Begin = Kokkos::Tools::beginFunction;

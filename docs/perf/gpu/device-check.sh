@@ -4,14 +4,23 @@
 # its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
 # .gpu/bundle.tar.xz (docs/perf/gpu/bundle.sh); the CUDA libraries are the machine's own.
 # Usage: bash docs/perf/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
-#   PART: tests, pop, fft3d, evh1, pstswm, stream (default: all, in that order; one call of the device tool runs them
-#   all)
+#   PART: tests, pop, fft3d, evh1, pstswm, stream, run in the order given (default: all, in that order; one call of
+#   the device tool runs them all)
+# A device lease is short, so a check stops itself before it is killed: PROXYLAB_CHECK_SECONDS (default 0: no
+# limit) skips every run that would start after that many seconds, PROXYLAB_RUN_TIMEOUT (default 120) ends one run,
+# and records.tar is rewritten after each part, so what was gathered comes back even when the call is cut short.
 set -uo pipefail
 out=${1:?usage: device-check.sh OUTDIR}
 mkdir -p "$out/records"
 [ -f .gpu/bundle.tar.xz ] && tar -C .gpu -xJf .gpu/bundle.tar.xz
 parts=${*:2}; parts=${parts:-tests pop fft3d evh1 pstswm stream}
-want() { [[ " $parts " == *" $1 "* ]]; }
+budget=${PROXYLAB_CHECK_SECONDS:-0}
+run_timeout=${PROXYLAB_RUN_TIMEOUT:-120}
+# over_budget NAME: true (and says so) when the check's time is spent
+over_budget() {
+  if [ "$budget" != 0 ] && [ "$SECONDS" -ge "$budget" ]; then echo "=== $1: skipped (PROXYLAB_CHECK_SECONDS=$budget spent)"; return 0; fi
+  return 1
+}
 # CUDA's runtime, cuFFT and cuBLAS come from the GPU machine's own toolkit.
 cuda_libs=""
 for lib in 'libcudart.so.13*' 'libcufft.so.12*' 'libcublas.so.13*'; do
@@ -29,29 +38,38 @@ lscpu | grep -E 'Model name|^CPU\(s\)'
 # run NAME BINARY ARGS...: one run, its summary lines and the record's path
 run() {
   local name=$1; shift
+  over_budget "$name" && return 0
   echo "=== $name: $*"
-  timeout 120 "$@" --json "$out/records/$name.json" >"$out/records/$name.txt" 2>&1
+  timeout "$run_timeout" "$@" --json "$out/records/$name.json" >"$out/records/$name.txt" 2>&1
   local rc=$?
   grep -E 'ranks x threads|device:|iterations \(|time per iteration|forward|pack \+ unpack|3-D plan|Checksum|per step|FFT stage|per rank:|FOM:|VERIFICATION|error|Error|FAILED' \
     "$out/records/$name.txt" | head -14
   echo "exit $rc"
 }
-# The unit tests compiled for the GPU (Catch2; each variant against the reference), at 1 and 2 ranks.
-want tests && for t in $bin/test-*; do
-  [ -f "$t" ] || continue
-  name=$(basename "$t")
-  echo "=== $name"; timeout 120 "$t" > "$out/records/$name.txt" 2>&1; echo "exit $?"; tail -n 3 "$out/records/$name.txt"
-  case $name in test-common-mpi|test-comm-strategies|test-pop-solvers|test-fft3d)
-    echo "=== $name, 2 ranks"; timeout 120 $bin/mpiexec.hydra -n 2 "$t" > "$out/records/$name-np2.txt" 2>&1
-    echo "exit $?"; tail -n 3 "$out/records/$name-np2.txt" ;;
-  esac
-done
+# test NAME COMMAND...: one test binary's run, its exit status and last lines
+test_run() {
+  local name=$1; shift
+  over_budget "$name" && return 0
+  echo "=== $name"; timeout "$run_timeout" "$@" > "$out/records/$name.txt" 2>&1
+  echo "exit $?"; tail -n 3 "$out/records/$name.txt"
+}
+# The unit tests compiled for the GPU (Catch2; each variant against the reference), the MPI ones at 1 and 2 ranks.
+part_tests() {
+  for t in $bin/test-*; do
+    [ -f "$t" ] || continue
+    name=$(basename "$t")
+    test_run "$name" "$t"
+    case $name in test-common-mpi|test-comm-strategies|test-pop-solvers|test-fft3d|test-pstswm-mpi)
+      test_run "$name-np2" $bin/mpiexec.hydra -n 2 "$t" ;;
+    esac
+  done
+}
 pop=$bin/proxylab-pop
 fft3d=$bin/proxylab-fft3d
 # fft3d: every deck kind verified at 1 rank (slab and pencil, NAS FT class S and A checksums, an uneven grid), 2 ranks
 # sharing the GPU (transposes staged through host memory), then 256^3 and 512^3 against cuFFT's own 3-D plan
 # (fft3d.serial_baseline) with pack + unpack against a device copy of the same bytes, two rounds.
-if want fft3d; then
+part_fft3d() {
   run fft3d-small $fft3d --deck inputs/fft3d/small.yaml
   run fft3d-small-pencil $fft3d --deck inputs/fft3d/small.yaml --set fft3d.decomposition=pencil
   run fft3d-uneven $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=96 --set fft3d.ny=80 --set fft3d.nz=72
@@ -67,8 +85,8 @@ if want fft3d; then
       done
     done
   done
-fi
-if want pop; then
+}
+part_pop() {
   run pop-small-flat $pop --deck inputs/pop/small.yaml
   for m in flat mdrange team; do
     run "pop-x1-$m" $pop --deck inputs/pop/x1.yaml --set solver.mapping=$m
@@ -89,12 +107,12 @@ if want pop; then
   fi
   run pop-x1-2ranks $bin/mpiexec.hydra -n 2 $pop --deck inputs/pop/x1.yaml
   run pop-tenth-converged-team $pop --deck inputs/pop/tenth.yaml --set solver.mapping=team
-fi
+}
 # evh1: every problem verified at 1 rank (Sod, oblique Sod, Toro 1-5, Sedov in the three geometries, advection),
 # both algorithms at 2 ranks sharing the GPU (against the one-rank reference, bit for bit), then 20 cycles of oblique
 # Sod at 4096^2 in both mappings for the zone-cycle rate (the FOM line).
-if want evh1; then
-  evh1=$bin/proxylab-evh1
+part_evh1() {
+  local evh1=$bin/proxylab-evh1
   for d in test-sod sod-oblique toro-1 toro-2 toro-3 toro-4 toro-5 test-sedov test-sedov-cyl test-sedov-sph \
     test-advection; do
     run "evh1-$d" $evh1 --deck inputs/evh1/$d.yaml
@@ -107,15 +125,14 @@ if want evh1; then
     run "evh1-oblique-4096-$m" $evh1 --deck inputs/evh1/sod-oblique.yaml --set grid.nx=4096 --set grid.ny=4096 \
       --set time.max_steps=20 --set evh1.mapping=$m
   done
-fi
+}
 # pstswm: every variant verified at T42 (case 2 at round-off: gemm, loop, loop with the compiled level count; case 6:
 # mass, energy, drift speed), every parallel algorithm at 2 ranks sharing the GPU, T340 case 2; then T340L18 and
 # T680L18 (gemm) with the FFT stage beside one batched cuFFT plan alone and the LT beside cuBLAS DGEMM in the same run,
 # two rounds, and T680L18 on the host build (16 threads) for the GPU / CPU ratio (targets: FFT >= 70%, LT >= 50%,
 # GPU >= 10x the host's spectral model rate).
-if want pstswm; then
-  pstswm=$bin/proxylab-pstswm
-  t42=inputs/pstswm/T42L18-case2.yaml
+part_pstswm() {
+  local pstswm=$bin/proxylab-pstswm t42=inputs/pstswm/T42L18-case2.yaml
   run pstswm-T42-gemm $pstswm --deck $t42
   run pstswm-T42-loop $pstswm --deck $t42 --set transform.lt=loop
   run pstswm-T42-loop-fixed $pstswm --deck $t42 --set transform.lt=loop --set transform.fixed_levels=true
@@ -133,7 +150,12 @@ if want pstswm; then
   done
   [ -x $bin/host/proxylab-pstswm ] && OMP_NUM_THREADS=16 run pstswm-T680-host $bin/host/proxylab-pstswm \
     --deck inputs/pstswm/T680L18-case2.yaml
-fi
+}
 # STREAM on the GPU's memory: 2^27 doubles (1 GiB) per array
-want stream && run stream $bin/proxylab-stream --deck inputs/stream/default.yaml --set stream.n=134217728
-tar -C "$out" -cf "$out/records.tar" records && rm -rf "$out/records"
+part_stream() { run stream $bin/proxylab-stream --deck inputs/stream/default.yaml --set stream.n=134217728; }
+for part in $parts; do
+  declare -F "part_$part" >/dev/null || { echo "device-check.sh: unknown part '$part' (tests, pop, fft3d, evh1, pstswm, stream)"; exit 2; }
+  "part_$part"
+  tar -C "$out" -cf "$out/records.tar" records
+done
+rm -rf "$out/records"
