@@ -1,10 +1,12 @@
-// Peak bytes of live Kokkos allocations, seen through the Kokkos Tools allocate/deallocate callbacks
-// (core API since Kokkos 3.3). The unit tests run an app on a small deck under a tracker and compare
-// the peak with the app's MemoryEstimate (memory_budget.hpp). One tracker at a time; not thread-safe
-// (Kokkos allocates from the host thread).
+// Peak bytes of live Kokkos allocations in the default memory space (the GPU's on a device back end: host mirrors
+// and MPI staging copies there are host memory, which a MemoryEstimate lists apart), seen through the Kokkos Tools
+// allocate/deallocate callbacks (core API since Kokkos 3.3). The unit tests run an app on a small deck under a
+// tracker and compare the peak with the app's MemoryEstimate::view_bytes() (memory_budget.hpp). One tracker at a time;
+// not thread-safe (Kokkos allocates from the host thread).
 #pragma once
 #include <Kokkos_Core.hpp>
 #include <cstdint>
+#include <cstring>
 #include <map>
 
 namespace proxylab {
@@ -35,7 +37,8 @@ class AllocationTracker {
     static State s;
     return s;
   }
-  static void on_allocate(Kokkos::Tools::SpaceHandle, const char*, const void* ptr, std::uint64_t size) {
+  static void on_allocate(Kokkos::Tools::SpaceHandle space, const char*, const void* ptr, std::uint64_t size) {
+    if (std::strcmp(space.name, Kokkos::DefaultExecutionSpace::memory_space::name()) != 0) return;
     State& s = state();
     s.sizes[ptr] = size;
     s.live += size;
