@@ -34,6 +34,10 @@ for lib in 'libcudart.so.13*' 'libcufft.so.12*' 'libcublas.so.13*'; do
 done
 export LD_LIBRARY_PATH=$PWD/.gpu/lib$cuda_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMP_PROC_BIND=spread OMP_PLACES=threads OMP_NUM_THREADS=8
+# The host runs' OpenBLAS (Debian 12's, carried in the bundle) does not know the GPU machine's Xeon and fell back to
+# its SSE3 kernels there (2026-11-27): name the kernels for the ISA the CPU has.
+if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; elif grep -q avx2 /proc/cpuinfo; then
+  export OPENBLAS_CORETYPE=Haswell; fi
 bin=.gpu/bin
 log=$out/gpu.log
 exec > >(tee "$log") 2>&1
