@@ -39,10 +39,12 @@ class LaunchCounter {
 
   std::uint64_t launches() const { return state().launches; }
 
+  // Whether this Kokkos takes the request (its setter is in Kokkos 4.x; Kokkos 3.4 has the fence but no setter).
+  static constexpr bool can_request_no_fences = KOKKOS_VERSION >= 40000;
   // Before Kokkos::initialize. A Kokkos Tools library the user loads replaces this request with its own settings
   // (a kernel timer keeps its fences).
   static void request_no_global_fences() {
-#if KOKKOS_VERSION >= 30500
+#if KOKKOS_VERSION >= 40000
     Kokkos::Tools::Experimental::set_request_tool_settings_callback(
         [](const std::uint32_t, Kokkos::Tools::Experimental::ToolSettings* settings) {
           settings->requires_global_fencing = false;
