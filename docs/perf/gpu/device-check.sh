@@ -9,7 +9,8 @@
 # A device lease is short, so a check stops itself before it is killed: PROXYLAB_CHECK_SECONDS (default 0: no
 # limit) skips every run that would start after that many seconds, PROXYLAB_RUN_TIMEOUT (default 120) ends one run,
 # and records.tar is rewritten after each part, so what was gathered comes back even when the call is cut short.
-# PROXYLAB_CHECK_ONLY=REGEX runs only the runs whose names match (bash regex), e.g. a rerun of what failed.
+# PROXYLAB_CHECK_ONLY=REGEX runs only the runs whose names match (bash regex), e.g. a rerun of what failed;
+# PROXYLAB_CHECK_RANKS=1 skips the runs of several ranks (they time-share the one GPU: slow, correctness only).
 set -uo pipefail
 out=${1:?usage: device-check.sh OUTDIR}
 mkdir -p "$out/records"
@@ -17,10 +18,9 @@ mkdir -p "$out/records"
 parts=${*:2}; parts=${parts:-tests pop fft3d evh1 pstswm stream}
 budget=${PROXYLAB_CHECK_SECONDS:-0}
 run_timeout=${PROXYLAB_RUN_TIMEOUT:-120}
-# over_budget NAME COMMAND...: true (and says so) when the check's time is spent, or for a run of several ranks when
-# PROXYLAB_CHECK_RANKS=1 (ranks sharing one GPU time-share it: slow, a correctness check only); true silently for a
-# run PROXYLAB_CHECK_ONLY leaves out
-over_budget() {
+# skip_run NAME COMMAND...: true when the run is not to start: silently where PROXYLAB_CHECK_ONLY leaves it out,
+# saying why where the check's time is spent or PROXYLAB_CHECK_RANKS=1 and it runs several ranks
+skip_run() {
   if [ -n "${PROXYLAB_CHECK_ONLY:-}" ] && ! [[ $1 =~ $PROXYLAB_CHECK_ONLY ]]; then return 0; fi
   if [ "$budget" != 0 ] && [ "$SECONDS" -ge "$budget" ]; then echo "=== $1: skipped (PROXYLAB_CHECK_SECONDS=$budget spent)"; return 0; fi
   if [ "${PROXYLAB_CHECK_RANKS:-2}" = 1 ] && [[ " $* " == *mpiexec* ]]; then echo "=== $1: skipped (PROXYLAB_CHECK_RANKS=1)"; return 0; fi
@@ -47,18 +47,19 @@ lscpu | grep -E 'Model name|^CPU\(s\)'
 # run NAME BINARY ARGS...: one run, its summary lines and the record's path
 run() {
   local name=$1; shift
-  over_budget "$name" "$@" && return 0
+  skip_run "$name" "$@" && return 0
   echo "=== $name: $*"
   timeout "$run_timeout" "$@" --json "$out/records/$name.json" >"$out/records/$name.txt" 2>&1
   local rc=$?
-  grep -E 'ranks x threads|device:|iterations \(|time per iteration|forward|pack \+ unpack|3-D plan|Checksum|per step|FFT stage|per rank:|FOM:|VERIFICATION|error|Error|FAILED' \
+  grep -E 'ranks x threads|device:|iterations \(|time per iteration|forward|pack \+ unpack|3-D plan|Checksum|per step|FFT stage|per rank:|FOM:|error|Error|FAILED' \
     "$out/records/$name.txt" | head -14
+  grep -E '^VERIFICATION' "$out/records/$name.txt"  # always shown, whatever the lines above
   echo "exit $rc"
 }
 # test NAME COMMAND...: one test binary's run, its exit status and last lines
 test_run() {
   local name=$1; shift
-  over_budget "$name" "$@" && return 0
+  skip_run "$name" "$@" && return 0
   echo "=== $name"; timeout "$run_timeout" "$@" > "$out/records/$name.txt" 2>&1
   echo "exit $?"; tail -n 3 "$out/records/$name.txt"
 }
