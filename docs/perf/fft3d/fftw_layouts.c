@@ -2,8 +2,12 @@
  * forward + inverse pairs, median per transform):
  *   A  in place, spectrum in the input's order         (FFTW-MPI's benchmark at one rank)
  *   B  out of place, input's order
- *   C  out of place, axes reversed (fft3d's Z-stage layout, z contiguous; = fft3d.local=whole)
- *   D  in place, axes reversed                         (= fft3d.in_place=true)
+ *   C  out of place, axes reversed: memory order (x, y, z), z contiguous
+ *   D  in place, axes reversed
+ *   E  out of place, fft3d's Z-stage layout: memory order (y, x, z), z contiguous (= fft3d.local=whole)
+ *   F  in place, fft3d's Z-stage layout                 (= fft3d.in_place=true)
+ * (C and D are not fft3d's layout: until 2026-11-27 they were taken for it. Both keep z contiguous; the Z stage
+ * keeps y slowest, so that a slab's ranks own contiguous blocks of y.)
  * Build: cc -O2 -march=native -o fftw_layouts fftw_layouts.c -lfftw3 -lm
  * Usage: fftw_layouts N measure|estimate REPS [PLANS, e.g. AD: only those are planned, no wisdom from the others] */
 #include <fftw3.h>
@@ -24,15 +28,23 @@ static int by_value(const void* a, const void* b) {
   return (x > y) - (x < y);
 }
 
-/* k = 0 is the slowest axis of the input's order (z), k = 2 the contiguous one (x); reversed: x slowest, z contiguous */
-static fftw_plan plan(int n, fftw_complex* in, fftw_complex* out, int reversed_in, int reversed_out, int sign,
+enum layout { natural, reversed, z_stage };
+
+/* The stride of axis k (0 = z, 1 = y, 2 = x) in a layout: natural (z, y, x) slowest first, x contiguous; reversed
+ * (x, y, z); z_stage (y, x, z) */
+static long stride(enum layout l, int k, int n) {
+  static const int slot[3][3] = {{0, 1, 2}, {2, 1, 0}, {2, 0, 1}};  /* memory position of z, y, x, slowest first */
+  const int pos = slot[l][k];
+  return pos == 2 ? 1 : pos == 1 ? n : (long)n * n;
+}
+
+static fftw_plan plan(int n, fftw_complex* in, fftw_complex* out, enum layout from, enum layout to, int sign,
                       unsigned flags) {
   fftw_iodim d[3];
   for (int k = 0; k < 3; k++) {
-    const long natural = k == 0 ? (long)n * n : k == 1 ? n : 1, reversed = k == 0 ? 1 : k == 1 ? n : (long)n * n;
     d[k].n = n;
-    d[k].is = (int)(reversed_in ? reversed : natural);
-    d[k].os = (int)(reversed_out ? reversed : natural);
+    d[k].is = (int)stride(from, k, n);
+    d[k].os = (int)stride(to, k, n);
   }
   return fftw_plan_guru_dft(3, d, 0, NULL, in, out, sign, flags);
 }
@@ -44,22 +56,25 @@ int main(int argc, char** argv) {
   }
   const int n = atoi(argv[1]), reps = atoi(argv[3]);
   const unsigned flags = strcmp(argv[2], "measure") ? FFTW_ESTIMATE : FFTW_MEASURE;
-  const char* which = argc > 4 ? argv[4] : "ABCD";
-  const char* names[4] = {"A in place, input's order", "B out of place, input's order",
-                          "C out of place, axes reversed", "D in place, axes reversed"};
-  const int reversed[4] = {0, 0, 1, 1}, in_place[4] = {1, 0, 0, 1};
+  const char* which = argc > 4 ? argv[4] : "ABCDEF";
+  enum { plans = 6 };
+  const char* names[plans] = {"A in place, input's order", "B out of place, input's order",
+                              "C out of place, axes reversed", "D in place, axes reversed",
+                              "E out of place, Z-stage layout", "F in place, Z-stage layout"};
+  const enum layout spectrum[plans] = {natural, natural, reversed, reversed, z_stage, z_stage};
+  const int in_place[plans] = {1, 0, 0, 1, 0, 1};
   const size_t points = (size_t)n * n * n;
   fftw_complex *a = fftw_alloc_complex(points), *b = fftw_alloc_complex(points);
-  fftw_plan forward[4] = {0}, inverse[4] = {0};
-  for (int c = 0; c < 4; c++) {
+  fftw_plan forward[plans] = {0}, inverse[plans] = {0};
+  for (int c = 0; c < plans; c++) {
     if (!strchr(which, 'A' + c)) continue;
     fftw_complex* out = in_place[c] ? a : b;
-    forward[c] = plan(n, a, out, 0, reversed[c], FFTW_FORWARD, flags);
-    inverse[c] = plan(n, out, a, reversed[c], 0, FFTW_BACKWARD, flags);
+    forward[c] = plan(n, a, out, natural, spectrum[c], FFTW_FORWARD, flags);
+    inverse[c] = plan(n, out, a, spectrum[c], natural, FFTW_BACKWARD, flags);
   }
-  double* t = malloc(sizeof(double) * 4 * reps);
+  double* t = malloc(sizeof(double) * plans * reps);
   for (int r = 0; r < reps; r++)
-    for (int c = 0; c < 4; c++) {
+    for (int c = 0; c < plans; c++) {
       if (!forward[c]) continue;
       for (size_t i = 0; i < points; i++) a[i][0] = (double)(i % 7), a[i][1] = 0.5;  /* untimed: bounded values */
       const double t0 = now();
@@ -67,7 +82,7 @@ int main(int argc, char** argv) {
       fftw_execute(inverse[c]);
       t[c * reps + r] = (now() - t0) / 2;
     }
-  for (int c = 0; c < 4; c++) {
+  for (int c = 0; c < plans; c++) {
     if (!forward[c]) continue;
     qsort(t + c * reps, reps, sizeof(double), by_value);
     const double median = t[c * reps + reps / 2];

@@ -74,17 +74,13 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
 }
 
 // The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row), whole
-// at one rank (host FFTW only: a device plans lines); in place only whole (the other plans write the result beside
-// their input).
+// at one rank (host FFTW only: a device plans lines). In place (one rank on the host) every one of them runs: whole is
+// FFTW's in-place 3-D plan, the others stage through the work array.
 std::vector<LocalPlan> DistributedFFT::local_candidates() const {
   const bool whole = FFTOptions::whole_planes(d_) && grid_->size() == 1;
-  if (opt_.in_place) {
-    if (!whole)
-      throw InputError("key 'fft3d.in_place' has value 'true', which cannot run with " + d_.describe() +
-                       (mem_space_on_host ? "" : " on a device") +
-                       "; allowed: true at one rank on the host (one FFTW 3-D plan, fft3d.local whole or auto), false");
-    return {LocalPlan::whole};
-  }
+  if (opt_.in_place && !whole)
+    throw InputError("key 'fft3d.in_place' has value 'true', which cannot run with " + d_.describe() +
+                     (mem_space_on_host ? "" : " on a device") + "; allowed: true at one rank on the host, false");
   std::vector<LocalPlan> v{LocalPlan::staged};
   if (!FFTOptions::whole_planes(d_)) return v;  // pencils of several rows, and everything on a device
   v.push_back(LocalPlan::planes);
@@ -94,8 +90,9 @@ std::vector<LocalPlan> DistributedFFT::local_candidates() const {
 
 // fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure the fastest candidate
 // over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair that plans them), with estimate a
-// fixed rule: planes wherever the X stage holds whole planes (slabs, and pencil grids of one row, whose stages are a
-// slab's), staged elsewhere (docs/perf/fft3d/README.md, "Local plans"). Every transform is
+// fixed rule: in place whole (FFTW's own in-place plan, FFTW-MPI's at one rank), else planes wherever the X stage
+// holds whole planes (slabs, and pencil grids of one row, whose stages are a slab's), staged elsewhere
+// (docs/perf/fft3d/README.md, "Local plans"). Every transform is
 // planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
 // FFTW_MEASURE touches no data).
 void DistributedFFT::choose_local_plan() {
@@ -112,12 +109,12 @@ void DistributedFFT::choose_local_plan() {
                        "', which cannot run with " + d_.describe() + (mem_space_on_host ? "" : " on a device") +
                        (opt_.in_place ? " in place (fft3d.in_place)" : "") +
                        "; allowed: staged (every decomposition), planes (slabs and pencil grids of one row, on the "
-                       "host), whole (one rank on the host, also in place), or auto");
+                       "host), whole (one rank on the host), or auto");
     local_ = opt_.local;
     pair();
     return;
   }
-  if (candidates.size() == 1) {  // nothing to choose (in place: whole; pencils of several rows: staged)
+  if (candidates.size() == 1) {  // nothing to choose (pencils of several rows, a device: staged)
     local_ = candidates.front();
     pair();
     return;
@@ -142,7 +139,7 @@ void DistributedFFT::choose_local_plan() {
              })->first;
     return;
   }
-  local_ = FFTOptions::whole_planes(d_) ? LocalPlan::planes : LocalPlan::staged;
+  local_ = opt_.in_place ? LocalPlan::whole : FFTOptions::whole_planes(d_) ? LocalPlan::planes : LocalPlan::staged;
   pair();
 }
 
@@ -243,17 +240,18 @@ void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) 
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {
   if (local_ == LocalPlan::whole) return fft_axes({0, 1, 2}, false, z_, in, x_, out, timers);
-  if (local_ == LocalPlan::planes) {
-    fft_then_reshape(*z_to_x_, 2, false, z_, in, work_, out, timers);
-    return fft_axes({0, 1}, false, x_, out, x_, out, timers);
+  if (local_ == LocalPlan::planes || !FFTOptions::pencil_path(d_.kind)) {
+    // The z FFTs and the transpose into the X stage: into `out`, or in place (in == out) into the work array, since
+    // the fused FFT writes the X stage while it reads the Z stage (unfused, the z FFTs then run in place in `in`).
+    const bool in_place = in.data() == out.data();
+    const Field& x_stage = in_place ? work_ : out;
+    fft_then_reshape(*z_to_x_, 2, false, z_, in, in_place ? in : work_, x_stage, timers);
+    if (local_ == LocalPlan::planes) return fft_axes({0, 1}, false, x_, x_stage, x_, out, timers);
+    fft_along(1, false, x_, x_stage, x_, x_stage, timers);
+    return fft_along(0, false, x_, x_stage, x_, out, timers);
   }
-  if (!FFTOptions::pencil_path(d_.kind)) {
-    fft_then_reshape(*z_to_x_, 2, false, z_, in, work_, out, timers);
-    fft_along(1, false, x_, out, x_, out, timers);
-  } else {
-    fft_then_reshape(*z_to_y_, 2, false, z_, in, work_, work2_, timers);
-    fft_then_reshape(*y_to_x_, 1, false, y_, work2_, work2_, out, timers);
-  }
+  fft_then_reshape(*z_to_y_, 2, false, z_, in, work_, work2_, timers);
+  fft_then_reshape(*y_to_x_, 1, false, y_, work2_, work2_, out, timers);
   fft_along(0, false, x_, out, x_, out, timers);
 }
 

@@ -42,17 +42,17 @@ void declare(Schema& s) {
       "fft3d.local", LocalPlan::automatic,
       "how the local FFTs are planned: staged (batched 1-D FFTs per axis, every decomposition), planes (slabs: one "
       "2-D plan per rank's planes), whole (slabs at 1 rank: one 3-D plan); auto: planning=measure times the ones "
-      "that can run and keeps the fastest, estimate runs planes where it can (slabs, pencil grids of one row) and "
-      "staged elsewhere. Host back ends: on a device always staged");
+      "that can run and keeps the fastest, estimate runs whole in place, else planes where it can (slabs, pencil "
+      "grids of one row) and staged elsewhere. Host back ends: on a device always staged");
   s.choice("fft3d.mapping", Mapping::mdrange, "loop mapping of the pack/unpack kernels");
   s.boolean("fft3d.fuse_transpose", true,
             "the FFT next to each transpose reads the received blocks / writes the blocks to send itself, in "
             "cache-sized chunks (no unpack pass after, no pack pass before it); false: separate pack, exchange, unpack "
             "and FFT passes (heFFTe / 2DECOMP style). Host back ends only: on a device the passes are separate");
   s.boolean("fft3d.in_place", false,
-            "fft mode, 1 rank, host: each transform overwrites its input (one FFTW 3-D plan into the spectral layout, "
-            "as FFTW-MPI's in-place benchmark; the input is copied into the work array untimed before each forward); "
-            "false: the input is kept and the result written beside it");
+            "fft mode, 1 rank, host: each transform overwrites its input, as FFTW-MPI's in-place benchmark (local "
+            "whole: FFTW's in-place 3-D plan; planes, staged: through the work array); the input is copied into the "
+            "transformed array untimed before each forward; false: the input is kept and the result written beside it");
   s.integer("fft3d.iterations", 10, 1, 100000, "fft: timed forward+inverse pairs; ft: NAS FT iterations");
   s.integer("fft3d.warmup", 1, 0, 1000, "fft: untimed forward+inverse pairs before timing");
   s.boolean("fft3d.serial_baseline", false,

@@ -65,10 +65,16 @@ std::vector<Variant> all_variants(int ranks) {
     v.push_back(
         {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
   }
-  if (proxylab::mem_space_on_host && ranks == 1) {  // one 3-D plan, out of place and in place (fft3d.in_place)
+  if (proxylab::mem_space_on_host && ranks == 1) {
+    // one 3-D plan, out of place and in place (fft3d.in_place)
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
     v.push_back(
         {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole, true});
+    // in place through the work array: the slab's and the one-row pencil's passes, fused and not
+    for (const LocalPlan local : {LocalPlan::staged, LocalPlan::planes})
+      for (const bool fuse : {true, false})
+        for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
+          v.push_back({kind, 1, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse, local, true});
   }
   return v;
 }
@@ -277,15 +283,14 @@ TEST_CASE(
   Variant slab_whole{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   slab_whole.local = LocalPlan::whole;
   if (ranks > 1) CHECK_THROWS_WITH(make_fft(slab_whole, 12, 10, 8), Catch::Contains("whole"));
-  // in place: one rank on the host only, and only the one 3-D plan
+  // in place: one rank on the host only; estimate's rule runs FFTW's in-place 3-D plan there
   Variant in_place{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   in_place.local = LocalPlan::automatic;
   in_place.in_place = true;
   if (ranks > 1 || !proxylab::mem_space_on_host)
     CHECK_THROWS_WITH(make_fft(in_place, 12, 10, 8), Catch::Contains("fft3d.in_place"));
-  in_place.local = LocalPlan::planes;
-  if (ranks == 1 && proxylab::mem_space_on_host)
-    CHECK_THROWS_WITH(make_fft(in_place, 12, 10, 8), Catch::Contains("fft3d.local") && Catch::Contains("in place"));
+  else
+    CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == LocalPlan::whole);
 
   // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed; on a device, whose library
   // plans lines, every decomposition runs staged and nothing is timed
@@ -306,6 +311,14 @@ TEST_CASE(
         std::min_element(times.begin(), times.end(), [](const auto& a, const auto& b) { return a.second < b.second; });
     CHECK(fft.local_plan() == fastest->first);
     for (const auto& t : times) CHECK(t.second > 0);
+  }
+  if (ranks == 1 && proxylab::mem_space_on_host) {  // in place the same three are timed
+    FFTOptions opt;
+    opt.local = LocalPlan::automatic;
+    opt.planning = FFTPlanning::measure;
+    opt.in_place = true;
+    const DistributedFFT fft(Decomposition::make(DecompKind::slab, 12, 10, 8, 1, 0, 0), MPI_COMM_WORLD, opt);
+    CHECK(fft.local_plan_times().size() == 3u);
   }
 
   // auto with estimate: a fixed rule, nothing timed; planes where the X stage holds whole planes (slabs, pencil
