@@ -90,9 +90,8 @@ std::vector<LocalPlan> DistributedFFT::local_candidates() const {
 
 // fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure the fastest candidate
 // over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair that plans them), with estimate a
-// fixed rule: in place whole (FFTW's own in-place plan, FFTW-MPI's at one rank), else planes wherever the X stage
-// holds whole planes (slabs, and pencil grids of one row, whose stages are a slab's), staged elsewhere
-// (docs/perf/fft3d/README.md, "Local plans"). Every transform is
+// fixed rule: planes wherever the X stage holds whole planes (slabs, and pencil grids of one row, whose stages are a
+// slab's; in place too), staged elsewhere (docs/perf/fft3d/README.md, "Local plans"). Every transform is
 // planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
 // FFTW_MEASURE touches no data).
 void DistributedFFT::choose_local_plan() {
@@ -139,7 +138,7 @@ void DistributedFFT::choose_local_plan() {
              })->first;
     return;
   }
-  local_ = opt_.in_place ? LocalPlan::whole : FFTOptions::whole_planes(d_) ? LocalPlan::planes : LocalPlan::staged;
+  local_ = FFTOptions::whole_planes(d_) ? LocalPlan::planes : LocalPlan::staged;
   pair();
 }
 

@@ -15,7 +15,7 @@
 //           rank's (y, x) planes, then the one transpose and the z FFTs
 //   whole   one rank: one FFTW 3-D plan straight from the X-stage layout into the Z-stage layout (and back)
 // auto: with planning=measure the candidates are timed here and the fastest kept (the record names the choice and
-// the times), with estimate whole in place, else planes where it can run, else staged. The layouts of the input and
+// the times), with estimate planes where it can run, else staged. The layouts of the input and
 // the result are the same whichever runs; in place (one rank) planes and staged pass through the work array.
 // Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
 #pragma once
