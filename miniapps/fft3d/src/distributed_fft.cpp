@@ -89,7 +89,8 @@ std::vector<LocalPlan> DistributedFFT::local_candidates() const {
 }
 
 // fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure the fastest candidate
-// over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair that plans them), with estimate a
+// over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair each that plans them; the candidates
+// timed in turn, round by round), with estimate a
 // fixed rule: planes wherever the X stage holds whole planes (slabs, and pencil grids of one row, whose stages are a
 // slab's; in place too), staged elsewhere (docs/perf/fft3d/README.md, "Local plans"). Every transform is
 // planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
@@ -119,20 +120,24 @@ void DistributedFFT::choose_local_plan() {
     return;
   }
   if (opt_.planning == FFTPlanning::measure) {
-    for (LocalPlan p : candidates) {
+    for (LocalPlan p : candidates) {  // plans
       local_ = p;
-      pair();  // plans
-      double best = 1e300;
-      for (int k = 0; k < 3; ++k) {
+      pair();
+    }
+    // 3 rounds, each timing every candidate in turn (interleaved: a change of the machine's speed between candidates
+    // does not decide), the best pair of each kept
+    std::vector<double> best(candidates.size(), 1e300);
+    for (int round = 0; round < 3; ++round)
+      for (size_t c = 0; c < candidates.size(); ++c) {
+        local_ = candidates[c];
         MPI_Barrier(comm());
         const double t0 = MPI_Wtime();
         pair();
         double t = MPI_Wtime() - t0;
         MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm());
-        best = std::min(best, t);
+        best[c] = std::min(best[c], t);
       }
-      local_times_.push_back({p, best});
-    }
+    for (size_t c = 0; c < candidates.size(); ++c) local_times_.push_back({candidates[c], best[c]});
     local_ = std::min_element(local_times_.begin(), local_times_.end(), [](const auto& x, const auto& y) {
                return x.second < y.second;
              })->first;
