@@ -107,7 +107,6 @@ void DistributedFFT::choose_local_plan() {
     if (std::find(candidates.begin(), candidates.end(), opt_.local) == candidates.end())
       throw InputError(std::string("key 'fft3d.local' has value '") + to_string(opt_.local) +
                        "', which cannot run with " + d_.describe() + (mem_space_on_host ? "" : " on a device") +
-                       (opt_.in_place ? " in place (fft3d.in_place)" : "") +
                        "; allowed: staged (every decomposition), planes (slabs and pencil grids of one row, on the "
                        "host), whole (one rank on the host), or auto");
     local_ = opt_.local;
