@@ -125,18 +125,17 @@ void DistributedFFT::choose_local_plan() {
     }
     // 3 rounds, each timing every candidate in turn (interleaved: a change of the machine's speed between candidates
     // does not decide), the best pair of each kept
-    std::vector<double> best(candidates.size(), 1e300);
+    for (LocalPlan p : candidates) local_times_.push_back({p, 1e300});
     for (int round = 0; round < 3; ++round)
-      for (size_t c = 0; c < candidates.size(); ++c) {
-        local_ = candidates[c];
+      for (auto& [plan, best] : local_times_) {
+        local_ = plan;
         MPI_Barrier(comm());
         const double t0 = MPI_Wtime();
         pair();
         double t = MPI_Wtime() - t0;
         MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm());
-        best[c] = std::min(best[c], t);
+        best = std::min(best, t);
       }
-    for (size_t c = 0; c < candidates.size(); ++c) local_times_.push_back({candidates[c], best[c]});
     local_ = std::min_element(local_times_.begin(), local_times_.end(), [](const auto& x, const auto& y) {
                return x.second < y.second;
              })->first;
