@@ -20,7 +20,7 @@ DEPS="$ROOT/.deps"
 KOKKOS_PREFIX="$DEPS/kokkos"
 SDIST_NAME="pykokkos-base-0.0.7.tar.gz"
 SDIST_SHA256="6339daced1e81a2748f381847d8717cd77d824407da3c263b9491b5630c642b0"
-DEB_PACKAGES=(g++ cmake make pkg-config ca-certificates python3 python3-venv python3-yaml mpich libmpich-dev libfftw3-dev libopenblas-dev liblapack-dev
+DEB_PACKAGES=(g++ cmake make pkg-config ca-certificates python3 python3-venv python3-yaml mpich libmpich-dev libfftw3-dev libopenblas-dev libblis-dev liblapack-dev
               catch2 libyaml-cpp-dev nlohmann-json3-dev libcli11-dev)
 system=1; venv=1; which_kokkos=0
 for arg in "$@"; do

@@ -61,5 +61,13 @@ find_package(nlohmann_json 3 REQUIRED)
 find_package(CLI11 CONFIG REQUIRED)
 find_package(PkgConfig REQUIRED)
 pkg_check_modules(FFTW3 REQUIRED IMPORTED_TARGET fftw3)
+# The host BLAS: CMake's choice, or the one named by BLA_VENDOR (FindBLAS), e.g. OpenBLAS, or FLAME for BLIS (AMD's BLAS
+# on EPYC, as AOCL-BLIS). BLIS has no LAPACK of its own: the reference LAPACK runs over it, BLIS linked first so that
+# its dgemm_ serves every caller.
 find_package(BLAS REQUIRED)
-find_package(LAPACK REQUIRED)
+if(BLA_VENDOR STREQUAL "FLAME")
+  find_library(PROXYLAB_REFERENCE_LAPACK NAMES lapack REQUIRED)
+  set(LAPACK_LIBRARIES ${BLAS_LIBRARIES} ${PROXYLAB_REFERENCE_LAPACK})
+else()
+  find_package(LAPACK REQUIRED)
+endif()

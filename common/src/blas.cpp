@@ -2,6 +2,7 @@
 // column-major product of the transposes: C^T = B^T op(A)^T, so no copies are made.
 #include "proxylab/blas.hpp"
 
+#include <dlfcn.h>
 #include <mpi.h>
 
 #include <algorithm>
@@ -11,9 +12,6 @@
 extern "C" void dgemm_(const char* transa, const char* transb, const int* m, const int* n, const int* k,
                        const double* alpha, const double* a, const int* lda, const double* b, const int* ldb,
                        const double* beta, double* c, const int* ldc);
-
-// OpenBLAS names the kernel set it chose at load time (absent from other BLAS libraries: weak).
-extern "C" char* openblas_get_corename(void) __attribute__((weak));
 
 namespace proxylab {
 namespace detail {
@@ -43,8 +41,44 @@ std::unique_ptr<GemmBackend> host_gemm_backend(const std::vector<GemmProduct>& p
 
 }  // namespace detail
 
+namespace {
+
+// The library that serves dgemm_ (another BLAS may be loaded beside it, e.g. the one a reference LAPACK names),
+// and a function of that library by name (null where it has none).
+struct DgemmLibrary {
+  std::string file;
+  void* handle = nullptr;
+  DgemmLibrary() {
+    Dl_info info;
+    if (!dladdr(dlsym(RTLD_DEFAULT, "dgemm_"), &info) || !info.dli_fname) return;
+    file = info.dli_fname;
+    handle = dlopen(info.dli_fname, RTLD_LAZY | RTLD_NOLOAD);
+  }
+  ~DgemmLibrary() {
+    if (handle) dlclose(handle);
+  }
+  template <class F>
+  F* function(const char* name) const {
+    return handle ? reinterpret_cast<F*>(dlsym(handle, name)) : nullptr;
+  }
+};
+
+// OpenBLAS' kernel set chosen at load time; empty where dgemm_ is not OpenBLAS'.
+std::string openblas_core(const DgemmLibrary& lib) {
+  auto* core = lib.function<char*()>("openblas_get_corename");
+  return core ? core() : "";
+}
+
+}  // namespace
+
 std::string host_blas_kernels() {
-  return openblas_get_corename ? std::string("OpenBLAS ") + openblas_get_corename() : std::string();
+  const DgemmLibrary lib;
+  if (const std::string core = openblas_core(lib); !core.empty()) return "OpenBLAS " + core;
+  auto* version = lib.function<const char*()>("bli_info_get_version_str");
+  auto* arch = lib.function<int()>("bli_arch_query_id");
+  auto* arch_name = lib.function<const char*(int)>("bli_arch_string");
+  if (version && arch && arch_name) return std::string("BLIS ") + version() + " " + arch_name(arch());
+  return lib.file;
 }
 
 std::string blas_kernel_warning(const std::string& openblas_core, bool avx2, bool avx512) {
@@ -59,7 +93,7 @@ std::string blas_kernel_warning(const std::string& openblas_core, bool avx2, boo
 
 std::string host_blas_warning() {
 #if defined(__x86_64__)
-  return blas_kernel_warning(openblas_get_corename ? openblas_get_corename() : "", __builtin_cpu_supports("avx2"),
+  return blas_kernel_warning(openblas_core(DgemmLibrary()), __builtin_cpu_supports("avx2"),
                              __builtin_cpu_supports("avx512f"));
 #else
   return "";

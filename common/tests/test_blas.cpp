@@ -1,7 +1,11 @@
 // GemmBatch (blas.hpp): a batch of row-major products of different shapes, offsets and leading dimensions in one
 // set of arrays (the spectral transform's per-wavenumber products) against the products written out as loops, on the
-// default execution space (OpenBLAS on a host back end, cuBLAS grouped on CUDA).
+// default execution space (OpenBLAS or BLIS on a host back end, cuBLAS grouped on CUDA), and the host BLAS the record
+// names.
+#include <dlfcn.h>
+
 #include <random>
+#include <string>
 
 #include "proxylab/blas.hpp"
 #include "proxylab/testing.hpp"
@@ -66,4 +70,15 @@ TEST_CASE("host BLAS: a warning exactly where OpenBLAS runs Prescott kernels on 
   CHECK(blas_kernel_warning("Prescott", false, false).empty());  // an old CPU: Prescott kernels are right for it
   CHECK(blas_kernel_warning("Cooperlake", true, true).empty());
   CHECK(blas_kernel_warning("", true, true).empty());  // not OpenBLAS
+}
+
+TEST_CASE("host BLAS: the record names the library that serves dgemm_", "[blas]") {
+  Dl_info info;
+  REQUIRE(dladdr(dlsym(RTLD_DEFAULT, "dgemm_"), &info));
+  REQUIRE(info.dli_fname);
+  const std::string file = info.dli_fname, name = host_blas_kernels();
+  INFO("dgemm_ from " << file << ", recorded as '" << name << "'");
+  if (file.find("openblas") != std::string::npos) CHECK(name.rfind("OpenBLAS ", 0) == 0);
+  if (file.find("blis") != std::string::npos) CHECK(name.rfind("BLIS ", 0) == 0);
+  CHECK(!name.empty());
 }

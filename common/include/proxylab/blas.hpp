@@ -87,7 +87,8 @@ class GemmBatch {
   double flops_ = 0;
 };
 
-// The host BLAS's kernel set ("OpenBLAS Cooperlake"; empty where the library does not say), for the record.
+// The host BLAS that serves dgemm_ and its kernel set ("OpenBLAS Cooperlake", "BLIS 0.9.0 zen3"; the library's file
+// where it does not say), for the record.
 std::string host_blas_kernels();
 // A warning where OpenBLAS fell back to its oldest x86-64 kernels (Prescott, SSE3) on a CPU with AVX2: an OpenBLAS
 // older than the CPU (Debian 12's 0.3.21 on Intel family 6 model 207 measured 10 GFLOP/s DGEMM, 74 with

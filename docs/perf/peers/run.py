@@ -205,7 +205,7 @@ def run_proxy(case, sets, bin_dir):
     if not r.verified or not r.record:
         raise RuntimeError(f"proxy run failed or did not verify (exit {r.returncode}): {' '.join(r.command)}\n"
                            f"{r.stdout[-1500:]}{r.stderr[-1500:]}")
-    return case.proxy_value(r.record)
+    return case.proxy_value(r.record), r.record.get("provenance", {}).get("host_blas", "")
 
 
 def run_peer(case, peers):
@@ -225,7 +225,8 @@ def speed(value, case):
 
 
 def measure(cases, peers, repeats, bin_dir, log):
-    rows = []
+    """The rows of every case over `repeats` interleaved rounds, and the host BLAS libraries the proxies ran with."""
+    rows, blas = [], set()
     for c in cases:
         rows.append({"case": c, "proxy": [], "peer": [], "ratio": [], "variants": {k: [] for k in c.proxies},
                      "variant_ratio": {k: [] for k in c.proxies}})
@@ -233,18 +234,19 @@ def measure(cases, peers, repeats, bin_dir, log):
         log(f"round {rnd + 1}/{repeats}, load average {os.getloadavg()[0]:.2f}")
         for row in rows:
             c = row["case"]
-            proxy = run_proxy(c, c.sets, bin_dir)
+            proxy, lib = run_proxy(c, c.sets, bin_dir)
+            blas.add(lib)
             peer = run_peer(c, peers)
             row["proxy"].append(proxy), row["peer"].append(peer)
             row["ratio"].append(speed(proxy, c) / speed(peer, c))
             for name, sets in c.proxies.items():
-                v = run_proxy(c, sets, bin_dir)
+                v = run_proxy(c, sets, bin_dir)[0]
                 row["variants"][name].append(v)
                 row["variant_ratio"][name].append(speed(proxy, c) / speed(v, c))
             extra = "".join(f", {k} {row['variants'][k][-1]:.4g}" for k in c.proxies)
             log(f"  {c.group:6s} {c.label} @{c.ranks}: proxy {proxy:.4g}, peer {peer:.4g} {c.unit}, "
                 f"ratio {row['ratio'][-1]:.3f}{extra}")
-    return rows
+    return rows, sorted(b for b in blas if b)
 
 
 def summary(values):
@@ -344,16 +346,16 @@ def main(argv=None):
     log = lambda m: print(m, file=sys.stderr, flush=True)
     t0 = time.time()
     load_before = os.getloadavg()
-    rows = measure(cases, peers, a.repeats, a.bin_dir, log)
+    rows, blas = measure(cases, peers, a.repeats, a.bin_dir, log)
     md = table(rows)
     # the environment that changes what the proxies run (OpenBLAS' kernel set: docs/perf/peers/README.md)
     env = "".join(f"{k}={os.environ[k]} " for k in sorted(os.environ) if k.startswith("OPENBLAS_"))
     cmd = env + "python3 docs/perf/peers/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
     header = (f"Command: `{cmd}`  \nMachine: {os.cpu_count()} cores, load average before {load_before[0]:.2f}, "
               f"after {os.getloadavg()[0]:.2f}; {a.repeats} interleaved rounds, {time.time() - t0:.0f} s; "
-              f"1 thread per rank; proxy binaries {a.bin_dir}\n\n")
+              f"1 thread per rank; proxy binaries {a.bin_dir} (host BLAS: {', '.join(blas) or 'none reported'})\n\n")
     print(header + md)
-    data = {"command": cmd, "load_before": load_before, "load_after": os.getloadavg(),
+    data = {"command": cmd, "host_blas": blas, "load_before": load_before, "load_after": os.getloadavg(),
             "rows": [{"group": r["case"].group, "label": r["case"].label, "ranks": r["case"].ranks,
                       "unit": r["case"].unit, "target": r["case"].target, "tuned": r["case"].tuned,
                       "proxy": r["proxy"], "peer": r["peer"],
