@@ -37,12 +37,14 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
 
   MemoryEstimate e;
   // SphericalTransform
-  // fused FFT and fold: one pair's Fourier rows of every field per thread, and in the latitude loop its grid rows
-  const double fdist = fused_row_distance(opt.nlon), pair_grid = opt.fuse_grid_point ? double(opt.nlon) : 0.0;
+  // fused FFT and fold: one pair's Fourier rows of every field per thread; in the latitude loop its packed spectra
+  // and grid rows
+  const double pair_doubles =
+      opt.fuse_grid_point ? 2.0 * packed_field_doubles(opt) : 2.0 * L * fused_row_distance(opt.nlon);
   e.view("pstswm::fourier (two-pass FFT and fold)", opt.fuse_fold ? 0 : double(F) * 2 * kloc * L * 2 * nh,
          sizeof(double))
       .view("pstswm fused FFT and fold rows (team scratch per thread)", opt.fuse_fold ? host_threads() : 0,
-            double(F) * 2 * L * (fdist + pair_grid) * sizeof(double))
+            double(F) * pair_doubles * sizeof(double))
       .view("pstswm::halves_local", 2 * (N + 1) * kloc * maxcol, sizeof(double))
       .view("pstswm::halves_inverse (latitude loop)", opt.fuse_grid_point ? 2 * (N + 1) * kloc * maxcol : 0,
             sizeof(double))
@@ -61,6 +63,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .view("pstswm::row_m, row_n, row_first, row_last", 4.0 * state.rows, sizeof(int))
       .view("pstswm::row_eps, row_eps_next, row_inv_lap", 3.0 * state.rows, sizeof(double))
       .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))
+      .view("pstswm::coriolis_packed (latitude loop)", opt.fuse_grid_point ? lats * opt.nlon : 0, sizeof(double))
       .view("pstswm::initial_grid, initial_spectral", 3 * lats * grid_row + 3 * state.rows * spec_row, sizeof(double))
       .host("pstswm host copies for MPI", 1, MPIStage<double>::host_copy_bytes(staged, opt.gpu_aware))
       .host("pstswm gathered spectral state", double(SpectralLayout::all(N).rows) * 3 * spec_row, sizeof(double));

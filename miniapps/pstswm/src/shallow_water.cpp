@@ -86,6 +86,12 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
   }
   Kokkos::deep_copy(coriolis_, hc);
   Kokkos::deep_copy(mu_, hmu);
+  if (tr_.options().fuse_grid_point) {  // host memory: the latitude loop runs on host back ends only
+    coriolis_packed_ = View1D<double>("pstswm::coriolis_packed", size_t(nlat) * nlon);
+    for (int j = 0; j < nlat; ++j)
+      for (int i = 0; i < nlon; ++i)
+        coriolis_packed_(size_t(j / 2) * 2 * nlon + 2 * i + j % 2) = hc(size_t(j) * nlon + i);
+  }
   initial_state();
 }
 
@@ -191,28 +197,28 @@ void ShallowWater::grid_products() {
   grid_point_.bytes += 8.0 * (9.0 * fs + double(nlat) * nlon + nlat);  // 4 fields in, 5 out; f(λ, μ); μ
 }
 
-// comp1 on one latitude pair's rows in the latitude loop ([field][north L rows, south L rows][longitude], 4 fields
-// in, 5 out, in place: each point's inputs are read before its outputs are written). Host memory.
+// comp1 on one latitude pair's packed rows in the latitude loop ([field][level][longitude][north, south], 4 fields in,
+// 5 out, in place: each point's inputs are read before its outputs are written). Host memory.
 void ShallowWater::grid_products_of_pair(int pair, double* rows) const {
   const int nlon = tr_.options().nlon, L = L_;
-  const size_t fs = size_t(2) * L * nlon;
-  const double *cor = coriolis_.data(), *mu = mu_.data();
-  for (int side = 0; side < 2; ++side) {
-    const int j = 2 * pair + side;
-    const double* f = cor + size_t(j) * nlon;
-    for (int l = 0; l < L; ++l) {
-      double* r = rows + (size_t(side) * L + l) * nlon;
-      // the five fields' rows are fs apart and do not overlap (GCC would not version the loop for so many)
-      PROXYLAB_PRAGMA_IVDEP
-      for (int i = 0; i < nlon; ++i) {
-        const GridPointProducts p(r[i], r[fs + i], r[2 * fs + i], r[3 * fs + i], f[i], mu[j]);
-        r[i] = p.A;
-        r[fs + i] = p.B;
-        r[2 * fs + i] = p.C;
-        r[3 * fs + i] = p.D;
-        r[4 * fs + i] = p.Q;
+  const size_t fs = packed_field_doubles(tr_.options()), row = 2 * size_t(packed_row_distance(nlon));
+  const double* f = coriolis_packed_.data() + 2 * size_t(pair) * nlon;  // [longitude][north, south], as the rows
+  const double* mu_loc = mu_.data();
+  const double mu[2] = {mu_loc[2 * pair], mu_loc[2 * pair + 1]};
+  for (int l = 0; l < L; ++l) {
+    double* r = rows + l * row;
+    // the five fields' rows are fs apart and do not overlap (GCC would not version the loop for so many)
+    PROXYLAB_PRAGMA_IVDEP
+    for (int i = 0; i < nlon; ++i)
+      for (int side = 0; side < 2; ++side) {
+        const int k = 2 * i + side;
+        const GridPointProducts p(r[k], r[fs + k], r[2 * fs + k], r[3 * fs + k], f[k], mu[side]);
+        r[k] = p.A;
+        r[fs + k] = p.B;
+        r[2 * fs + k] = p.C;
+        r[3 * fs + k] = p.D;
+        r[4 * fs + k] = p.Q;
       }
-    }
   }
 }
 

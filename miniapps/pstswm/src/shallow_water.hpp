@@ -51,7 +51,7 @@ class ShallowWater {
   void initial_state();
   void prepare_inverse();                                    // state -> [ζ, Φ, U, V] spectral coefficients
   void grid_products();                                      // [ζ, Φ, U, V] grid -> [A, B, C, D, Q] grid
-  void grid_products_of_pair(int pair, double* rows) const;  // the same on one pair's rows (the latitude loop)
+  void grid_products_of_pair(int pair, double* rows) const;  // the same on one pair's packed rows (the latitude loop)
   void update();                                             // tendencies from [A', B', C', D', Q'], leapfrog, filter
 
  private:
@@ -69,6 +69,7 @@ class ShallowWater {
   View1D<double> row_eps_, row_eps_next_;             // per state row: ε(n, m), ε(n+1, m)
   View1D<double> row_inv_lap_;                        // per state row: -a²/(n(n+1)), 0 for n = 0 and n > N
   View1D<double> coriolis_;                           // [jloc][lon]
+  View1D<double> coriolis_packed_;                    // the latitude loop's: [pair][lon][north, south]
   View1D<double> mu_;                                 // [jloc]
 };
 

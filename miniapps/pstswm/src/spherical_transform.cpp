@@ -51,6 +51,7 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm com
   }
   Kokkos::deep_copy(concat_ms_, hm);
   Kokkos::deep_copy(fold_scale_, hs);
+  plan_fused_ffts();
 }
 
 // STSWM: the weighted symmetric / antisymmetric combination of north and south Fourier coefficients that precedes
@@ -73,6 +74,49 @@ struct FoldKernel {
         E[out + 2 * l + ri] = s * (north[ri] + south[ri]);
         O[out + 2 * l + ri] = s * (north[ri] - south[ri]);
       }
+    }
+  }
+
+  // The latitude loop's packed rows (host code): a field's L levels as rows of nlon complex values z = north + i south,
+  // row_distance complex values apart (one complex FFT transforms both latitudes), whose spectrum Z gives north
+  // N(m) = (Z(m) + conj Z(-m)) / 2 and south S(m) = (Z(m) - conj Z(-m)) / 2i, folded as above.
+  void fold_packed(int pl, int f, int mi, const double* z, int nlon, size_t row_distance) const {
+    const double h = 0.5 * scale(((vec_mask >> f) & 1) * kloc + pl);
+    const size_t m = ms(mi), minus = (nlon - m) % nlon, out = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
+    for (int l = 0; l < L; ++l) {
+      const double* row = z + 2 * l * row_distance;
+      // p = Z(m) + conj Z(-m) = 2 N, d = Z(m) - conj Z(-m) = 2i S
+      const double p_re = row[2 * m] + row[2 * minus], p_im = row[2 * m + 1] - row[2 * minus + 1];
+      const double d_re = row[2 * m] - row[2 * minus], d_im = row[2 * m + 1] + row[2 * minus + 1];
+      E[out + 2 * l] = h * (p_re + d_im);
+      E[out + 2 * l + 1] = h * (p_im - d_re);
+      O[out + 2 * l] = h * (p_re - d_im);
+      O[out + 2 * l + 1] = h * (p_im + d_re);
+    }
+  }
+
+  // Z(m) = N + i S and Z(-m) = conj N + i conj S from N = E + O, S = E - O; at m = 0 the real parts only (what a c2r
+  // reads of the mean); mi = nm: the wavenumbers N < |m| < nlon - N, zero.
+  void unfold_packed(int pl, int f, int mi, double* z, int nlon, size_t row_distance) const {
+    if (mi == nm) {
+      for (int l = 0; l < L; ++l)
+        for (size_t k = 2 * size_t(nm); k < 2 * size_t(nlon - nm + 1); ++k) z[2 * l * row_distance + k] = 0.0;
+      return;
+    }
+    const size_t m = ms(mi), in = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
+    for (int l = 0; l < L; ++l) {
+      double* row = z + 2 * l * row_distance;
+      const double n_re = E[in + 2 * l] + O[in + 2 * l], n_im = E[in + 2 * l + 1] + O[in + 2 * l + 1];
+      const double s_re = E[in + 2 * l] - O[in + 2 * l], s_im = E[in + 2 * l + 1] - O[in + 2 * l + 1];
+      if (m == 0) {
+        row[0] = n_re;
+        row[1] = s_re;
+        continue;
+      }
+      row[2 * m] = n_re - s_im;
+      row[2 * m + 1] = n_im + s_re;
+      row[2 * (nlon - m)] = n_re + s_im;
+      row[2 * (nlon - m) + 1] = s_re - n_im;
     }
   }
 
@@ -110,6 +154,17 @@ HostFFT pair_plan(FFTKind kind, int nlon, int L, int fdist, FFTPlanning planning
   return fft_plan(HostExec(), sh);
 }
 
+// The latitude loop's serial plan of one pair: `rows` packed rows (north + i south) of nlon complex values, c2c.
+HostFFT packed_plan(FFTKind kind, int nlon, int rows, FFTPlanning planning) {
+  FFTShape sh;
+  sh.kind = kind;
+  sh.n = nlon;
+  sh.inner = FFTBatch{rows, packed_row_distance(nlon), packed_row_distance(nlon)};
+  sh.threaded = false;
+  sh.planning = planning;
+  return fft_plan(HostExec(), sh);
+}
+
 // Fourier coefficients stored as (re, im) pairs of doubles, seen as the complex values an FFT reads or writes.
 Kokkos::complex<double>* as_complex(double* p) { return reinterpret_cast<Kokkos::complex<double>*>(p); }
 
@@ -134,6 +189,19 @@ void unfold_fft_pair(const HostFFT& c2r, const FoldKernel& k, int pl, int nf, do
 }
 
 }  // namespace
+
+// The fused paths' FFTW plans, made at set-up so that no timed step plans (FFTW_MEASURE times its candidates there):
+// the plans are cached by shape, and the time step's calls find them.
+void SphericalTransform::plan_fused_ffts() const {
+  const int nlon = opt_.nlon, L = opt_.levels;
+  if (opt_.fuse_grid_point) {
+    packed_plan(FFTKind::c2c_backward, nlon, L, opt_.fft_planning);
+    packed_plan(FFTKind::c2c_forward, nlon, L, opt_.fft_planning);
+  } else if (opt_.fuse_fold) {
+    pair_plan(FFTKind::r2c, nlon, L, fused_row_distance(nlon), opt_.fft_planning);
+    pair_plan(FFTKind::c2r, nlon, L, fused_row_distance(nlon), opt_.fft_planning);
+  }
+}
 
 FoldKernel SphericalTransform::fold_kernel(const FourierHalves& halves, int nf, const std::vector<bool>* scaled) const {
   const int kloc = decomp_.my_pairs().size(), L = opt_.levels;
@@ -205,20 +273,30 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
 // The latitude loop (a cache blocking of STSWM's ftrnex / comp1 phases), per local pair in parallel: the unfold of its
 // nin fields' wavenumbers from inverse_halves_ and their inverse FFTs into the pair's grid rows, grid_point on those
 // rows, then the forward FFTs of its nout fields and the fold into halves_, the pair's data in cache from the first
-// step to the last.
+// step to the last. The rows are packed: each level's north and south rows as one complex row (north + i south), so
+// that one complex FFT of L rows replaces the real FFTs of 2 L (1.4-1.7x faster at 256-1024 points,
+// docs/perf/pstswm/split_fft.cpp), and the fold and unfold separate and join the two latitudes' spectra.
 void SphericalTransform::latitude_loop(int nin, const PairKernel& grid_point, int nout,
                                        const std::vector<bool>& scaled) {
   const FoldKernel in = fold_kernel(inverse_halves_, nin, nullptr), out = fold_kernel(halves_, nout, &scaled);
-  const int L = opt_.levels, nlon = opt_.nlon, nf = std::max(nin, nout), fdist = fused_row_distance(nlon);
-  const size_t field_rows = size_t(2) * L * fdist, field_grid = size_t(2) * L * nlon;
-  const HostFFT c2r = pair_plan(FFTKind::c2r, nlon, L, fdist, opt_.fft_planning);
-  const HostFFT r2c = pair_plan(FFTKind::r2c, nlon, L, fdist, opt_.fft_planning);
-  stats_.fft_flops += (c2r.flops() * nin + r2c.flops() * nout) * in.kloc;
-  for_each_pair(nf * (field_rows + field_grid), [&](int pl, double* buf) {
-    double* rows = buf + nf * field_rows;
-    unfold_fft_pair(c2r, in, pl, nin, buf, field_rows, fdist, rows, field_grid);
+  const int L = opt_.levels, nlon = opt_.nlon, nf = std::max(nin, nout);
+  const size_t field = packed_field_doubles(opt_), row = packed_row_distance(nlon);
+  const HostFFT backward = packed_plan(FFTKind::c2c_backward, nlon, L, opt_.fft_planning);
+  const HostFFT forward = packed_plan(FFTKind::c2c_forward, nlon, L, opt_.fft_planning);
+  stats_.fft_flops += (backward.flops() * nin + forward.flops() * nout) * in.kloc;
+  for_each_pair(2 * nf * field, [&](int pl, double* buf) {
+    double* rows = buf + nf * field;  // buf: the fields' packed spectra, then their packed grid rows
+    for (int mi = 0; mi <= in.nm; ++mi)
+      for (int f = 0; f < nin; ++f) in.unfold_packed(pl, f, mi, buf + f * field, nlon, row);
+    for (int f = 0; f < nin; ++f)
+      backward.execute(fft_input_at(backward, as_complex(buf + f * field)),
+                       fft_output_at(backward, as_complex(rows + f * field)));
     grid_point(pl, rows);
-    fft_fold_pair(r2c, out, pl, nout, rows, field_grid, buf, field_rows, fdist);
+    for (int f = 0; f < nout; ++f)
+      forward.execute(fft_input_at(forward, as_complex(rows + f * field)),
+                      fft_output_at(forward, as_complex(buf + f * field)));
+    for (int mi = 0; mi < out.nm; ++mi)
+      for (int f = 0; f < nout; ++f) out.fold_packed(pl, f, mi, buf + f * field, nlon, row);
   });
 }
 
@@ -248,6 +326,12 @@ FFTLines<ExecSpace, Kokkos::complex<double>> SphericalTransform::fourier_lines(l
 int fused_row_distance(int nlon) {
   const int nh = nlon / 2 + 1;
   return 2 * (nh + (nh & 1));
+}
+
+int packed_row_distance(int nlon) { return nlon + 4; }
+
+size_t packed_field_doubles(const TransformOptions& opt) {
+  return size_t(2) * opt.levels * packed_row_distance(opt.nlon);
 }
 
 // body(pair, buffer of `doubles`) for every local latitude pair, in parallel.

@@ -27,6 +27,12 @@ struct FoldKernel;  // spherical_transform.cpp
 // The fused path's distance between a latitude pair's Fourier rows in its buffer, in doubles: an even number of
 // complex values, so that every row is aligned as the first (the memory estimate counts the buffers with it).
 int fused_row_distance(int nlon);
+// The latitude loop's packed rows: nlon complex values north + i south per level, one every packed_row_distance
+// complex values (64 bytes more than a row: at a power-of-two nlon the rows would be a multiple of 4 KiB apart, and a
+// wavenumber's values of every level and field would share one set of the L1 cache); one field's L rows of a pair in
+// doubles (its spectra take as many).
+int packed_row_distance(int nlon);
+size_t packed_field_doubles(const TransformOptions& opt);
 
 class SphericalTransform {
  public:
@@ -38,8 +44,9 @@ class SphericalTransform {
 
   // The latitude loop (transform.fuse_grid_point, host back ends): the inverse transform of nin fields of
   // spec_in and the forward transform of nout fields into spec_out, with grid_point(pair, rows) between them, per
-  // local latitude pair in parallel while its rows are in cache. rows: the pair's grid, [field][north L rows, south
-  // L rows][longitude], nin fields on entry, to be replaced by nout (at most max_transform_fields each).
+  // local latitude pair in parallel while its rows are in cache. rows: the pair's grid packed,
+  // [field][level][longitude][north, south] (fields packed_field_doubles apart, levels packed_row_distance complex
+  // values), nin fields on entry, to be replaced by nout (at most max_transform_fields each).
   using PairKernel = std::function<void(int pair, double* rows)>;
   void through_grid(const View1D<double>& spec_in, int nin, const PairKernel& grid_point, int nout,
                     const std::vector<bool>& scaled, const View1D<double>& spec_out);
@@ -61,6 +68,7 @@ class SphericalTransform {
   void unfold_fft(int nfields, const View1D<double>& grid);
 
  private:
+  void plan_fused_ffts() const;
   FoldKernel fold_kernel(const FourierHalves& halves, int nfields, const std::vector<bool>* scaled) const;
   void latitude_loop(int nin, const PairKernel& grid_point, int nout, const std::vector<bool>& scaled);
   FFTLines<ExecSpace, Kokkos::complex<double>> fourier_lines(long long count) const;

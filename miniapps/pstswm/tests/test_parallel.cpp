@@ -1,7 +1,8 @@
 // Parallel algorithms against the serial model: transpose and distributed (allreduce, reduce_scatter, ring)
 // at 1, 2, 4 ranks give the serial state to round-off after a few steps of case 6 (T10L2). The serial reference
 // runs the two-pass FFT and fold and the grid-point phase over the whole grid; the parallel runs the latitude loop
-// (the host default), which must give exactly what the whole-grid step gives with every algorithm.
+// (the host default), which must give the whole-grid step's state with every algorithm to round-off (its complex FFTs
+// of packed north + i south rows round differently from the real FFTs of the whole grid).
 #include <cmath>
 
 #include "proxylab/errors.hpp"
@@ -65,7 +66,7 @@ TEST_CASE("pstswm: transpose and distributed algorithms equal the serial run", "
   CHECK(norm > 0);
 }
 
-TEST_CASE("pstswm: the latitude loop gives exactly the whole-grid step's state with every algorithm", "[pstswm][mpi]") {
+TEST_CASE("pstswm: the latitude loop gives the whole-grid step's state with every algorithm", "[pstswm][mpi]") {
   if (!mem_space_on_host) return;  // the latitude loop runs on host back ends only
   for (const auto& [alg, comb] : {std::pair{Algorithm::transpose, Combine::allreduce},
                                   {Algorithm::distributed, Combine::allreduce},
@@ -74,7 +75,8 @@ TEST_CASE("pstswm: the latitude loop gives exactly the whole-grid step's state w
     const auto whole = run(MPI_COMM_WORLD, alg, comb, LTVariant::gemm, 6, Arrangement::fused_fold);
     const auto loop = run(MPI_COMM_WORLD, alg, comb, LTVariant::gemm, 6, Arrangement::latitude_loop);
     INFO(choice_name(alg) << " " << choice_name(comb));
-    CHECK(loop == whole);
+    REQUIRE(loop.size() == whole.size());
+    CHECK(rel_diff(loop, whole) < 1e-12);
   }
 }
 
