@@ -40,9 +40,9 @@ int main(int argc, char** argv) {
   const int nlon = std::atoi(argv[1]), L = argc > 2 ? std::atoi(argv[2]) : 18;
   const int pairs = argc > 3 ? std::atoi(argv[3]) : 8, rounds = argc > 4 ? std::atoi(argv[4]) : 9;
   const int nh = nlon / 2 + 1, fdist = 2 * (nh + (nh & 1));  // spherical_transform.cpp: fused_row_distance
-  const size_t grid = size_t(2) * L * nlon;                    // one pair's grid rows
-  const size_t spec_r2c = size_t(2) * L * fdist;               // its r2c spectra (doubles)
-  const size_t spec_split = size_t(2) * L * nlon;              // its split spectra: L real rows, then L imaginary rows
+  const size_t grid = size_t(2) * L * nlon;                  // one pair's grid rows
+  const size_t spec_r2c = size_t(2) * L * fdist;             // its r2c spectra (doubles)
+  const size_t spec_split = size_t(2) * L * nlon;            // its split spectra: L real rows, then L imaginary rows
   double* g = fftw_alloc_real(grid * pairs);
   double* back = fftw_alloc_real(grid * pairs);
   double* r = fftw_alloc_real(spec_r2c * pairs);
@@ -50,8 +50,8 @@ int main(int argc, char** argv) {
 
   // r2c: 2L rows of nlon, spectra fdist doubles apart; c2r back (the c2r overwrites its input, as in the proxy)
   int n[1] = {nlon};
-  fftw_plan r2c = fftw_plan_many_dft_r2c(1, n, 2 * L, g, nullptr, 1, nlon, (fftw_complex*)r, nullptr, 1, fdist / 2,
-                                         FFTW_MEASURE);
+  fftw_plan r2c =
+      fftw_plan_many_dft_r2c(1, n, 2 * L, g, nullptr, 1, nlon, (fftw_complex*)r, nullptr, 1, fdist / 2, FFTW_MEASURE);
   fftw_plan c2r = fftw_plan_many_dft_c2r(1, n, 2 * L, (fftw_complex*)r, nullptr, 1, fdist / 2, back, nullptr, 1, nlon,
                                          FFTW_MEASURE);
   // split: L complex rows, real part the north row l, imaginary part the south row l (L rows further)
@@ -126,10 +126,12 @@ int main(int argc, char** argv) {
     packed_ratio.push_back(t_r2c[i] / t_packed[i]);
   }
   const double a = median(t_r2c), b = median(t_split);
-  std::printf("nlon %d, %d levels, %d pairs, %d rounds: per pair forward + inverse r2c %.2f us, split %.2f us: split "
-              "%.2fx the r2c speed (median of per-round ratios, range %.2f-%.2f); split spectra vs r2c %.1e (relative), round trip %.1e\n",
-              nlon, L, pairs, rounds, 1e6 * a, 1e6 * b, median(ratio), *std::min_element(ratio.begin(), ratio.end()),
-              *std::max_element(ratio.begin(), ratio.end()), err / scale, back_err);
+  std::printf(
+      "nlon %d, %d levels, %d pairs, %d rounds: per pair forward + inverse r2c %.2f us, split %.2f us: split "
+      "%.2fx the r2c speed (median of per-round ratios, range %.2f-%.2f); split spectra vs r2c %.1e (relative), round "
+      "trip %.1e\n",
+      nlon, L, pairs, rounds, 1e6 * a, 1e6 * b, median(ratio), *std::min_element(ratio.begin(), ratio.end()),
+      *std::max_element(ratio.begin(), ratio.end()), err / scale, back_err);
   std::printf("  packed %.2f us: %.2fx the r2c speed (range %.2f-%.2f)\n", 1e6 * median(t_packed), median(packed_ratio),
               *std::min_element(packed_ratio.begin(), packed_ratio.end()),
               *std::max_element(packed_ratio.begin(), packed_ratio.end()));
