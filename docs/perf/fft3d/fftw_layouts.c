@@ -9,7 +9,8 @@
  * (C and D are not fft3d's layout: until 2026-11-27 they were taken for it. Both keep z contiguous; the Z stage
  * keeps y slowest, so that a slab's ranks own contiguous blocks of y.)
  * Build: cc -O2 -march=native -o fftw_layouts fftw_layouts.c -lfftw3 -lm
- * Usage: fftw_layouts N measure|estimate REPS [PLANS, e.g. AD: only those are planned, no wisdom from the others] */
+ * Usage: fftw_layouts N measure|estimate|patient REPS [PLANS, e.g. AD: only those are planned, no wisdom from the
+ * others] */
 #include <fftw3.h>
 #include <math.h>
 #include <stdio.h>
@@ -51,11 +52,13 @@ static fftw_plan plan(int n, fftw_complex* in, fftw_complex* out, enum layout fr
 
 int main(int argc, char** argv) {
   if (argc < 4) {
-    fprintf(stderr, "usage: %s N measure|estimate REPS [PLANS]\n", argv[0]);
+    fprintf(stderr, "usage: %s N measure|estimate|patient REPS [PLANS]\n", argv[0]);
     return 2;
   }
   const int n = atoi(argv[1]), reps = atoi(argv[3]);
-  const unsigned flags = strcmp(argv[2], "measure") ? FFTW_ESTIMATE : FFTW_MEASURE;
+  const unsigned flags = !strcmp(argv[2], "measure")   ? FFTW_MEASURE
+                         : !strcmp(argv[2], "patient") ? FFTW_PATIENT
+                                                       : FFTW_ESTIMATE;
   const char* which = argc > 4 ? argv[4] : "ABCDEF";
   enum { plans = 6 };
   const char* names[plans] = {"A in place, input's order", "B out of place, input's order",

@@ -5,12 +5,14 @@
 # computes), E (out of place into the Z-stage layout: the proxy's contract) and F (in place into it), each plan in a
 # process of its own (no shared wisdom). One line per round and size, GFLOP/s (5 N log2 N per transform), then per
 # size the medians and the medians (min-max) of the per-round ratios.
-#   bash docs/perf/fft3d/one_rank.sh PEERS_DIR [ROUNDS] [SIZES] [PLANNING] [CORE]
-#   (defaults: 7, "48 64 96 128 192", measure, 1)
+#   bash docs/perf/fft3d/one_rank.sh PEERS_DIR [ROUNDS] [SIZES] [PLANNING] [CORE] [LAYOUT_PLANNING]
+#   (defaults: 7, "48 64 96 128 192", measure, 1, PLANNING; LAYOUT_PLANNING patient: FFTW's plans A, E, F searched
+#   with FFTW_PATIENT while the proxy and the peer plan with PLANNING)
 # Needs a built proxylab (build/openmp) and the peers' fftw_mpi_3d (docs/perf/peers/README.md, setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 peers=$1 rounds=${2:-7} sizes=${3:-48 64 96 128 192} planning=${4:-measure} core=${5:-1}
+layout_planning=${6:-$planning}
 layouts=$(mktemp -d)/fftw_layouts
 cc -O2 -march=native docs/perf/fft3d/fftw_layouts.c -o "$layouts" -lfftw3 -lm
 proxy() {  # N ITERATIONS [--set ...]
@@ -20,7 +22,7 @@ proxy() {  # N ITERATIONS [--set ...]
     --set verify.serial_max_points=0 --quiet "${@:3}" | sed -n 's/^FOM: \([0-9.]*\) GFLOP\/s.*/\1/p'
 }
 layout() {  # N ITERATIONS PLAN
-  taskset -c "$core" "$layouts" "$1" "$planning" "$(($2 + 1))" "$3" | sed -n 's/.*(\([0-9.]*\) GFLOP\/s)$/\1/p'
+  taskset -c "$core" "$layouts" "$1" "$layout_planning" "$(($2 + 1))" "$3" | sed -n 's/.*(\([0-9.]*\) GFLOP\/s)$/\1/p'
 }
 peer() {  # N ITERATIONS
   (cd "$peers" && mpirun.openmpi --allow-run-as-root --cpu-set "$core" --bind-to core -n 1 ./fftw_mpi_3d "$1" "$1" \
