@@ -80,18 +80,16 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
   auto hc = Kokkos::create_mirror_view(coriolis_);
   auto hmu = Kokkos::create_mirror_view(mu_);
   const double alpha = opt_.test_case == 2 ? opt_.alpha : 0.0;
+  const bool packed = tr_.options().fuse_grid_point;  // f in the layout of the grid it multiplies
   for (int j = 0; j < nlat; ++j) {
     hmu(j) = tr_.mu(j);
-    for (int i = 0; i < nlon; ++i) hc(size_t(j) * nlon + i) = coriolis(2.0 * M_PI * i / nlon, tr_.mu(j), alpha);
+    for (int i = 0; i < nlon; ++i) {
+      const size_t at = packed ? size_t(j / 2) * 2 * nlon + 2 * i + j % 2 : size_t(j) * nlon + i;
+      hc(at) = coriolis(2.0 * M_PI * i / nlon, tr_.mu(j), alpha);
+    }
   }
   Kokkos::deep_copy(coriolis_, hc);
   Kokkos::deep_copy(mu_, hmu);
-  if (tr_.options().fuse_grid_point) {  // host memory: the latitude loop runs on host back ends only
-    coriolis_packed_ = View1D<double>("pstswm::coriolis_packed", size_t(nlat) * nlon);
-    for (int j = 0; j < nlat; ++j)
-      for (int i = 0; i < nlon; ++i)
-        coriolis_packed_(size_t(j / 2) * 2 * nlon + 2 * i + j % 2) = hc(size_t(j) * nlon + i);
-  }
   initial_state();
 }
 
@@ -202,7 +200,7 @@ void ShallowWater::grid_products() {
 void ShallowWater::grid_products_of_pair(int pair, double* rows) const {
   const int nlon = tr_.options().nlon, L = L_;
   const size_t fs = packed_field_doubles(tr_.options()), row = 2 * size_t(packed_row_distance(nlon));
-  const double* f = coriolis_packed_.data() + 2 * size_t(pair) * nlon;  // [longitude][north, south], as the rows
+  const double* f = coriolis_.data() + 2 * size_t(pair) * nlon;  // [longitude][north, south], as the rows
   const double* mu_loc = mu_.data();
   const double mu[2] = {mu_loc[2 * pair], mu_loc[2 * pair + 1]};
   for (int l = 0; l < L; ++l) {

@@ -68,9 +68,8 @@ class ShallowWater {
   View1D<int> row_m_, row_n_, row_first_, row_last_;  // per state row: m, n, first/last row of its m
   View1D<double> row_eps_, row_eps_next_;             // per state row: ε(n, m), ε(n+1, m)
   View1D<double> row_inv_lap_;                        // per state row: -a²/(n(n+1)), 0 for n = 0 and n > N
-  View1D<double> coriolis_;                           // [jloc][lon]
-  View1D<double> coriolis_packed_;                    // the latitude loop's: [pair][lon][north, south]
-  View1D<double> mu_;                                 // [jloc]
+  View1D<double> coriolis_;  // [jloc][lon]; with the latitude loop as its packed rows, [pair][lon][north, south]
+  View1D<double> mu_;        // [jloc]
 };
 
 }  // namespace proxylab::pstswm
