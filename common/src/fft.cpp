@@ -56,9 +56,7 @@ struct Slice {
 class FFTWPlan final : public detail::FFTBackend {
  public:
   explicit FFTWPlan(const FFTShape& shape)
-      : shape_(shape),
-        kind_(shape.kind),
-        flags_(shape.planning == FFTPlanning::measure ? FFTW_MEASURE : FFTW_ESTIMATE) {
+      : shape_(shape), kind_(shape.kind), flags_(fftw_planner_flag(shape.planning)) {
     // Threads take slices of the outer batch dimension when there is one, else of the inner one.
     const int sliced = sliced_count();
     const int threads = shape.threaded ? std::max(1, std::min(sliced, HostExec().concurrency())) : 1;
@@ -229,6 +227,30 @@ std::string fft_view_mismatch(const FFTShape& shape, const char* which, size_t s
   return "FFT " + shape.describe() + ": the " + which + " View holds " + std::to_string(span) + " " +
          (complex ? "complex" : "real") + " values" + (contiguous ? "" : " (not contiguous)") + "; it needs " +
          std::to_string(need) + " contiguous " + (want_complex ? "complex" : "real") + " values";
+}
+
+unsigned fftw_planner_flag(FFTPlanning p) {
+  switch (p) {
+    case FFTPlanning::measure:
+      return FFTW_MEASURE;
+    case FFTPlanning::patient:
+      return FFTW_PATIENT;
+    case FFTPlanning::estimate:
+      break;
+  }
+  return FFTW_ESTIMATE;
+}
+
+const char* fftw_planner_flag_name(FFTPlanning p) {
+  switch (p) {
+    case FFTPlanning::measure:
+      return "FFTW_MEASURE";
+    case FFTPlanning::patient:
+      return "FFTW_PATIENT";
+    case FFTPlanning::estimate:
+      break;
+  }
+  return "FFTW_ESTIMATE";
 }
 
 namespace detail {

@@ -146,17 +146,22 @@ TEST_CASE("fft: r2c / c2r round trip and Hermitian output", "[fft]") {
   }
 }
 
-TEST_CASE("fft: plans are cached by shape; measure planning gives the same transform", "[fft]") {
+TEST_CASE("fft: plans are cached by shape; measure and patient planning give the same transform", "[fft]") {
   const auto& a = proxylab::detail::fftw_backend(shape(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32));
   const auto& b = proxylab::detail::fftw_backend(FFTShape::lines(FFTKind::c2c_forward, 32, 4));
   CHECK(&a == &b);
-  const auto measure = shape(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32, false, proxylab::FFTPlanning::measure);
-  CHECK(&proxylab::detail::fftw_backend(measure) != &a);
   std::vector<cplx> in(128), o1(128), o2(128);
   for (int i = 0; i < 128; ++i) in[i] = test_value(i % 32, i / 32);
   plan(FFTShape::lines(FFTKind::c2c_forward, 32, 4)).execute(view(in), view(o1));
-  plan(measure).execute(view(in), view(o2));
-  for (int i = 0; i < 128; ++i) CHECK(std::abs(o1[i] - o2[i]) <= 1e-12);
+  for (const auto planning : {proxylab::FFTPlanning::measure, proxylab::FFTPlanning::patient}) {
+    INFO(proxylab::to_string(planning));
+    CHECK(proxylab::planning_times(planning));
+    const auto timed = shape(FFTKind::c2c_forward, 32, 4, 1, 32, 1, 32, false, planning);
+    CHECK(&proxylab::detail::fftw_backend(timed) != &a);
+    plan(timed).execute(view(in), view(o2));
+    for (int i = 0; i < 128; ++i) CHECK(std::abs(o1[i] - o2[i]) <= 1e-12);
+  }
+  CHECK_FALSE(proxylab::planning_times(proxylab::FFTPlanning::estimate));
   proxylab::fft_clear_plans();
 }
 

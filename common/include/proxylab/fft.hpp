@@ -30,8 +30,15 @@
 namespace proxylab {
 
 enum class FFTKind { c2c_forward, c2c_backward, r2c, c2r };
-enum class FFTPlanning { estimate, measure };  // FFTW_ESTIMATE (bitwise reproducible) or FFTW_MEASURE (host)
-PROXYLAB_CHOICE_NAMES(FFTPlanning, "FFT planning", "estimate", "measure");
+// FFTW_ESTIMATE (a fixed rule: bitwise reproducible), FFTW_MEASURE (candidates timed), FFTW_PATIENT (a wider set of
+// candidates timed: minutes for a large 3-D plan). Host back ends; a device library has one planning mode.
+enum class FFTPlanning { estimate, measure, patient };
+PROXYLAB_CHOICE_NAMES(FFTPlanning, "FFT planning", "estimate", "measure", "patient");
+// Whether the planning times candidates (measure, patient) rather than following a fixed rule (estimate).
+constexpr bool planning_times(FFTPlanning p) { return p != FFTPlanning::estimate; }
+// FFTW's planner flag for a planning (FFTW_ESTIMATE, ...) and its name, for code that calls FFTW's planner itself.
+unsigned fftw_planner_flag(FFTPlanning p);
+const char* fftw_planner_flag_name(FFTPlanning p);
 
 // A batch dimension: `count` transforms whose inputs start `idist` elements apart and outputs `odist` apart.
 struct FFTBatch {

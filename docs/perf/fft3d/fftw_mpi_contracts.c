@@ -9,7 +9,8 @@
  *              slab's contract (its Z stage is z-contiguous, as 2DECOMP&FFT's), done with FFTW's own plans
  * Median per transform of REPS forward + inverse pairs (max over ranks), the input refilled untimed before each pair.
  * Build: mpicc.openmpi -O3 -march=native fftw_mpi_contracts.c -o fftw_mpi_contracts -lfftw3_mpi -lfftw3 -lm
- * Usage: mpirun -n P fftw_mpi_contracts N measure|estimate REPS MODE */
+ * Usage: mpirun -n P fftw_mpi_contracts N measure|estimate|patient REPS MODE
+ * (inplace is the peers' fftw_mpi_3d, which knows ESTIMATE and MEASURE only: run.py runs this for its PATIENT rows) */
 #include <fftw3-mpi.h>
 #include <math.h>
 #include <stdio.h>
@@ -20,7 +21,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv); fftw_mpi_init();
   int rank; MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   ptrdiff_t n = atol(argv[1]); int reps = atoi(argv[3]); const char* mode = argv[4];
-  unsigned flag = !strcmp(argv[2], "measure") ? FFTW_MEASURE : FFTW_ESTIMATE;
+  unsigned flag = !strcmp(argv[2], "measure") ? FFTW_MEASURE : !strcmp(argv[2], "patient") ? FFTW_PATIENT : FFTW_ESTIMATE;
   int tz = !strcmp(mode, "oop_tz");
   int oop = !strcmp(mode, "oop") || !strcmp(mode, "oop_t") || tz;
   int tr = !strcmp(mode, "oop_t") || !strcmp(mode, "inplace_t") || tz;

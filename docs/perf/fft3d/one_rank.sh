@@ -7,7 +7,8 @@
 # size the medians and the medians (min-max) of the per-round ratios.
 #   bash docs/perf/fft3d/one_rank.sh PEERS_DIR [ROUNDS] [SIZES] [PLANNING] [CORE] [LAYOUT_PLANNING]
 #   (defaults: 7, "48 64 96 128 192", measure, 1, PLANNING; LAYOUT_PLANNING patient: FFTW's plans A, E, F searched
-#   with FFTW_PATIENT while the proxy and the peer plan with PLANNING)
+#   with FFTW_PATIENT while the proxy and the peer plan with PLANNING; PLANNING patient: the peer is the same FFTW-MPI
+#   call built from fftw_mpi_contracts.c, mode inplace, as fftw_mpi_3d knows ESTIMATE and MEASURE only)
 # Needs a built proxylab (build/openmp) and the peers' fftw_mpi_3d (docs/perf/peers/README.md, setup.sh).
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
@@ -15,6 +16,10 @@ peers=$1 rounds=${2:-7} sizes=${3:-48 64 96 128 192} planning=${4:-measure} core
 layout_planning=${6:-$planning}
 layouts=$(mktemp -d)/fftw_layouts
 cc -O2 -march=native docs/perf/fft3d/fftw_layouts.c -o "$layouts" -lfftw3 -lm
+if [ "$planning" = patient ]; then
+  contracts=$(dirname "$layouts")/fftw_mpi_contracts
+  mpicc.openmpi -O3 -march=native docs/perf/fft3d/fftw_mpi_contracts.c -o "$contracts" -lfftw3_mpi -lfftw3 -lm
+fi
 proxy() {  # N ITERATIONS [--set ...]
   OMP_NUM_THREADS=1 OMP_PROC_BIND=false taskset -c "$core" build/openmp/bin/proxylab-fft3d \
     --deck inputs/fft3d/small.yaml --set "fft3d.nx=$1" --set "fft3d.ny=$1" --set "fft3d.nz=$1" \
@@ -25,8 +30,10 @@ layout() {  # N ITERATIONS PLAN
   taskset -c "$core" "$layouts" "$1" "$layout_planning" "$(($2 + 1))" "$3" | sed -n 's/.*(\([0-9.]*\) GFLOP\/s)$/\1/p'
 }
 peer() {  # N ITERATIONS
-  (cd "$peers" && mpirun.openmpi --allow-run-as-root --cpu-set "$core" --bind-to core -n 1 ./fftw_mpi_3d "$1" "$1" \
-    "$1" "$2" "$planning" | sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p')
+  local cmd=(./fftw_mpi_3d "$1" "$1" "$1" "$2" "$planning")
+  [ "$planning" != patient ] || cmd=("$contracts" "$1" patient "$2" inplace)
+  (cd "$peers" && mpirun.openmpi --allow-run-as-root --cpu-set "$core" --bind-to core -n 1 "${cmd[@]}" |
+    sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p')
 }
 log=$(mktemp)
 for round in $(seq "$rounds"); do

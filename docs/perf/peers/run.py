@@ -96,8 +96,19 @@ def evh1_cases(ranks, sizes):
     return out
 
 
+def fftw_mpi_patient():
+    """FFTW-MPI's in-place 3-D benchmark planned with FFTW_PATIENT: the peers' fftw_mpi_3d knows ESTIMATE and MEASURE
+    only, so the PATIENT rows run the same FFTW-MPI call (docs/perf/fft3d/fftw_mpi_contracts.c, mode inplace), built
+    here once with the peers' MPI."""
+    exe = Path(tempfile.mkdtemp(prefix="proxylab-peers-")) / "fftw_mpi_contracts"
+    subprocess.run(["mpicc.openmpi", "-O3", "-march=native", str(ROOT / "docs/perf/fft3d/fftw_mpi_contracts.c"),
+                    "-o", str(exe), "-lfftw3_mpi", "-lfftw3", "-lm"], check=True)
+    return str(exe)
+
+
 def fft3d_cases(ranks, sizes, plannings):
     out = []
+    patient_peer = fftw_mpi_patient() if "patient" in plannings else None
     for n in sizes:
         for planning in plannings:
             for p in ranks:
@@ -106,6 +117,8 @@ def fft3d_cases(ranks, sizes, plannings):
                     reps = max(10, 10 * (128 // n) ** 3)
 
                     def peer_cmd(d, p=p, n=n, planning=planning, reps=reps):
+                        if planning == "patient":
+                            return (openmpi(p) + [patient_peer, str(n), "patient", str(reps), "inplace"], d, {})
                         return (openmpi(p) + ["./fftw_mpi_3d", str(n), str(n), str(n), str(reps), planning], d, {})
                     sets = [f"fft3d.nx={n}", f"fft3d.ny={n}", f"fft3d.nz={n}", f"fft3d.planning={planning}",
                             f"fft3d.decomposition={decomp}", f"fft3d.iterations={reps}"]
@@ -317,7 +330,8 @@ def main(argv=None):
     ap.add_argument("--repeats", type=int, default=3)
     ap.add_argument("--evh1-sizes", default="512,256,768")
     ap.add_argument("--fft3d-sizes", default="48,64,96,128,192")
-    ap.add_argument("--fft3d-planning", default="estimate,measure")
+    ap.add_argument("--fft3d-planning", default="estimate,measure",
+                    help="comma-separated: estimate, measure, patient (FFTW_PATIENT: minutes of planning per size)")
     ap.add_argument("--pstswm-truncations", default="85,106,170,213,340")
     ap.add_argument("--pstswm-peer-fields", default="1,90",
                     help="SHTns runs on this many distinct fields per round (90: pstswm's 5 fields x 18 levels)")

@@ -88,7 +88,8 @@ std::vector<LocalPlan> DistributedFFT::local_candidates() const {
   return v;
 }
 
-// fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure the fastest candidate
+// fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure or patient the fastest
+// candidate
 // over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair each that plans them; the candidates
 // timed in turn, round by round), with estimate a
 // fixed rule: planes wherever the X stage holds whole planes (slabs, and pencil grids of one row, whose stages are a
@@ -118,7 +119,7 @@ void DistributedFFT::choose_local_plan() {
     pair();
     return;
   }
-  if (opt_.planning == FFTPlanning::measure) {
+  if (planning_times(opt_.planning)) {
     for (LocalPlan p : candidates) {  // plans
       local_ = p;
       pair();

@@ -14,10 +14,10 @@
 //   planes  slabs, and pencil grids of one row (whose X and Z stages are a slab's): one FFTW 2-D plan over each
 //           rank's (y, x) planes, then the one transpose and the z FFTs
 //   whole   one rank: one FFTW 3-D plan straight from the X-stage layout into the Z-stage layout (and back)
-// auto: with planning=measure the candidates are timed here and the fastest kept (the record names the choice and
-// the times), with estimate planes where it can run, else staged. The layouts of the input and
-// the result are the same whichever runs; in place (one rank) planes and staged pass through the work array.
-// Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
+// auto: with planning=measure or patient the candidates are timed here and the fastest kept (the record names the
+// choice and the times), with estimate planes where it can run, else staged. The layouts of the input and the result
+// are the same whichever runs; in place (one rank) planes and staged pass through the work array. Unnormalised in both
+// directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
 #pragma once
 #include <mpi.h>
 
@@ -67,7 +67,8 @@ class DistributedFFT {
   const Pencil& x_stage() const { return x_; }     // this rank's input piece (forward), output (inverse)
   const Pencil& z_stage() const { return z_; }     // this rank's spectral piece
   LocalPlan local_plan() const { return local_; }  // what runs (never automatic)
-  // planning=measure with fft3d.local=auto: seconds of one forward + inverse per candidate tried (slowest rank).
+  // planning=measure or patient with fft3d.local=auto: seconds of one forward + inverse per candidate tried (slowest
+  // rank).
   const std::vector<std::pair<LocalPlan, double>>& local_plan_times() const { return local_times_; }
   int row() const { return grid_->cx(); }          // r in 0..p_row-1
   int col() const { return grid_->cy(); }          // c in 0..p_col-1

@@ -37,11 +37,14 @@ void declare(Schema& s) {
   s.integer("fft3d.ranks_per_node", 0, 0, 1 << 20,
             "node_aware: emulate nodes of this many consecutive ranks of each transpose communicator "
             "(several leaders on one machine); 0 = the real shared-memory nodes");
-  s.choice("fft3d.planning", FFTPlanning::estimate, "FFTW planning: FFTW_ESTIMATE or FFTW_MEASURE");
+  s.choice("fft3d.planning", FFTPlanning::estimate,
+           "FFTW planning: FFTW_ESTIMATE, FFTW_MEASURE or FFTW_PATIENT (a wider search: minutes at set-up for a large "
+           "grid); host back ends, a device library has one planning mode");
   s.choice(
       "fft3d.local", LocalPlan::automatic,
       "how the local FFTs are planned: staged (batched 1-D FFTs per axis, every decomposition), planes (slabs: one "
-      "2-D plan per rank's planes), whole (slabs at 1 rank: one 3-D plan); auto: planning=measure times the ones "
+      "2-D plan per rank's planes), whole (slabs at 1 rank: one 3-D plan); auto: planning=measure or patient times the "
+      "ones "
       "that can run and keeps the fastest, estimate runs planes where it can (slabs, pencil grids of one row; in "
       "place too) and staged elsewhere. Host back ends: on a device always staged");
   s.choice("fft3d.mapping", Mapping::mdrange, "loop mapping of the pack/unpack kernels");
@@ -65,7 +68,7 @@ void declare(Schema& s) {
          "bound on the relative round-trip, Parseval and serial-reference errors (round-off: ~1e-15 log2 N)");
 }
 
-// The local plans timed by the set-up (fft3d.local=auto with planning=measure), by name.
+// The local plans timed by the set-up (fft3d.local=auto with planning=measure or patient), by name.
 std::vector<std::pair<std::string, double>> local_plan_times(const DistributedFFT& fft) {
   std::vector<std::pair<std::string, double>> v;
   for (const auto& [plan, seconds] : fft.local_plan_times()) v.emplace_back(to_string(plan), seconds);
@@ -206,8 +209,7 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
   if (o.serial_baseline) {
     if (ctx.size == 1) {
       r.serial_baseline = TransformResults::SerialBaseline::measured;
-      const LibraryBaseline b =
-          library_3d_fft(fft.decomposition(), u, std::max(3, done), o.fft.planning == FFTPlanning::measure);
+      const LibraryBaseline b = library_3d_fft(fft.decomposition(), u, std::max(3, done), o.fft.planning);
       r.library_3d = b.library;
       r.library_3d_seconds = b.seconds;
     } else {

@@ -19,7 +19,7 @@ struct SetupSummary {
   bool fused = true;                // fft3d.fuse_transpose as it runs (host back ends only)
   std::string mpi_buffers;          // device.hpp mpi_buffer_mode()
   std::string local_plan;           // fft3d.local as it runs (never auto)
-  std::vector<std::pair<std::string, double>> local_plan_times;  // auto with planning=measure: s per pair tried
+  std::vector<std::pair<std::string, double>> local_plan_times;  // auto with measure or patient: s per pair tried
 
   std::string to_text() const;
   nlohmann::json to_json() const;

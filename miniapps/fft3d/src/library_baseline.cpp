@@ -37,7 +37,7 @@ double time_repeats(int repeats, const Run& run) {
 }  // namespace
 
 #ifdef PROXYLAB_DEVICE_FFT
-LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, bool) {
+LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, FFTPlanning) {
   using Grid = Kokkos::View<Complex***, Kokkos::LayoutRight, MemSpace>;
   const int nx = d.global[0], ny = d.global[1], nz = d.global[2];
   Grid in("fft3d::baseline_in", nz, ny, nx), out("fft3d::baseline_out", nz, ny, nx);
@@ -53,18 +53,18 @@ LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repea
   return {std::string("kokkos-fft 3-D plan (") + ExecSpace::name() + ")", seconds};
 }
 #else
-LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, bool measure) {
+LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, FFTPlanning planning) {
   const long long n = d.points();
   fftw_complex* a = fftw_alloc_complex(n);
   fftw_complex* b = fftw_alloc_complex(n);
-  fftw_plan plan = fftw_plan_dft_3d(d.global[2], d.global[1], d.global[0], a, b, FFTW_FORWARD,
-                                    measure ? FFTW_MEASURE : FFTW_ESTIMATE);
+  fftw_plan plan =
+      fftw_plan_dft_3d(d.global[2], d.global[1], d.global[0], a, b, FFTW_FORWARD, fftw_planner_flag(planning));
   std::memcpy(a, u.data(), sizeof(fftw_complex) * n);
   const double seconds = time_repeats(repeats, [&] { fftw_execute(plan); });
   fftw_destroy_plan(plan);
   fftw_free(a);
   fftw_free(b);
-  return {std::string("serial FFTW 3-D plan (") + (measure ? "FFTW_MEASURE" : "FFTW_ESTIMATE") + ")", seconds};
+  return {std::string("serial FFTW 3-D plan (") + fftw_planner_flag_name(planning) + ")", seconds};
 }
 #endif
 

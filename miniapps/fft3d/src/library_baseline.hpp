@@ -6,6 +6,7 @@
 
 #include "decomposition.hpp"
 #include "field.hpp"
+#include "proxylab/fft.hpp"
 
 namespace proxylab::fft3d {
 
@@ -14,8 +15,8 @@ struct LibraryBaseline {
   double seconds = 0;   // per forward transform, median of the repeats
 };
 
-// u: the X-stage field of a 1-rank run (the whole grid, x fastest). Plans outside the timing; `measure` asks FFTW
-// for FFTW_MEASURE (a device library has one planning mode).
-LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, bool measure);
+// u: the X-stage field of a 1-rank run (the whole grid, x fastest). Plans outside the timing with the run's FFTW
+// planning (a device library has one planning mode).
+LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, FFTPlanning planning);
 
 }  // namespace proxylab::fft3d

@@ -293,30 +293,33 @@ TEST_CASE(
     CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == LocalPlan::planes);
 
   // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed, in place too (one rank on the
-  // host); on a device, whose library plans lines, every decomposition runs staged and nothing is timed
+  // host), with either timing planning; on a device, whose library plans lines, every decomposition runs staged and
+  // nothing is timed
   const size_t timed = !proxylab::mem_space_on_host ? 0u : ranks == 1 ? 3u : 2u;
-  for (const bool in_place : {false, true}) {
-    if (in_place && (ranks > 1 || !proxylab::mem_space_on_host)) continue;
-    for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
-      INFO((kind == DecompKind::slab ? "slab" : "pencil") << (in_place ? " in place" : ""));
-      const auto d = Decomposition::make(kind, 12, 10, 8, ranks, p_row, 0);
-      FFTOptions opt;
-      opt.local = LocalPlan::automatic;
-      opt.planning = FFTPlanning::measure;
-      opt.in_place = in_place;
-      const DistributedFFT fft(d, MPI_COMM_WORLD, opt);
-      const auto& times = fft.local_plan_times();
-      REQUIRE(times.size() == timed);
-      if (timed == 0) {
-        CHECK(fft.local_plan() == LocalPlan::staged);
-        continue;
+  for (const FFTPlanning planning : {FFTPlanning::measure, FFTPlanning::patient})
+    for (const bool in_place : {false, true}) {
+      if (in_place && (ranks > 1 || !proxylab::mem_space_on_host)) continue;
+      for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
+        INFO((kind == DecompKind::slab ? "slab" : "pencil")
+             << (in_place ? " in place, " : ", ") << to_string(planning));
+        const auto d = Decomposition::make(kind, 12, 10, 8, ranks, p_row, 0);
+        FFTOptions opt;
+        opt.local = LocalPlan::automatic;
+        opt.planning = planning;
+        opt.in_place = in_place;
+        const DistributedFFT fft(d, MPI_COMM_WORLD, opt);
+        const auto& times = fft.local_plan_times();
+        REQUIRE(times.size() == timed);
+        if (timed == 0) {
+          CHECK(fft.local_plan() == LocalPlan::staged);
+          continue;
+        }
+        const auto fastest = std::min_element(times.begin(), times.end(),
+                                              [](const auto& a, const auto& b) { return a.second < b.second; });
+        CHECK(fft.local_plan() == fastest->first);
+        for (const auto& t : times) CHECK(t.second > 0);
       }
-      const auto fastest = std::min_element(times.begin(), times.end(),
-                                            [](const auto& a, const auto& b) { return a.second < b.second; });
-      CHECK(fft.local_plan() == fastest->first);
-      for (const auto& t : times) CHECK(t.second > 0);
     }
-  }
 
   // auto with estimate: a fixed rule, nothing timed; planes where the X stage holds whole planes (slabs, pencil
   // grids of one row; on the host), staged on grids of several rows

@@ -60,9 +60,9 @@ void declare(Schema& s) {
             "FFTs while the pair's rows are in cache (needs transform.fuse_fold: host back ends, the default there); "
             "false: every latitude's inverse FFTs, the products over the whole grid, then the forward FFTs");
   s.choice("transform.fft_planning", FFTPlanning::estimate,
-           "FFTW planning of the longitude FFTs: estimate (the same plan every run: bitwise reproducible) or measure "
+           "FFTW planning of the longitude FFTs: estimate (the same plan every run: bitwise reproducible), measure "
            "(FFTW times candidate plans at set-up and keeps the fastest, as SHTns does; results may differ in the last "
-           "bits between runs)");
+           "bits between runs) or patient (a wider set of candidates timed)");
   s.boolean("perf.measure_dgemm", false,
             "measure the DGEMM rate (1024^3; OpenBLAS on a host, cuBLAS on a GPU) in the same run for the LT gemm "
             "fraction");
