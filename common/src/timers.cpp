@@ -139,4 +139,10 @@ std::string format_timer_table(const std::vector<RegionStats>& stats) {
   return os.str();
 }
 
+double median(std::vector<double> samples) {
+  std::sort(samples.begin(), samples.end());
+  const size_t n = samples.size();
+  return n == 0 ? 0 : n % 2 ? samples[n / 2] : 0.5 * (samples[n / 2 - 1] + samples[n / 2]);
+}
+
 }  // namespace proxylab

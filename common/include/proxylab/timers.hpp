@@ -24,6 +24,9 @@ struct RegionStats {
   double min = 0, avg = 0, max = 0, imbalance_pct = 0;
 };
 
+// The median of timing samples (the mean of the middle two for an even count; 0 for none).
+double median(std::vector<double> samples);
+
 class Timers {
  public:
   explicit Timers(Trace* trace = nullptr, bool fence = true);

@@ -18,6 +18,7 @@
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
+#include "proxylab/timers.hpp"
 #include "run_options.hpp"
 
 namespace proxylab::fft3d {
@@ -96,12 +97,6 @@ double stream_copy_gbs(long long n) {
     best = std::min(best, MPI_Wtime() - t0);
   }
   return 2.0 * n * sizeof(Complex) / best * 1e-9;
-}
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
 // What the forward transform reads: u, or with fft3d.in_place a copy of u in `spectrum` (one rank: the same size),

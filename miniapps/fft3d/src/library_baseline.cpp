@@ -13,14 +13,10 @@
 #include <cstring>
 #endif
 
+#include "proxylab/timers.hpp"
+
 namespace proxylab::fft3d {
 namespace {
-
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  const size_t n = v.size();
-  return n == 0 ? 0 : n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
 
 // Median seconds of `repeats` calls of run() after one untimed call.
 template <class Run>

@@ -6,6 +6,8 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "proxylab/timers.hpp"
+
 namespace proxylab::comm {
 
 int repetitions_for(long long bytes, int repetitions) {
@@ -37,11 +39,10 @@ Stats reduce_times(MPI_Comm comm, const std::vector<double>& seconds, int warmup
   MPI_Bcast(&overhead, 1, MPI_DOUBLE, 0, comm);
   std::vector<double> t(worst.begin() + std::min<size_t>(warmup, worst.size() - 1), worst.end());
   for (auto& x : t) x = std::max(0.0, x - overhead);
-  std::sort(t.begin(), t.end());
   Stats s;
-  s.min = t.front();
-  s.max = t.back();
-  s.median = t.size() % 2 ? t[t.size() / 2] : 0.5 * (t[t.size() / 2 - 1] + t[t.size() / 2]);
+  s.min = *std::min_element(t.begin(), t.end());
+  s.max = *std::max_element(t.begin(), t.end());
+  s.median = median(t);
   return s;
 }
 
