@@ -12,11 +12,13 @@
 
 #include <Kokkos_Core.hpp>
 #include <cmath>
+#include <iterator>
 #include <map>
 #include <memory>
 #include <mutex>
 #include <sstream>
 #include <tuple>
+#include <utility>
 #include <vector>
 
 #include "proxylab/errors.hpp"
@@ -229,29 +231,13 @@ std::string fft_view_mismatch(const FFTShape& shape, const char* which, size_t s
          std::to_string(need) + " contiguous " + (want_complex ? "complex" : "real") + " values";
 }
 
-unsigned fftw_planner_flag(FFTPlanning p) {
-  switch (p) {
-    case FFTPlanning::measure:
-      return FFTW_MEASURE;
-    case FFTPlanning::patient:
-      return FFTW_PATIENT;
-    case FFTPlanning::estimate:
-      break;
-  }
-  return FFTW_ESTIMATE;
-}
+// FFTW's flag and its name per FFTPlanning, in the enum's order.
+constexpr std::pair<unsigned, const char*> planner_flags[] = {
+    {FFTW_ESTIMATE, "FFTW_ESTIMATE"}, {FFTW_MEASURE, "FFTW_MEASURE"}, {FFTW_PATIENT, "FFTW_PATIENT"}};
+static_assert(std::size(planner_flags) == int(FFTPlanning::patient) + 1, "one FFTW flag per FFTPlanning");
 
-const char* fftw_planner_flag_name(FFTPlanning p) {
-  switch (p) {
-    case FFTPlanning::measure:
-      return "FFTW_MEASURE";
-    case FFTPlanning::patient:
-      return "FFTW_PATIENT";
-    case FFTPlanning::estimate:
-      break;
-  }
-  return "FFTW_ESTIMATE";
-}
+unsigned fftw_planner_flag(FFTPlanning p) { return planner_flags[int(p)].first; }
+const char* fftw_planner_flag_name(FFTPlanning p) { return planner_flags[int(p)].second; }
 
 namespace detail {
 
