@@ -20,9 +20,11 @@ Performance is never asserted in tests; this script is the place where it is mea
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import tempfile
@@ -100,7 +102,9 @@ def fftw_mpi_patient():
     """FFTW-MPI's in-place 3-D benchmark planned with FFTW_PATIENT: the peers' fftw_mpi_3d knows ESTIMATE and MEASURE
     only, so the PATIENT rows run the same FFTW-MPI call (docs/perf/fft3d/fftw_mpi_contracts.c, mode inplace), built
     here once with the peers' MPI."""
-    exe = Path(tempfile.mkdtemp(prefix="proxylab-peers-")) / "fftw_mpi_contracts"
+    folder = tempfile.mkdtemp(prefix="proxylab-peers-")
+    atexit.register(shutil.rmtree, folder, ignore_errors=True)
+    exe = Path(folder) / "fftw_mpi_contracts"
     subprocess.run(["mpicc.openmpi", "-O3", "-march=native", str(ROOT / "docs/perf/fft3d/fftw_mpi_contracts.c"),
                     "-o", str(exe), "-lfftw3_mpi", "-lfftw3", "-lm"], check=True)
     return str(exe)

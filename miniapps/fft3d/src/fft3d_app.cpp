@@ -15,6 +15,7 @@
 #include "memory_estimate.hpp"
 #include "nas_ft.hpp"
 #include "proxylab/errors.hpp"
+#include "proxylab/fft_wisdom.hpp"
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
@@ -44,10 +45,9 @@ void declare(Schema& s) {
   s.choice(
       "fft3d.local", LocalPlan::automatic,
       "how the local FFTs are planned: staged (batched 1-D FFTs per axis, every decomposition), planes (slabs: one "
-      "2-D plan per rank's planes), whole (slabs at 1 rank: one 3-D plan); auto: planning=measure or patient times the "
-      "ones "
-      "that can run and keeps the fastest, estimate runs planes where it can (slabs, pencil grids of one row; in "
-      "place too) and staged elsewhere. Host back ends: on a device always staged");
+      "2-D plan per rank's planes), whole (slabs at 1 rank: one 3-D plan); auto: planning=measure or patient times "
+      "the ones that can run and keeps the fastest, estimate runs planes where it can (slabs, pencil grids of one "
+      "row; in place too) and staged elsewhere. Host back ends: on a device always staged");
   s.choice("fft3d.mapping", Mapping::mdrange, "loop mapping of the pack/unpack kernels");
   s.boolean("fft3d.fuse_transpose", true,
             "the FFT next to each transpose reads the received blocks / writes the blocks to send itself, in "
@@ -62,6 +62,10 @@ void declare(Schema& s) {
   s.boolean("fft3d.serial_baseline", false,
             "fft, 1 rank: also time the FFT library's own 3-D plan over the same data (FFTW; on a device kokkos-fft, "
             "cuFFT on CUDA) and compare with the transform and its local FFT stage");
+  s.text("fft3d.wisdom", "",
+         "FFTW wisdom file: read before planning when it exists (the plans it holds are made at once and are the "
+         "same from run to run), written after the run with every plan made (planning measure or patient; host "
+         "back ends); empty: none");
   s.real("ft.alpha", nas::alpha, 0.0, 1.0, "ft: diffusion constant of the evolution exp(-4 alpha pi^2 |k|^2 t)");
   s.integer("verify.serial_max_points", 1 << 21, 0, 1LL << 26,
             "compare with a serial FFTW 3-D transform on rank 0 when nx*ny*nz is at most this (0: never)");
@@ -295,6 +299,7 @@ void run(RunContext& ctx) {
         "the one spectrum it keeps); allowed: true with fft3d.mode fft, false");
   const Decomposition d = Decomposition::make(o.decomposition, o.nx, o.ny, o.nz, ctx.size, o.p_row, o.p_col);
   require_memory(ctx.comm, estimate_memory(d, o, ctx.rank, ctx.size), "fft3d.nx x fft3d.ny x fft3d.nz");
+  FFTWisdomFile wisdom(ctx.comm, "fft3d.wisdom", o.wisdom, o.fft.planning);  // before any plan
   std::unique_ptr<DistributedFFT> fft;
   {
     auto t = ctx.timers.scope("plan");
@@ -303,6 +308,7 @@ void run(RunContext& ctx) {
   publish_results(ctx,
                   SetupSummary{d, to_string(o.fft.strategy), to_string(o.fft.planning), ctx.threads(), o.fft.fused(),
                                mpi_buffer_mode(o.fft.gpu_aware), to_string(fft->local_plan()), local_plan_times(*fft)});
+  publish_results(ctx, wisdom);
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());
   Field spectrum = make_field("fft3d::spectrum", fft->z_stage().size());
@@ -316,6 +322,7 @@ void run(RunContext& ctx) {
     run_fft_mode(ctx, o, *fft, u, spectrum, back);
   else
     run_ft_mode(ctx, o, *fft, u, spectrum, back);
+  wisdom.save();  // every plan the run made, for the next run with this file
 }
 
 }  // namespace

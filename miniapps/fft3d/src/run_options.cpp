@@ -22,6 +22,7 @@ RunOptions read_options(const Config& cfg) {
   o.iterations = int(cfg.integer("fft3d.iterations"));
   o.warmup = int(cfg.integer("fft3d.warmup"));
   o.serial_baseline = cfg.boolean("fft3d.serial_baseline");
+  o.wisdom = cfg.text("fft3d.wisdom");
   o.ft_alpha = cfg.real("ft.alpha");
   o.serial_max_points = cfg.integer("verify.serial_max_points");
   o.tolerance = cfg.real("verify.tolerance");

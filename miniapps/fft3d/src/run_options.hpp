@@ -1,6 +1,8 @@
 // fft3d's deck, read once into typed values (the schema is declared in fft3d_app.cpp); the driver and the
 // memory estimate take these, never the Config.
 #pragma once
+#include <string>
+
 #include "distributed_fft.hpp"
 #include "proxylab/config.hpp"
 #include "run_choices.hpp"
@@ -15,6 +17,7 @@ struct RunOptions {
   FFTOptions fft;            // transpose strategy, FFTW planning, mapping, fusion, emulated node size
   int iterations = 10, warmup = 1;
   bool serial_baseline = false;
+  std::string wisdom;  // fft3d.wisdom: FFTW wisdom file read before planning and written after the run ("": none)
   double ft_alpha = 0;
   long long serial_max_points = 0;  // verify against a serial FFTW 3-D transform up to this many points
   double tolerance = 0;             // verify.tolerance

@@ -10,6 +10,7 @@
 #include "memory_estimate.hpp"
 #include "proxylab/blas.hpp"
 #include "proxylab/fft.hpp"
+#include "proxylab/fft_wisdom.hpp"
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/model_counts.hpp"
 #include "proxylab/progress.hpp"
@@ -63,6 +64,10 @@ void declare(Schema& s) {
            "FFTW planning of the longitude FFTs: estimate (the same plan every run: bitwise reproducible), measure "
            "(FFTW times candidate plans at set-up and keeps the fastest, as SHTns does; results may differ in the last "
            "bits between runs) or patient (a wider set of candidates timed)");
+  s.text("transform.fft_wisdom", "",
+         "FFTW wisdom file for the longitude FFTs: read before planning when it exists (its plans are made at once "
+         "and are the same from run to run), written after the run with every plan made (fft_planning measure or "
+         "patient; host back ends); empty: none");
   s.boolean("perf.measure_dgemm", false,
             "measure the DGEMM rate (1024^3; OpenBLAS on a host, cuBLAS on a GPU) in the same run for the LT gemm "
             "fraction");
@@ -121,6 +126,8 @@ void run(RunContext& ctx) {
     if (const std::string warning = host_blas_warning(); !warning.empty())
       ctx.out() << "  WARNING: " << warning << "\n";
 
+  FFTWisdomFile wisdom(ctx.comm, "transform.fft_wisdom", s.fft_wisdom, t.fft_planning);  // before any plan
+  publish_results(ctx, wisdom);
   const double dgemm = s.measure_dgemm ? measure_dgemm_gflops(1024, 3) : 0.0;
   const double fft_alone = s.measure_fft ? measure_fft_gflops(t, ctx.comm) : 0.0;
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
@@ -253,6 +260,7 @@ void run(RunContext& ctx) {
   publish_results(ctx, r);
   const double rate = (total.fft_flops + total.legendre_flops + total.grid_point_flops) / wall * 1e-9;
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
+  wisdom.save();  // every plan the run made, for the next run with this file
 }
 
 }  // namespace

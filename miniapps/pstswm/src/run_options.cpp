@@ -71,6 +71,7 @@ RunOptions read_options(const Config& cfg) {
   s.drift_tolerance = cfg.real("verify.drift_tolerance");
   s.measure_dgemm = cfg.boolean("perf.measure_dgemm");
   s.measure_fft = cfg.boolean("perf.measure_fft");
+  s.fft_wisdom = cfg.text("transform.fft_wisdom");
   return s;
 }
 

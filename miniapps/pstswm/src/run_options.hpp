@@ -1,6 +1,8 @@
 // pstswm's deck, read once into typed values (the schema is declared in pstswm_app.cpp); the driver takes these,
 // never the Config.
 #pragma once
+#include <string>
+
 #include "proxylab/config.hpp"
 #include "shallow_water.hpp"
 #include "transform_options.hpp"
@@ -16,6 +18,7 @@ struct RunOptions {
   long long steps = 0;
   double case2_tolerance = 0, mass_tolerance = 0, energy_tolerance = 0, drift_tolerance = 0;  // verify.*
   bool measure_dgemm = false, measure_fft = false;                                            // perf.*
+  std::string fft_wisdom;  // transform.fft_wisdom: FFTW wisdom file read before planning, written after ("": none)
 };
 
 // InputError naming the key for what the schema's ranges cannot refuse alone (grid sizes below 3N+1, a fixed level
