@@ -21,7 +21,8 @@ namespace {
 // The text of the regular file at `path` into `text` ("" when there is none); else why it cannot be read.
 std::string read_existing(const std::string& path, std::string& text) {
   struct stat st;
-  if (::stat(path.c_str(), &st) != 0) return errno == ENOENT ? "" : std::string("cannot be examined: ") + strerror(errno);
+  if (::stat(path.c_str(), &st) != 0)
+    return errno == ENOENT ? "" : std::string("cannot be examined: ") + strerror(errno);
   if (!S_ISREG(st.st_mode)) return "";  // /dev/null and the like: nothing to import, written like any output
   std::ifstream in(path, std::ios::binary);
   std::ostringstream s;
@@ -68,9 +69,10 @@ FFTWisdomFile::FFTWisdomFile(MPI_Comm comm, std::string key, std::string path, F
                                named + ", which " + problem + "; allowed: a file it can read and replace");
   text = broadcast(comm_, text);
   const bool ok = text.empty() || fftw_import_wisdom_from_string(text.c_str()) != 0;
-  collective_check<InputError>(comm_, ok,
-                               named + ", a file that is not FFTW wisdom (fftw_import_wisdom_from_string refused "
-                                       "it); allowed: a file this key wrote (or fftw-wisdom did), or a new path");
+  const std::string not_wisdom =
+      ", a file that is not FFTW wisdom (fftw_import_wisdom_from_string refused it); allowed: a file this key wrote "
+      "(or fftw-wisdom did), or a new path";
+  collective_check<InputError>(comm_, ok, named + not_wisdom);
   imported_ = !text.empty();
 }
 
@@ -103,9 +105,10 @@ void FFTWisdomFile::save() {
   std::string merged;
   int refused = -1;  // a rank whose wisdom FFTW did not take back
   if (rank == 0) {   // every other rank's plans join rank 0's (FFTW merges imported wisdom with its own)
-    for (int r = 1; r < size && refused < 0; ++r)
-      if (fftw_import_wisdom_from_string(all.substr(size_t(offsets[size_t(r)]), size_t(counts[size_t(r)])).c_str()) == 0)
-        refused = r;
+    for (int r = 1; r < size && refused < 0; ++r) {
+      const std::string theirs = all.substr(size_t(offsets[size_t(r)]), size_t(counts[size_t(r)]));
+      if (fftw_import_wisdom_from_string(theirs.c_str()) == 0) refused = r;
+    }
     merged = exported_wisdom();
   }
   collective_check(comm_, refused < 0,

@@ -105,8 +105,7 @@ TEST_CASE("FFTWisdomFile: saved by every rank, imported by the next run", "[fft]
 TEST_CASE("FFTWisdomFile: bad input ends every rank; no save leaves the file as it was", "[fft][wisdom][mpi]") {
   TempFolder folder;
   const std::string path = (folder.path / "old.wisdom").string();
-  CHECK(input_error_of(path, FFTPlanning::estimate).find("cannot be used with planning estimate") !=
-        std::string::npos);
+  CHECK(input_error_of(path, FFTPlanning::estimate).find("cannot be used with planning estimate") != std::string::npos);
   CHECK(input_error_of((folder.path / "no-such-folder" / "w").string(), FFTPlanning::measure)
             .find("folder that does not exist") != std::string::npos);
   CHECK(input_error_of(folder.path.string(), FFTPlanning::measure).find("test.wisdom") != std::string::npos);
