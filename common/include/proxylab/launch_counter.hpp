@@ -11,6 +11,10 @@
 #include <Kokkos_Core.hpp>
 #include <cstdint>
 
+// Kokkos Tools' settings request (set_request_tool_settings_callback): in Kokkos 4.x; Kokkos 3.4 fences but has no
+// setter. A macro, since the call must not be compiled where the name does not exist.
+#define PROXYLAB_KOKKOS_TOOL_SETTINGS (KOKKOS_VERSION >= 40000)
+
 namespace proxylab {
 
 class LaunchCounter {
@@ -39,12 +43,12 @@ class LaunchCounter {
 
   std::uint64_t launches() const { return state().launches; }
 
-  // Whether this Kokkos takes the request (its setter is in Kokkos 4.x; Kokkos 3.4 has the fence but no setter).
-  static constexpr bool can_request_no_fences = KOKKOS_VERSION >= 40000;
+  // Whether this Kokkos takes the request.
+  static constexpr bool can_request_no_fences = PROXYLAB_KOKKOS_TOOL_SETTINGS;
   // Before Kokkos::initialize. A Kokkos Tools library the user loads replaces this request with its own settings
   // (a kernel timer keeps its fences).
   static void request_no_global_fences() {
-#if KOKKOS_VERSION >= 40000
+#if PROXYLAB_KOKKOS_TOOL_SETTINGS
     Kokkos::Tools::Experimental::set_request_tool_settings_callback(
         [](const std::uint32_t, Kokkos::Tools::Experimental::ToolSettings* settings) {
           settings->requires_global_fencing = false;
