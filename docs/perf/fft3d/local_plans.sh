@@ -10,39 +10,14 @@
 set -euo pipefail
 cd "$(dirname "$0")/../../.."
 rounds=${1:-5} sizes=${2:-32 40 48 56 64 72 80 96 112 128} planning=${3:-estimate} core=${4:-1}
-folder=$(mktemp -d)
-trap 'rm -rf "$folder"' EXIT
-cc -O2 -march=native docs/perf/fft3d/fftw_layouts.c -o "$folder/fftw_layouts" -lfftw3 -lm
-proxy() {  # N ITERATIONS LOCAL
-  OMP_NUM_THREADS=1 OMP_PROC_BIND=false taskset -c "$core" build/openmp/bin/proxylab-fft3d \
-    --set "fft3d.nx=$1" --set "fft3d.ny=$1" --set "fft3d.nz=$1" --set "fft3d.planning=$planning" \
-    --set "fft3d.iterations=$2" --set fft3d.warmup=2 --set verify.serial_max_points=0 --set fft3d.in_place=true \
-    --set "fft3d.local=$3" --quiet | sed -n 's/^FOM: \([0-9.]*\) GFLOP\/s.*/\1/p'
-}
-layout() {  # N ITERATIONS PLAN
-  taskset -c "$core" "$folder/fftw_layouts" "$1" "$planning" "$(($2 + 1))" "$3" | sed -n 's/.*(\([0-9.]*\) GFLOP\/s)$/\1/p'
-}
-log="$folder/log"
+source docs/perf/fft3d/one_core.sh  # proxy, layout, iterations, summarize; $work
+log=$work/log
 for round in $(seq "$rounds"); do
   for n in $sizes; do
-    it=$((10 * (128 / n) ** 3)); [ "$it" -ge 10 ] || it=10  # the same work at every size, as run.py
-    echo "$round $n planes=$(proxy "$n" "$it" planes) whole=$(proxy "$n" "$it" whole)" \
-      "staged=$(proxy "$n" "$it" staged) F=$(layout "$n" "$it" F)" | tee -a "$log"
+    it=$(iterations "$n")
+    local_plan() { proxy "$n" "$it" --set fft3d.in_place=true --set "fft3d.local=$1"; }
+    echo "$round $n planes=$(local_plan planes) whole=$(local_plan whole) staged=$(local_plan staged)" \
+      "F=$(layout "$n" "$it" F)" | tee -a "$log"
   done
 done
-python3 - "$log" <<'PY'
-import collections, statistics, sys
-rows = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    f = line.split()
-    rows[int(f[1])].append({k: float(v) for k, v in (x.split("=") for x in f[2:])})
-for n, r in sorted(rows.items()):
-    med = " ".join(f"{k} {statistics.median(x[k] for x in r):.2f}" for k in r[0])
-    cells = []
-    for a in ("planes", "whole", "staged"):
-        q = [x[a] / x["F"] for x in r]
-        cells.append(f"{a}/F {statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})")
-    q = [x["whole"] / x["planes"] for x in r]
-    cells.append(f"whole/planes {statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})")
-    print(f"{n}^3, {len(r)} rounds, medians GFLOP/s: {med}\n    " + ", ".join(cells))
-PY
+summarize "$log" planes/F whole/F staged/F whole/planes

@@ -14,47 +14,23 @@ set -euo pipefail
 cd "$(dirname "$0")/../../.."
 peers=$1 rounds=${2:-7} sizes=${3:-48 64 96 128 192} planning=${4:-measure} core=${5:-1}
 layout_planning=${6:-$planning}
-layouts=$(mktemp -d)/fftw_layouts
-cc -O2 -march=native docs/perf/fft3d/fftw_layouts.c -o "$layouts" -lfftw3 -lm
+source docs/perf/fft3d/one_core.sh  # proxy, layout, iterations, summarize; $work
 if [ "$planning" = patient ]; then
-  contracts=$(dirname "$layouts")/fftw_mpi_contracts
+  contracts=$work/fftw_mpi_contracts
   mpicc.openmpi -O3 -march=native docs/perf/fft3d/fftw_mpi_contracts.c -o "$contracts" -lfftw3_mpi -lfftw3 -lm
 fi
-proxy() {  # N ITERATIONS [--set ...]
-  OMP_NUM_THREADS=1 OMP_PROC_BIND=false taskset -c "$core" build/openmp/bin/proxylab-fft3d \
-    --deck inputs/fft3d/small.yaml --set "fft3d.nx=$1" --set "fft3d.ny=$1" --set "fft3d.nz=$1" \
-    --set "fft3d.planning=$planning" --set "fft3d.iterations=$2" --set fft3d.warmup=2 \
-    --set verify.serial_max_points=0 --quiet "${@:3}" | sed -n 's/^FOM: \([0-9.]*\) GFLOP\/s.*/\1/p'
-}
-layout() {  # N ITERATIONS PLAN
-  taskset -c "$core" "$layouts" "$1" "$layout_planning" "$(($2 + 1))" "$3" | sed -n 's/.*(\([0-9.]*\) GFLOP\/s)$/\1/p'
-}
 peer() {  # N ITERATIONS
   local cmd=(./fftw_mpi_3d "$1" "$1" "$1" "$2" "$planning")
   [ "$planning" != patient ] || cmd=("$contracts" "$1" patient "$2" inplace)
   (cd "$peers" && mpirun.openmpi --allow-run-as-root --cpu-set "$core" --bind-to core -n 1 "${cmd[@]}" |
     sed -n 's/.* \([0-9.]*\) GFLOP\/s.*/\1/p')
 }
-log=$(mktemp)
+log=$work/log
 for round in $(seq "$rounds"); do
   for n in $sizes; do
-    it=$((10 * (128 / n) ** 3)); [ "$it" -ge 10 ] || it=10  # the same work at every size, as run.py
+    it=$(iterations "$n")
     echo "$round $n oop=$(proxy "$n" "$it") ip=$(proxy "$n" "$it" --set fft3d.in_place=true) mpi=$(peer "$n" "$it")" \
       "A=$(layout "$n" "$it" A) E=$(layout "$n" "$it" E) F=$(layout "$n" "$it" F)" | tee -a "$log"
   done
 done
-python3 - "$log" <<'PY'
-import collections, statistics, sys
-rows = collections.defaultdict(list)
-for line in open(sys.argv[1]):
-    f = line.split()
-    rows[int(f[1])].append({k: float(v) for k, v in (x.split("=") for x in f[2:])})
-ratios = [("oop", "mpi"), ("ip", "mpi"), ("oop", "E"), ("ip", "F"), ("E", "A"), ("F", "A"), ("A", "mpi")]
-for n, r in sorted(rows.items()):
-    print(f"{n}^3, {len(r)} rounds, medians GFLOP/s:", " ".join(f"{k} {statistics.median(x[k] for x in r):.2f}" for k in r[0]))
-    cells = []
-    for a, b in ratios:
-        q = [x[a] / x[b] for x in r]
-        cells.append(f"{a}/{b} {statistics.median(q):.2f} ({min(q):.2f}-{max(q):.2f})")
-    print("   ", ", ".join(cells))
-PY
+summarize "$log" oop/mpi ip/mpi oop/E ip/F E/A F/A A/mpi
