@@ -13,6 +13,7 @@
 #include <limits>
 #include <sstream>
 
+#include "proxylab/comm/gather.hpp"
 #include "proxylab/deck_yaml.hpp"
 #include "proxylab/errors.hpp"
 
@@ -411,18 +412,9 @@ std::string load_deck_text(const std::string& path, MPI_Comm comm) {
   MPI_Comm_rank(comm, &rank);
   std::string text, problem;
   if (rank == 0) problem = read_deck_file(path, text);
-  int len = problem.empty() ? static_cast<int>(text.size()) : -1;  // the limit keeps it far below INT_MAX
-  MPI_Bcast(&len, 1, MPI_INT, 0, comm);
-  if (len < 0) {  // every rank raises the same message
-    int n = static_cast<int>(problem.size());
-    MPI_Bcast(&n, 1, MPI_INT, 0, comm);
-    problem.resize(static_cast<size_t>(n));
-    MPI_Bcast(problem.data(), n, MPI_CHAR, 0, comm);
-    throw InputError("--deck '" + path + "': " + problem);
-  }
-  text.resize(static_cast<size_t>(len));
-  MPI_Bcast(text.data(), len, MPI_CHAR, 0, comm);
-  return text;
+  problem = broadcast_text(comm, problem);  // every rank raises the same message
+  if (!problem.empty()) throw InputError("--deck '" + path + "': " + problem);
+  return broadcast_text(comm, text);  // DeckLimits::max_bytes keeps it far below INT_MAX
 }
 
 }  // namespace proxylab

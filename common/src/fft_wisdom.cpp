@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "proxylab/comm/gather.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/output_file.hpp"
 
@@ -30,14 +31,6 @@ std::string read_existing(const std::string& path, std::string& text) {
   if (!in.good() && !in.eof()) return std::string("cannot be read: ") + strerror(errno);
   text = s.str();
   return "";
-}
-
-std::string broadcast(MPI_Comm comm, std::string text) {
-  long long n = (long long)text.size();
-  MPI_Bcast(&n, 1, MPI_LONG_LONG, 0, comm);
-  text.resize(size_t(n));
-  MPI_Bcast(text.data(), int(n), MPI_CHAR, 0, comm);
-  return text;
 }
 
 std::string exported_wisdom() {
@@ -67,7 +60,7 @@ FFTWisdomFile::FFTWisdomFile(MPI_Comm comm, std::string key, std::string path, F
   }
   collective_check<InputError>(comm_, problem.empty(),
                                named + ", which " + problem + "; allowed: a file it can read and replace");
-  text = broadcast(comm_, text);
+  text = broadcast_text(comm_, text);
   const bool ok = text.empty() || fftw_import_wisdom_from_string(text.c_str()) != 0;
   const std::string not_wisdom =
       ", a file that is not FFTW wisdom (fftw_import_wisdom_from_string refused it); allowed: a file this key wrote "
@@ -89,29 +82,17 @@ nlohmann::json FFTWisdomFile::to_json() const {
 
 void FFTWisdomFile::save() {
   if (!enabled()) return;
-  int rank = 0, size = 1;
+  int rank = 0;
   MPI_Comm_rank(comm_, &rank);
-  MPI_Comm_size(comm_, &size);
-  const std::string mine = exported_wisdom();
-  const int n = int(mine.size());
-  std::vector<int> counts(size_t(rank == 0 ? size : 0)), offsets(counts.size());
-  MPI_Gather(&n, 1, MPI_INT, counts.data(), 1, MPI_INT, 0, comm_);
-  std::string all;
-  if (rank == 0) {
-    for (int r = 0, at = 0; r < size; at += counts[size_t(r)], ++r) offsets[size_t(r)] = at;
-    all.resize(size_t(offsets.back() + counts.back()));
-  }
-  MPI_Gatherv(mine.data(), n, MPI_CHAR, all.data(), counts.data(), offsets.data(), MPI_CHAR, 0, comm_);
+  const std::vector<std::string> all = gather_text(comm_, exported_wisdom());
   std::string merged;
-  int refused = -1;  // a rank whose wisdom FFTW did not take back
-  if (rank == 0) {   // every other rank's plans join rank 0's (FFTW merges imported wisdom with its own)
-    for (int r = 1; r < size && refused < 0; ++r) {
-      const std::string theirs = all.substr(size_t(offsets[size_t(r)]), size_t(counts[size_t(r)]));
-      if (fftw_import_wisdom_from_string(theirs.c_str()) == 0) refused = r;
-    }
+  size_t refused = 0;  // a rank whose wisdom FFTW did not take back (0: none)
+  if (rank == 0) {     // every other rank's plans join rank 0's (FFTW merges imported wisdom with its own)
+    for (size_t r = 1; r < all.size() && refused == 0; ++r)
+      if (fftw_import_wisdom_from_string(all[r].c_str()) == 0) refused = r;
     merged = exported_wisdom();
   }
-  collective_check(comm_, refused < 0,
+  collective_check(comm_, refused == 0,
                    key_ + " '" + path_ + "': FFTW did not import the wisdom of rank " + std::to_string(refused));
   OutputFile(comm_, 0, key_, path_).commit(merged);
   saved_ = true;

@@ -1,4 +1,4 @@
-// Text gathered on one rank (see comm/gather.hpp).
+// Text gathered on one rank, or sent from one to all (see comm/gather.hpp).
 #include "proxylab/comm/gather.hpp"
 
 namespace proxylab {
@@ -24,6 +24,14 @@ std::vector<std::string> gather_text(MPI_Comm comm, const std::string& mine, int
   if (rank == root)
     for (int r = 0; r < size; ++r) out.emplace_back(all.begin() + displs[r], all.begin() + displs[r] + lens[r]);
   return out;
+}
+
+std::string broadcast_text(MPI_Comm comm, std::string text, int root) {
+  int len = static_cast<int>(text.size());
+  MPI_Bcast(&len, 1, MPI_INT, root, comm);
+  text.resize(static_cast<size_t>(len));
+  MPI_Bcast(text.data(), len, MPI_CHAR, root, comm);
+  return text;
 }
 
 }  // namespace proxylab

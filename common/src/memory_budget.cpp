@@ -15,6 +15,7 @@
 #include <string>
 #include <vector>
 
+#include "proxylab/comm/gather.hpp"
 #include "proxylab/device.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/report.hpp"
@@ -164,15 +165,9 @@ MemoryAvailable available_memory(MPI_Comm comm) {
   int node_rank = 0;
   MPI_Comm_rank(node, &node_rank);
   MPI_Comm_size(node, &a.ranks_on_node);
-  int source_len = 0;
-  if (node_rank == 0) {
-    node_available(a.node_bytes, a.source);
-    source_len = static_cast<int>(a.source.size());
-  }
+  if (node_rank == 0) node_available(a.node_bytes, a.source);
   MPI_Bcast(&a.node_bytes, 1, MPI_DOUBLE, 0, node);
-  MPI_Bcast(&source_len, 1, MPI_INT, 0, node);
-  a.source.resize(static_cast<size_t>(source_len));
-  MPI_Bcast(a.source.data(), source_len, MPI_CHAR, 0, node);
+  a.source = broadcast_text(node, a.source);
   MPI_Comm_free(&node);
   return a;
 }
