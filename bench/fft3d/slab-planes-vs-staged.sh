@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # fft3d slabs: fft3d.local=planes against staged with ESTIMATE, 1 and 2 ranks, 3 interleaved rounds, GFLOP/s per run
-# (iterations as run.py). Output: slab-planes-vs-staged.log beside it. Set PROXYLAB_MPIEXEC for the launcher.
-#   bash bench/fft3d/slab-planes-vs-staged.sh > bench/peers/zen3-limits/slab-planes-vs-staged.log
+# (iterations as run.py), one line per run on stdout. Set PROXYLAB_MPIEXEC for the launcher.
+#   bash bench/fft3d/slab-planes-vs-staged.sh > slab-planes-vs-staged.log
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 echo "# slab-planes-vs-staged.sh: slab, planes vs staged with ESTIMATE (./proxylab run fft3d --ranks R --set fft3d.decomposition=slab --set fft3d.local=L --set fft3d.planning=estimate, iterations as run.py), GFLOP/s; $(date -u '+%F %H:%M') UTC, AMD EPYC Zen 3"

@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # The model against what the seeds report (docs/model.md, "Validation against the seeds"): each command's table
-# goes to bench/model/seeds/NAME.txt, its model.json and model.png to bench/model/seeds/NAME/.
+# goes to bench/model/seeds/NAME.txt, its model.json and model.png to results/model-seeds/NAME/ (not tracked).
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 out=bench/model/seeds
-run() { local name=$1; shift; ./proxylab model "$@" --out "$out/$name" --quiet | tee "$out/$name.txt"; }
+run() { local name=$1; shift; ./proxylab model "$@" --out "results/model-seeds/$name" --quiet | tee "$out/$name.txt"; }
 # PSTSWM transpose vs distributed (ring pipeline, as the seed) on the X1 (seed 000 "PSTSWM Algorithm Comparison":
 # T680L96; T170L18 here: counting runs of T680L96 do not fit this 2-core machine's time)
 run pstswm-x1 pstswm --deck inputs/pstswm/T170L18-case2.yaml --set time.steps=2 --set parallel.combine=ring \

@@ -14,13 +14,17 @@ faster; for times, speed = 1 / time). Each case names the target the proxy must 
 the proxies were tuned on (the first peers table's sizes) or not. A ceiling case has no peer: its value is already a
 fraction of a ceiling the proxy measures in the same run (pop's counted bandwidth over the same-size triad).
 
-Writes OUT/results.json (every raw value), OUT/results.md (the table) and OUT/ratios.png (a bar chart), atomically.
+Writes OUT/results.json (every raw value), OUT/results.md (the table), OUT/results.csv (the same rows, run = OUT's
+name, to append to bench/peers/results-<machine>.csv) and OUT/ratios.png (a bar chart), atomically.
 Performance is never asserted in tests; this script is the place where it is measured.
 """
 from __future__ import annotations
 
 import argparse
 import atexit
+import csv
+import datetime
+import io
 import json
 import os
 import re
@@ -271,24 +275,53 @@ def summary(values):
     return {"median": s.median, "min": s.min, "max": s.max, "n": s.n}
 
 
-def table(rows):
-    size = lambda c: "tuned" if c.tuned else "untuned"
+# The columns of results.csv: one line per table row, so that a run's lines append to bench/peers/results-<machine>.csv.
+CSV_COLUMNS = ["run", "date", "proxy", "case", "size", "ranks", "unit", "proxy_median", "peer_median", "ratio_median",
+               "ratio_min", "ratio_max", "rounds", "target", "met"]
+
+
+def table_rows(rows):
+    """Every row of the table as a dict of CSV_COLUMNS (without run and date): each case, then its variants."""
+    out = []
+    for row in rows:
+        c = row["case"]
+        common = {"proxy": c.group, "size": "tuned" if c.tuned else "untuned", "ranks": c.ranks, "unit": c.unit}
+        r = stats.summarize(row["ratio"])
+        out.append({**common, "case": c.label, "proxy_median": f"{stats.median(row['proxy']):.4g}",
+                    "peer_median": f"{stats.median(row['peer']):.4g}" if c.peer_command else "",
+                    "ratio_median": f"{r.median:.2f}", "ratio_min": f"{r.min:.2f}", "ratio_max": f"{r.max:.2f}",
+                    "rounds": r.n, "target": f"{c.target:.2f}", "met": "yes" if r.median >= c.target else "NO"})
+        for name in c.proxies:
+            v = stats.summarize(row["variant_ratio"][name])
+            out.append({**common, "case": f"{c.label}: vs the `{name}` variant (main / {name} speed)",
+                        "proxy_median": "", "peer_median": f"{stats.median(row['variants'][name]):.4g}",
+                        "ratio_median": f"{v.median:.2f}", "ratio_min": f"{v.min:.2f}", "ratio_max": f"{v.max:.2f}",
+                        "rounds": v.n, "target": "", "met": ""})
+    return out
+
+
+def table(lines_of_rows):
+    """The markdown table of table_rows (a ceiling case's peer column says so)."""
     lines = ["| proxy | case | size | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) "
              "| target | met |",
              "|---|---|---|---|---|---|---|---|---|---|"]
-    for row in rows:
-        c = row["case"]
-        r = stats.summarize(row["ratio"])
-        peer = f"{stats.median(row['peer']):.4g}" if c.peer_command else "(ceiling)"
-        lines.append(f"| {c.group} | {c.label} | {size(c)} | {c.ranks} | "
-                     f"{stats.median(row['proxy']):.4g} | {peer} | {c.unit} | {r.median:.2f}x ({r.min:.2f}-{r.max:.2f}) | "
-                     f">= {c.target:.2f}x | {'yes' if r.median >= c.target else 'NO'} |")
-        for name in c.proxies:
-            v = stats.summarize(row["variant_ratio"][name])
-            lines.append(f"| {c.group} | {c.label}: vs the `{name}` variant (main / {name} speed) | "
-                         f"{size(c)} | {c.ranks} | | "
-                         f"{stats.median(row['variants'][name]):.4g} | {c.unit} | {v.median:.2f}x ({v.min:.2f}-{v.max:.2f}) | | |")
+    for t in lines_of_rows:
+        variant = not t["target"]
+        cells = [t["proxy"], t["case"], t["size"], t["ranks"], t["proxy_median"],
+                 t["peer_median"] or ("" if variant else "(ceiling)"), t["unit"],
+                 f"{t['ratio_median']}x ({t['ratio_min']}-{t['ratio_max']})", "" if variant else f">= {t['target']}x",
+                 t["met"]]
+        lines.append("|" + "|".join(f" {c} " if c != "" else " " for c in cells) + "|")
     return "\n".join(lines)
+
+
+def csv_text(lines_of_rows, run, date):
+    """results.csv: the header and one line per table row, run and date first."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_COLUMNS, lineterminator="\n")
+    w.writeheader()
+    w.writerows({"run": run, "date": date, **t} for t in lines_of_rows)
+    return buf.getvalue()
 
 
 def write_atomic(path: Path, data: bytes):
@@ -365,7 +398,8 @@ def main(argv=None):
     t0 = time.time()
     load_before = os.getloadavg()
     rows, blas = measure(cases, peers, a.repeats, a.bin_dir, log)
-    md = table(rows)
+    lines_of_rows = table_rows(rows)
+    md = table(lines_of_rows)
     # the environment that changes what the proxies run (OpenBLAS' kernel set: bench/peers/README.md)
     env = "".join(f"{k}={os.environ[k]} " for k in sorted(os.environ) if k.startswith("OPENBLAS_"))
     cmd = env + "python3 bench/peers/run.py " + " ".join(argv if argv is not None else sys.argv[1:])
@@ -381,6 +415,7 @@ def main(argv=None):
                       "variant_ratios": r["variant_ratio"]} for r in rows]}
     write_atomic(out / "results.json", (json.dumps(data, indent=1) + "\n").encode())
     write_atomic(out / "results.md", (header + md + "\n").encode())
+    write_atomic(out / "results.csv", csv_text(lines_of_rows, out.name, f"{datetime.date.today()}").encode())
     chart(rows, out / "ratios.png")
     return 0
 

@@ -2,7 +2,7 @@
 """POP barotropic proxy benchmarks (not tests): runs variants side by side, median of several runs,
 and writes a markdown table.
 
-  python3 bench/pop/bench.py --bin build/pop/bin/proxylab-pop --repeats 3 > bench/pop/README.md
+  python3 bench/pop/bench.py --bin build/pop/bin/proxylab-pop --repeats 3 > pop-tables.md
 
 Tables: (1) time per iteration and per solve of each solver at 1, 2, 4 ranks on the small grid
 (latency-bound), with global sums / halo updates per iteration and the time-per-solve ratio to pcg;

@@ -8,12 +8,13 @@
 //   fft+fold-pm  the proxy's buffer, folded into E, O laid out pair-major [pair][m][col] (contiguous per pair)
 //   fft+fold-hp  fft+fold with E and O on 2 MiB pages (transparent huge pages, madvise)
 //   pair+fold    every field of a pair into its own buffer, then folded wavenumber by wavenumber: one run of all
-//                ncol columns per (m, pair) row of E and O (the proxy since, log fft_fold-pair.log)
+//                ncol columns per (m, pair) row of E and O (the proxy since; log at commit 77bf1c7:
+//                docs/perf/pstswm/fft_fold-pair.log)
 //   lev+fold     the grid level-fastest: one r2c plan per pair with the levels as FFTW's contiguous batch writes
 //                the spectrum [north, south][m][level], E and O's column order, so the fold is contiguous
 //   pair+fold-hp pair+fold on huge pages
 //   pair+fold2/4 pair+fold reading 2 / 4 consecutive wavenumbers of a row at once (a 64-byte line at 4) and writing
-//                them to their 2 / 4 rows of E and O (log fft_fold-w.log)
+//                them to their 2 / 4 rows of E and O (log at commit 77bf1c7: docs/perf/pstswm/fft_fold-w.log)
 // Every variant's E and O are checked against the proxy's (same values, wherever they are stored).
 //   g++ -O3 -march=native bench/pstswm/fft_fold.cpp -o /tmp/fft_fold -lfftw3
 //   /tmp/fft_fold NLON LEVELS PAIRS FIELDS TRUNCATION [ROUNDS]    e.g. T85: 256 18 64 5 85, T170: 512 18 128 5 170
