@@ -2,7 +2,7 @@
 # CI stage (default): the CUDA build compiles without a warning. Kokkos 4.6.01 with CUDA (ci/setup-deps.sh,
 # PROXYLAB_KOKKOS_CUDA_ARCH, default HOPPER90) and kokkos-fft 1.0.0, then the `cuda` preset's proxies with a device
 # path (every app miniapps/apps.txt does not mark host-only) and the FFT layer's unit test, built with
-# nvcc_wrapper. Compile only: running needs a GPU (docs/perf/gpu/device-check.sh). PROXYLAB_CUDA_STAGE_ALL=1 builds
+# nvcc_wrapper. Compile only: running needs a GPU (bench/gpu/device-check.sh). PROXYLAB_CUDA_STAGE_ALL=1 builds
 # every target of the preset instead (all unit tests and the workshop binaries: about 10 min more on 2 cores).
 #
 # Kokkos with CUDA takes 10-17 min to build on 2 cores, so it is built once per machine into a cache outside the

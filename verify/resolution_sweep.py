@@ -4,7 +4,7 @@
 A correct run must pass its own checks at any size the deck schema allows (limits scale with the problem),
 or be refused with exit 2 where a check cannot be meaningful; this runs each proxy's binary directly over such sizes
 and fails when a run does not do what its case expects (verify, or be refused: the cases marked so). The quick set (default) is CI's regression test (regression.verify.resolution-
-sweep, about a minute on 2 cores); --full is the documented benchmark (docs/perf/reliability/README.md).
+sweep, about a minute on 2 cores); --full is the documented benchmark (bench/reliability/README.md).
 
     python3 verify/resolution_sweep.py --bin build/openmp/bin [--full] [--mpiexec mpiexec.mpich]
 

@@ -332,8 +332,20 @@ def compare_summary(records: Path) -> list[str]:
     return lines
 
 
+def summary_lines(lesson: Lesson, step: Step) -> list[str]:
+    """The lines results/SUMMARY.md has now for one step (git keeps no records.json: a page rewrite or a partial rerun
+    keeps the headline of a compare step whose records are not here)."""
+    path, section, lines = RESULTS / "SUMMARY.md", "", []
+    for line in (path.read_text().splitlines() if path.exists() else []):
+        section = line if line.startswith("## ") else section
+        if section.startswith(f"## {lesson.folder}:") and line.startswith((f"- `{step.name}` ", f"- `{step.name}`:")):
+            lines.append(line)
+    return lines
+
+
 def write_summary(lessons: list[Lesson]) -> None:
-    """results/SUMMARY.md: the headline numbers of every lesson from the files just written."""
+    """results/SUMMARY.md: the headline numbers of every lesson from the files just written (a compare step without
+    its records.json keeps its lines)."""
     out = ["# Workshop results: headline numbers", "", "Machine and runs:", "",
            *[f"- {line}" for line in (RESULTS / "MACHINE.txt").read_text().strip().splitlines()],
            "", "Ratios are medians of back-to-back pairs, variant / first variant (FOM; and run time).", ""]
@@ -343,6 +355,8 @@ def write_summary(lessons: list[Lesson]) -> None:
             folder, txt = RESULTS / lesson.folder, RESULTS / lesson.folder / f"{step.name}.txt"
             if (folder / step.name / "records.json").exists() and step.args.startswith("compare"):
                 out += [f"- `{step.name}` " + line for line in compare_summary(folder / step.name / "records.json")]
+            elif step.args.startswith("compare") and summary_lines(lesson, step):
+                out += summary_lines(lesson, step)
             elif step.out == "pair" and txt.exists():
                 out += [f"- `{step.name}` " + l.strip() for l in exercise_table(txt.read_text()).splitlines()
                         if l.strip() and not l.startswith("variant ")]

@@ -71,12 +71,17 @@ def title_text(what: str, machine: dict, command: str) -> str:
 
 
 def save(fig, png: str | Path) -> None:
-    """Into memory first, then atomically to the path (no truncated PNG after a failure)."""
+    """Into memory first, then atomically to the path (no truncated PNG after a failure). A 256-colour palette PNG:
+    the charts draw a few hundred colours, so it looks the same at a third of matplotlib's RGBA file (the workshop
+    keeps its figures in the repository). Pillow comes with matplotlib."""
     import io
+    from PIL import Image
     from .output_files import atomic_write
-    buf = io.BytesIO()
+    buf, small = io.BytesIO(), io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
-    atomic_write(png, buf.getvalue())
+    # method 0: median cut, dither 0: none (Pillow's Quantize and Dither enums hold these values since 9.1)
+    Image.open(buf).convert("RGB").quantize(256, method=0, dither=0).save(small, format="png", optimize=True)
+    atomic_write(png, small.getvalue())
 
 
 def log_scale_if_spread(ax, values, factor: float) -> str:

@@ -5,6 +5,8 @@ import tempfile
 import unittest
 from pathlib import Path
 
+from PIL import Image
+
 from harness_testing import HERE
 from proxylab_tools import harness_compare as compare
 from proxylab_tools import harness_common as hc
@@ -28,6 +30,7 @@ class Charts(unittest.TestCase):
 
     def check_figure(self, png: Path, command: str, host: str = "testhost"):
         self.assertEqual(png.read_bytes()[:4], b"\x89PNG")
+        self.assertEqual(Image.open(png).mode, "P", "a chart is saved as a palette PNG (plots.save)")
         fig = self.plt.gcf()
         title = fig._suptitle.get_text()
         self.assertIn(host, title)

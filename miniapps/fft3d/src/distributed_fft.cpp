@@ -93,7 +93,7 @@ std::vector<LocalPlan> DistributedFFT::local_candidates() const {
 // over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair each that plans them; the candidates
 // timed in turn, round by round), with estimate a
 // fixed rule: planes wherever the X stage holds whole planes (slabs, and pencil grids of one row, whose stages are a
-// slab's; in place too), staged elsewhere (docs/perf/fft3d/README.md, "Local plans"). Every transform is
+// slab's; in place too), staged elsewhere (bench/fft3d/README.md, "Local plans"). Every transform is
 // planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
 // FFTW_MEASURE touches no data).
 void DistributedFFT::choose_local_plan() {

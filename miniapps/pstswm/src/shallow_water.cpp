@@ -115,7 +115,7 @@ void ShallowWater::initial_state() {
   auto rm = row_m_, rn = row_n_, rf = row_first_;
   auto re = row_eps_, re1 = row_eps_next_;
   const int N = N_;
-  // team mapping: the contiguous (last) loop vectorised, as in every kernel here (docs/perf/pop/results.md, table 4)
+  // team mapping: the contiguous (last) loop vectorised, as in every kernel here (bench/pop/README.md, table 4)
   for_each_2d(
       "pstswm::initial_vorticity_divergence", Mapping::team, 0, int(rm.extent(0)), 0, L, KOKKOS_LAMBDA(int row, int l) {
         const int m = rm(row), n = rn(row);

@@ -275,7 +275,7 @@ void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
 // rows, then the forward FFTs of its nout fields and the fold into halves_, the pair's data in cache from the first
 // step to the last. The rows are packed: each level's north and south rows as one complex row (north + i south), so
 // that one complex FFT of L rows replaces the real FFTs of 2 L (1.4-1.7x faster at 256-1024 points,
-// docs/perf/pstswm/split_fft.cpp), and the fold and unfold separate and join the two latitudes' spectra.
+// bench/pstswm/split_fft.cpp), and the fold and unfold separate and join the two latitudes' spectra.
 void SphericalTransform::latitude_loop(int nin, const PairKernel& grid_point, int nout,
                                        const std::vector<bool>& scaled) {
   const FoldKernel in = fold_kernel(inverse_halves_, nin, nullptr), out = fold_kernel(halves_, nout, &scaled);
