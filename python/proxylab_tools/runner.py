@@ -261,7 +261,9 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
         try:
             text = Path(record_path).read_text()
             record = json.loads(text) if text.strip() else None
-        except (OSError, json.JSONDecodeError):
+        except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, nested beyond the parser
+            record = None
+        if not isinstance(record, dict):  # what is no JSON object is no record (the job then fails: exit 3)
             text, record = "", None
     finally:  # also on Ctrl-C: no temporary record is left behind
         shutil.rmtree(private, ignore_errors=True)

@@ -8,6 +8,7 @@ checked exactly: it takes the binaries' flags and writes a run record whose numb
     fake.bad=1           bad input (exit 2)
     fake.sleep=<s>       sleep this long first (for the Ctrl-C and --timeout tests)
     fake.trace_sleep=<s> sleep this long first when writing a trace (only the traced run of perturbation is slow)
+    fake.record=<kind>   write a record that is no record: deep (lists nested 1,200 deep), list, latin1 (not UTF-8)
     fake.ignore_signals=1  ignore SIGINT and SIGTERM (a job the front end must abort after its grace period)
 --no-timers drops the timer regions; with it the FOM is multiplied by fake.untimed_factor (default 1).
 With --trace it first writes the trace of what has run so far (one span: what a run cut short leaves), so a test
@@ -75,7 +76,12 @@ def main() -> int:
                                                              "value": 0.0 if passed else 1.0, "limit": 0.5}]},
               "status": "completed", "timers": timers, "timers_enabled": not a.no_timers, "timer_overhead_s": 1e-7,
               "run_seconds": seconds}
-    write(a.json, record)
+    hostile = {"deep": "[" * 1200 + "]" * 1200, "list": "[1, 2]", "latin1": '{"app": "\xe9"}'}.get(cfg.get("fake.record"))
+    if hostile and a.json:
+        with open(a.json, "w", encoding="latin-1") as f:
+            f.write(hostile)
+    else:
+        write(a.json, record)
     write(a.trace, {"traceEvents": []})
     print(f"FOM: {fom} GB/s (fake rate)")
     print(f"VERIFICATION: {'PASSED' if passed else 'FAILED'}")

@@ -78,6 +78,17 @@ class FakeApp(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
         self.assertIn("--out", p.stdout)
 
+    def test_a_record_that_is_no_record_fails_the_run_without_a_traceback(self):
+        # a record nested 1,200 deep (or not UTF-8, or not an object) was a traceback of compare, sweep and roofline
+        for kind in ("deep", "latin1", "list"):
+            with self.subTest(kind=kind):
+                p = cli(["compare", "fake", "--deck", self.deck, "--vary", f"fake.record=none,{kind}", "--repeat", "1",
+                         "--out", str(self.out(f"record-{kind}")), "--quiet", "--no-plot"], self.build.name)
+                text = p.stdout + p.stderr
+                self.assertEqual(p.returncode, 1, text)
+                self.assertNotIn("Traceback", text)
+                self.assertIn(f"FAILED: record={kind} at 1x1 (repeat 0): exit 3", text)
+
     def test_sweep_efficiency(self):
         out = self.out("sweep")
         p = cli(["sweep", "fake", "--deck", self.deck, "--ranks", "1,2", "--repeat", "1", "--size-key",
