@@ -27,15 +27,52 @@ def log(tool: str, msg: str) -> None:
 
 
 # ---- options ----------------------------------------------------------------------------------------
-def int_list(text: str) -> list[int]:
-    """'1,2,4' -> [1, 2, 4] (argparse type); positive integers only."""
-    try:
-        values = [int(t) for t in text.split(",") if t.strip()]
-    except ValueError:
-        values = []
-    if not values or min(values) < 1:
-        raise argparse.ArgumentTypeError(f"'{text}': expected positive integers separated by commas, e.g. 1,2,4")
+COUNT_LIST_FORM = ("positive integers separated by commas, each once, '...' between two of them for the doublings "
+                   "from the first to the second (1,2,4,...,64 is 1,2,4,8,16,32,64)")
+
+
+def count_list(text: str) -> list[int]:
+    """'1,2,4' -> [1, 2, 4]; '4,...,64' -> [4, 8, 16, 32, 64] (argparse type of every list of rank or thread
+    counts, so argparse names the flag). Refused: an empty item, anything but a positive integer, '...' at either
+    end or next to another, an end of '...' that is not the start times a power of two, a count given twice."""
+    items = [t.strip() for t in text.split(",")]
+    def refuse(why: str):
+        return argparse.ArgumentTypeError(f"'{text}': {why}; allowed: {COUNT_LIST_FORM}")
+    values: list[int] = []
+    for i, item in enumerate(items):
+        if item == "...":
+            if i == 0 or i == len(items) - 1 or "..." in (items[i - 1], items[i + 1]):
+                raise refuse("'...' needs a count on each side")
+            continue
+        if not item:
+            raise refuse(f"item {i + 1} is empty")
+        if not item.isdigit() or not item.isascii() or int(item) < 1:
+            raise refuse(f"item {i + 1} '{item}' is not a positive integer")
+        value = int(item)
+        if i > 0 and items[i - 1] == "...":
+            start = values[-1]
+            if value <= start:
+                raise refuse(f"'{start},...,{value}': the count after '...' must be above the one before it")
+            if value % start or (value // start) & (value // start - 1):
+                raise refuse(f"'{start},...,{value}': {value} is not {start} times a power of two")
+            while values[-1] * 2 < value:
+                values.append(values[-1] * 2)
+        values.append(value)
+    repeated = sorted({v for v in values if values.count(v) > 1})
+    if repeated:
+        raise refuse(f"{repeated[0]} is given twice")
     return values
+
+
+def positive_seconds(text: str) -> float:
+    """'900' -> 900.0 (argparse type of --timeout): a finite number of seconds above 0."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = math.nan
+    if not math.isfinite(value) or value <= 0:
+        raise argparse.ArgumentTypeError(f"'{text}': allowed: a finite number of seconds above 0, e.g. 900")
+    return value
 
 
 def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
@@ -45,15 +82,16 @@ def add_common_arguments(sp, repeat: int, ranks_default: str = "1") -> None:
                                    "demo.yaml or small.yaml, else built-in defaults)")
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                     help="deck override applied to every run (repeatable)")
-    sp.add_argument("--ranks", type=int_list, default=int_list(ranks_default), metavar="N[,N...]",
-                    help=f"MPI rank counts (default {ranks_default})")
-    sp.add_argument("--threads", type=int_list, default=[1], metavar="T[,T...]",
+    sp.add_argument("--ranks", type=count_list, default=count_list(ranks_default), metavar="N[,N...]",
+                    help=f"MPI rank counts, e.g. 1,2,4 or 1,...,16 (doublings; default {ranks_default})")
+    sp.add_argument("--threads", type=count_list, default=[1], metavar="T[,T...]",
                     help="threads per rank, OMP_NUM_THREADS (default 1)")
     sp.add_argument("--repeat", type=int, default=repeat,
                     help=f"runs of each variant (default {repeat}); median, min, max")
     sp.add_argument("--out", help="folder for the records (JSON) and the chart (PNG) "
                                   "(default results/<command>-<app>-<time> in the current folder)")
-    sp.add_argument("--timeout", type=float, default=900, help="seconds after which one run is stopped (default 900)")
+    sp.add_argument("--timeout", type=positive_seconds, default=900,
+                    help="seconds after which one run is stopped; it counts as failed, exit 124 (default 900)")
     sp.add_argument("--quiet", action="store_true", help="no progress line")
     sp.add_argument("--no-plot", action="store_true", help="write no PNG")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET,
@@ -135,6 +173,18 @@ class Planned:
     repeat: int
     extra: list[str] = field(default_factory=list)
     tags: dict = field(default_factory=dict)
+    # (where the run writes an output, where it is kept): renamed into place when the run verified, else removed, so
+    # a run cut short (Ctrl-C, --timeout) or failed leaves no partial output that looks like a finished run's
+    outputs: list[tuple[Path, Path]] = field(default_factory=list)
+
+
+def settle_outputs(p: Planned, verified: bool) -> None:
+    """The outputs of a finished (or stopped) run: kept when it verified, removed otherwise."""
+    for written, kept in p.outputs:
+        if verified and written.exists():
+            os.replace(written, kept)
+        else:
+            output_files.remove_stale(written)
 
 
 def failure_text(res: runner.RunResult) -> str:
@@ -181,7 +231,8 @@ class ProgressLine:
 
 def run_plan(tool: str, args, plan: list[Planned]) -> tuple[list[dict], str]:
     """Runs the plan in order. Returns (one entry per finished run, status) with status 'completed',
-    'interrupted' (Ctrl-C: the runs so far are kept) or 'bad input' (a run exited 2: the rest would too)."""
+    'interrupted' (Ctrl-C: the runs so far are kept) or 'bad input' (a run exited 2: the rest would too).
+    A run stopped by --timeout is a failed run (returncode 124): the plan goes on."""
     deck = resolve_deck(args)
     progress = ProgressLine(tool, len(plan), args.quiet)
     runs: list[dict] = []
@@ -189,20 +240,25 @@ def run_plan(tool: str, args, plan: list[Planned]) -> tuple[list[dict], str]:
     try:
         for i, p in enumerate(plan):
             progress.show(i, f"{p.variant} at {p.ranks}x{p.threads}")
-            res = runner.run_app(args.app, p.ranks, p.threads, deck, [*args.set, *p.sets], extra=p.extra,
-                                 preset=args.preset, timeout=args.timeout, launch=launch.options_from(args))
+            res = None
+            try:
+                res = runner.run_app(args.app, p.ranks, p.threads, deck, [*args.set, *p.sets], extra=p.extra,
+                                     preset=args.preset, timeout=args.timeout, launch=launch.options_from(args))
+            finally:
+                settle_outputs(p, res is not None and res.verified)
             value, unit, name = res.fom
+            failure = (f"timed out: stopped after --timeout {args.timeout:g} s" if res.returncode == runner.EXIT_TIMEOUT
+                       else "" if res.verified else failure_text(res))
             runs.append({"variant": p.variant, "sets": p.sets, "extra": p.extra, "ranks": p.ranks, "threads": p.threads,
                          "repeat": p.repeat, **p.tags, "returncode": res.returncode, "seconds": res.seconds,
                          "verified": res.verified, "fom": value, "fom_unit": unit, "fom_name": name,
-                         "failure": "" if res.verified else failure_text(res), "command": shlex.join(res.command),
-                         "record": res.record})
+                         "failure": failure, "command": shlex.join(res.command), "record": res.record})
             if res.returncode == EXIT_BAD_INPUT:
                 progress.end()
                 log(tool, f"{p.variant}: bad input, stopping (every run would fail alike):")
                 sys.stdout.write((res.stdout + res.stderr)[-2000:] + "\n")
                 return runs, "bad input"
-            if res.returncode == 130 or (res.record or {}).get("status") == "interrupted":
+            if res.returncode == runner.EXIT_INTERRUPTED:
                 runs.pop()  # a run cut short is no measurement
                 raise KeyboardInterrupt
         progress.show(len(plan))
@@ -213,12 +269,17 @@ def run_plan(tool: str, args, plan: list[Planned]) -> tuple[list[dict], str]:
     return runs, status
 
 
-def verification_lines(runs: list[dict]) -> tuple[list[str], int]:
-    """One line per failed run and the count of failures."""
+def timed_out(run: dict) -> bool:
+    return run["returncode"] == runner.EXIT_TIMEOUT
+
+
+def verification_lines(runs: list[dict]) -> tuple[list[str], int, int]:
+    """One line per run that did not verify, the count of those that failed and of those stopped by --timeout."""
     bad = [r for r in runs if not r["verified"]]
     lines = [f"  FAILED: {r['variant']} at {r['ranks']}x{r['threads']} (repeat {r['repeat']}): {r['failure']}"
              for r in bad]
-    return lines, len(bad)
+    late = sum(timed_out(r) for r in bad)
+    return lines, len(bad) - late, late
 
 
 def write_results(path: Path, tool: str, args, runs: list[dict], status: str, summary: dict) -> dict:
@@ -260,15 +321,18 @@ def stop_after_bad_input(tool: str, results: Path) -> int:
 
 def finish(tool: str, args, runs: list[dict], status: str, results: Path, png: Path) -> int:
     """The common end of compare, sweep and perturbation: failed runs, where the files are, the chart, the exit code."""
-    lines, failed = verification_lines(runs)
-    if failed:
-        print(f"\nVERIFICATION FAILED in {failed} of {len(runs)} run(s) (excluded from the statistics):")
+    lines, failed, late = verification_lines(runs)
+    if lines:
+        heads = [f"VERIFICATION FAILED in {failed} of {len(runs)} run(s)"] if failed else []
+        heads += [f"TIMED OUT: {late} of {len(runs)} run(s) stopped after --timeout {args.timeout:g} s"] if late else []
+        print(f"\n{'; '.join(heads)} (excluded from the statistics):")
         print("\n".join(lines))
     log(tool, f"records: {results}")
     finish_plot(tool, args, results, png)
-    return exit_code(status, failed)
+    return exit_code(status, failed, late)
 
 
-def exit_code(status: str, failed: int) -> int:
-    """130 after Ctrl-C, 2 after bad input, 1 when a run failed verification, else 0."""
-    return {"interrupted": 130, "bad input": 2}.get(status, 1 if failed else 0)
+def exit_code(status: str, failed: int, late: int = 0) -> int:
+    """130 after Ctrl-C, 2 after bad input, 1 when a run failed verification, 124 when one ran past --timeout (and
+    none failed), else 0."""
+    return {"interrupted": 130, "bad input": 2}.get(status, 1 if failed else runner.EXIT_TIMEOUT if late else 0)

@@ -93,7 +93,7 @@ def main(args) -> int:
         require_writable(Path(args.out) if args.out else path.with_suffix(".png"), "--out")
     try:
         a = analyse(path)
-    except (OSError, ValueError, KeyError, TypeError) as e:
+    except ValueError as e:  # load_trace's and json_input's: they say what is wrong
         hc.log(TOOL, f"cannot read trace '{path}': {e} (expected the Chrome trace JSON of an app's --trace)")
         return 2
     if not a["spans"]:

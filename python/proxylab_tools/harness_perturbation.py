@@ -14,7 +14,7 @@ import argparse
 import math
 
 from . import harness_common as hc
-from . import stats
+from . import output_files, stats
 from .cli import format_table
 from .harness_compare import summarize
 
@@ -22,14 +22,23 @@ TOOL = "perturbation"
 SETTINGS = [("timers off", "--no-timers"), ("timers on", "default"), ("timers + trace", "--trace")]
 
 
+def trace_name(ranks: int, threads: int) -> str:
+    """The trace kept for gantt in the results folder: that of the last traced run of this count that verified."""
+    return f"trace-{ranks}x{threads}.json"
+
+
 def plan(ranks: list[int], threads: list[int], repeat: int, folder) -> list[hc.Planned]:
+    """The traced run writes beside the kept trace (.part) and replaces it only when it verified (hc.settle_outputs):
+    a run cut short by Ctrl-C or --timeout, or failed, leaves no partial trace for gantt."""
     todo = []
     for p in ranks:
         for t in threads:
+            kept = folder / trace_name(p, t)
+            written = kept.with_name(kept.name + ".part")
             for r in range(repeat):
-                trace = folder / f"trace-{p}x{t}.json"  # each repeat overwrites: the last one is kept for gantt
-                extras = [["--no-timers"], [], ["--trace", str(trace)]]
-                todo += [hc.Planned(label, [], p, t, r, extra) for (label, _), extra in zip(SETTINGS, extras)]
+                todo += [hc.Planned(SETTINGS[0][0], [], p, t, r, ["--no-timers"]),
+                         hc.Planned(SETTINGS[1][0], [], p, t, r),
+                         hc.Planned(SETTINGS[2][0], [], p, t, r, ["--trace", str(written)], outputs=[(written, kept)])]
     return todo
 
 
@@ -63,7 +72,10 @@ def main(args) -> int:
     if problem:
         hc.log(TOOL, problem)
         return 2
-    folder = hc.out_dir(TOOL, args, ("records.json", "perturbation.png"))
+    traces = [trace_name(p, t) for p in args.ranks for t in args.threads]
+    folder = hc.out_dir(TOOL, args, ("records.json", "perturbation.png", *traces))
+    for name in traces:  # a trace an earlier command left in this folder must not pass for one of this command
+        output_files.remove_stale(folder / name)
     labels = [label for label, _ in SETTINGS]
     todo = plan(args.ranks, args.threads, args.repeat, folder)
     hc.log(TOOL, f"{args.app}: timers off / on / on + trace x {args.repeat} repeat(s) = {len(todo)} runs on "
@@ -86,5 +98,7 @@ def main(args) -> int:
         print(f"one timer start/stop pair costs {overhead * 1e9:.0f} ns (measured by the binary); FOM: {fom_name}")
     print("perturbation = median over repeats of (setting / timers off) - 1, runs made back to back; within the\n"
           "min..max spread of the reference it is noise, not cost.")
-    hc.log(TOOL, f"last trace of each rank count (for ./proxylab gantt): {folder}/trace-*.json")
+    kept = [str(folder / name) for name in traces if (folder / name).exists()]
+    hc.log(TOOL, f"the last verified trace of each rank count (for ./proxylab gantt): {', '.join(kept)}" if kept else
+           "no trace kept: no traced run verified")
     return hc.finish(TOOL, args, runs, status, results, folder / "perturbation.png")

@@ -5,12 +5,17 @@
 Draws, from the JSON record of one proxylab-comm run: latency and bandwidth against message size (ping-pong,
 swap, echo, natural and random ring), all-to-all time per strategy against message size, and the 2-D halo
 exchange time per strategy and tile. Medians over each point's repetitions, as the run's tables print them.
+A record with nothing to draw, or with a value the chart cannot use (null or NaN, negative, not a number), is
+refused naming the value (exit 2).
 """
 from __future__ import annotations
 
 import argparse
-import json
 from pathlib import Path
+
+from .comm_record import curves
+from .json_input import InputError
+from .json_input import load as load_json
 
 TOOL = "plot"
 
@@ -31,12 +36,9 @@ def main(args) -> int:
     path = Path(args.record)
     require_writable(Path(args.out) if args.out else path.with_suffix(".png"), "--out")
     try:
-        doc = json.loads(path.read_text())
-        results = doc["results"]
-        if doc.get("app") != "comm" or not isinstance(results, dict):
-            raise ValueError(f"app is {doc.get('app')!r}, not 'comm'")
-    except (OSError, ValueError, KeyError, TypeError) as e:
-        hc.log(TOOL, f"cannot read comm record '{path}': {e} (expected the JSON of `./proxylab run comm --json FILE`)")
+        curves(load_json(path))  # the chart's values checked here: a record it cannot draw is bad input
+    except InputError as e:
+        hc.log(TOOL, f"cannot plot comm record '{path}': {e} (expected the JSON of `./proxylab run comm --json FILE`)")
         return 2
     png = Path(args.out) if args.out else path.with_suffix(".png")
     ok, msg = plots.run_plot("comm", path, png, command=hc.command_line())

@@ -145,6 +145,9 @@ def load(name_or_path: str) -> dict:
         data = yaml.safe_load(path.read_text())
     except yaml.YAMLError as e:
         raise MachineError(f"{path}: not valid YAML: {e}") from e
+    except RecursionError:
+        raise MachineError(f"{path}: nested too deep (lists and mappings inside one another beyond what the parser "
+                           "follows): a machine description is one mapping of numbers") from None
     except UnicodeDecodeError as e:
         raise MachineError(f"{path}: not UTF-8 text (byte {e.start}): a machine description is a YAML file") from e
     except OSError as e:

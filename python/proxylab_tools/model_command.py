@@ -82,6 +82,10 @@ def counting_cap(app: str, deck: Path | None, user_sets: list[str]) -> tuple[lis
     return [f"{key}={cap}", *extra], f"counting runs capped at {cap} {steps} ({key}={cap})"
 
 
+class CountingTimeout(RuntimeError):
+    """A counting run ran past --timeout (the model exits 124)."""
+
+
 def run_counting(args, p: int, sets: list[str], what: str) -> runner.RunResult:
     """One counting run; its progress line (which run, ranks, elapsed) unless --quiet."""
     deck = runner.resolve_deck(args.app, args.deck)
@@ -107,6 +111,9 @@ def measure_counts(args, sets: list[str], what: str) -> tuple[dict, dict, dict]:
             r = run_counting(args, FALLBACK_RANKS, sets, what)
         if r.returncode == 2:
             raise mdl.ModelError(f"bad input (exit 2): {' '.join(r.command)}\n{r.stdout[-1500:]}{r.stderr[-1500:]}")
+        if r.returncode == runner.EXIT_TIMEOUT:
+            raise CountingTimeout(f"the {p}-rank counting run was stopped after --timeout {args.timeout:g} s (exit "
+                                  f"124): {' '.join(r.command)}")
         if not r.verified or not r.record:
             raise RuntimeError(f"the {p}-rank run failed (exit {r.returncode}): {' '.join(r.command)}\n"
                                f"{r.stdout[-1500:]}{r.stderr[-1500:]}")
@@ -153,12 +160,13 @@ def register(subparsers) -> None:
     sp.add_argument("--deck", help="YAML deck (default: the app's small deck)")
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="deck override (repeatable)")
     sp.add_argument("--machine", required=True, help=f"machine description: a name in machines/ or a YAML path")
-    sp.add_argument("--ranks", type=hc.int_list, default=hc.int_list("1,2,4,8,16,32,64,128,256,512,1024,2048,4096"),
-                    metavar="N[,N...]", help="rank counts to predict (default 1,2,4,...,4096)")
+    sp.add_argument("--ranks", type=hc.count_list, default=hc.count_list("1,...,4096"),
+                    metavar="N[,N...]", help="rank counts to predict, e.g. 4,...,64 (doublings) or 6,12,24 (default "
+                                             "1,2,4,...,4096)")
     sp.add_argument("--ranks-per-node", type=int, default=None,
                     help="under-populate the nodes: this many ranks per node (default: cores_per_node)")
     sp.add_argument("--vary", help="KEY=A,B: one curve per value (e.g. parallel.algorithm=transpose,distributed)")
-    sp.add_argument("--count-ranks", type=hc.int_list, default=None, metavar="P1,P2",
+    sp.add_argument("--count-ranks", type=hc.count_list, default=None, metavar="P1,P2",
                     help="the two rank counts run here for the counts (default 1,9, or 1,4 where 9 cannot decompose "
                          "the deck; the first calibrates)")
     sp.add_argument("--kernels", choices=("bound", "calibrated"), default="bound",
@@ -171,7 +179,8 @@ def register(subparsers) -> None:
                                       "current folder)")
     sp.add_argument("--no-plot", action="store_true", help="write no PNG")
     sp.add_argument("--quiet", action="store_true", help="no progress lines (the table is printed)")
-    sp.add_argument("--timeout", type=float, default=600, help="seconds after which one counting run is stopped")
+    sp.add_argument("--timeout", type=hc.positive_seconds, default=600,
+                    help="seconds after which one counting run is stopped (then exit 124; default 600)")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build preset whose binaries run")
     sp.set_defaults(func=main)
 
@@ -231,6 +240,9 @@ def main(args) -> int:
     except (machine_file.MachineError, mdl.ModelError) as e:
         hc.log(TOOL, str(e))
         return 2
+    except CountingTimeout as e:
+        hc.log(TOOL, str(e))
+        return runner.EXIT_TIMEOUT
     except RuntimeError as e:
         hc.log(TOOL, str(e))
         return 3

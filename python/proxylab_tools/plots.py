@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import argparse
 import importlib.util
-import json
 import os
 import subprocess
 import sys
@@ -251,25 +250,23 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "cate
 
 def plot_comm(doc: dict, png: str | Path, command: str) -> None:
     """The seeds' pictures of a comm probe record: latency and bandwidth against message size (ping-pong,
-    swap, echo, ring), all-to-all time per strategy against message size, halo time per strategy."""
+    swap, echo, ring), all-to-all time per strategy against message size, halo time per strategy. The curves come
+    checked from comm_record.curves (InputError when there is nothing to draw)."""
+    from .comm_record import curves
     from .host import machine
+    c = curves(doc)
     plt = _plt()
-    res, prov = doc.get("results", {}), doc.get("provenance", {})
     fig, axes = plt.subplots(2, 2, figsize=(13, 9), layout="constrained")
     (ax_lat, ax_bw), (ax_a2a, ax_halo) = axes
 
-    def curve(ax, rows, x, y, label, **kw):
-        pts = sorted((r[x], r[y]) for r in rows if r.get(x, 0) > 0 and r.get(y, 0) > 0)
-        if pts:
-            ax.plot(*zip(*pts), **{"marker": "o", "markersize": 3, **kw}, label=label)
+    def curve(ax, pts, label, ring=False):
+        if pts:  # a ring has a few sizes: points, no line
+            ax.plot(*zip(*pts), label=label, marker="s" if ring else "o", markersize=3,
+                    **({"linestyle": "none"} if ring else {}))
 
-    for test in ("pingpong", "swap", "echo"):
-        curve(ax_lat, res.get(test, []), "bytes", "t_med_us", test)
-        curve(ax_bw, res.get(test, []), "bytes", "gbs_pair_med", f"{test} (per pair)")
-    for order in ("natural", "random"):
-        ring = [r for r in res.get("ring", []) if r["order"] == order]  # a few sizes: points, no line
-        curve(ax_lat, ring, "bytes", "t_med_us", f"ring, {order}", linestyle="none", marker="s")
-        curve(ax_bw, ring, "bytes", "gbs_rank_med", f"ring, {order} (per rank)", linestyle="none", marker="s")
+    for ax, key in ((ax_lat, "latency"), (ax_bw, "bandwidth")):
+        for label, pts, ring in c[key]:
+            curve(ax, pts, label, ring)
     ax_lat.set_ylabel("time per message (ping-pong: half round trip) [us]")
     ax_lat.set_title("latency: median over repetitions", fontsize=9)
     ax_bw.set_ylabel("bandwidth [GB/s]")
@@ -279,25 +276,19 @@ def plot_comm(doc: dict, png: str | Path, command: str) -> None:
         ax.set_xlabel("message size [bytes]")
     ax_lat.set_yscale("log")
 
-    a2a = res.get("alltoall", [])
-    group = max((r["group"] for r in a2a), default=0)
-    for strategy in dict.fromkeys(r["strategy"] for r in a2a):
-        curve(ax_a2a, [r for r in a2a if r["strategy"] == strategy and r["group"] == group], "bytes", "t_med_us",
-              strategy)
+    for strategy, pts in c["alltoall"].items():
+        curve(ax_a2a, pts, strategy)
     ax_a2a.set_xscale("log", base=2)
     ax_a2a.set_yscale("log")
     ax_a2a.set_xlabel("bytes per rank pair [bytes]")
     ax_a2a.set_ylabel("time per all-to-all [us]")
-    ax_a2a.set_title(f"all-to-all strategies, groups of {count(group, 'rank')} (median)", fontsize=9)
+    ax_a2a.set_title(f"all-to-all strategies, groups of {count(c['alltoall_group'], 'rank')} (median)", fontsize=9)
 
-    halo = res.get("halo", [])
-    cases = list(dict.fromkeys((r["tile"], r["width"]) for r in halo))
-    strategies = list(dict.fromkeys(r["strategy"] for r in halo))
+    cases, strategies = c["halo_cases"], list(c["halo"])
     width = 0.8 / max(1, len(strategies))
     for i, strategy in enumerate(strategies):
-        t = {(r["tile"], r["width"]): r["t_med_us"] for r in halo if r["strategy"] == strategy}
         ax_halo.bar([j + (i - (len(strategies) - 1) / 2) * width for j in range(len(cases))],
-                    [t.get(c, float("nan")) for c in cases], width, label=strategy)
+                    [c["halo"][strategy].get(case, float("nan")) for case in cases], width, label=strategy)
     ax_halo.set_xticks(range(len(cases)))
     ax_halo.set_xticklabels([f"{tile}^2, w {w}" for tile, w in cases], fontsize=8)
     ax_halo.set_xlabel("tile (interior cells per side) and halo width [cells]")
@@ -308,10 +299,8 @@ def plot_comm(doc: dict, png: str | Path, command: str) -> None:
         if ax.get_legend_handles_labels()[0]:
             ax.legend(fontsize=8, **({"ncol": len(strategies), "loc": "upper center"} if ax is ax_halo else {}))
     here = machine()
-    where = here if here["host"] == prov.get("host") else {"host": prov.get("host", "?"), "cores": "?"}
-    what = (f"proxylab comm probe: {count(prov.get('ranks', '?'), 'rank')} x "
-            f"{count(prov.get('threads_per_rank', '?'), 'thread')}, "
-            f"{' '.join(prov.get('mpi_library', 'MPI').split()[:3])}")
+    where = here if here["host"] == c["host"] else {"host": c["host"], "cores": "?"}
+    what = f"proxylab comm probe: {count(c['ranks'], 'rank')} x {count(c['threads'], 'thread')}, {c['mpi']}"
     fig.suptitle(title_text(what, where, command), fontsize=9)
     save(fig, png)
 
@@ -357,15 +346,23 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--command", default="")
     p.add_argument("--by", choices=["category", "region"], default="category", help="gantt: colour the timeline by")
     a = p.parse_args(argv)
-    if a.kind == "gantt":
-        plot_gantt(a.source, a.png, a.command or f"./proxylab gantt {a.source}", a.by)
-        return 0
-    doc = json.loads(Path(a.source).read_text())
-    if a.kind == "comm":
-        plot_comm(doc, a.png, a.command or f"./proxylab plot comm {a.source}")
-        return 0
-    {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_compare, "roofline": plot_roofline}[a.kind](
-        doc, a.png)
+    from .json_input import load as load_json
+    try:
+        if a.kind == "gantt":
+            plot_gantt(a.source, a.png, a.command or f"./proxylab gantt {a.source}", a.by)
+        elif a.kind == "comm":
+            plot_comm(load_json(a.source), a.png, a.command or f"./proxylab plot comm {a.source}")
+        else:
+            draw = {"compare": plot_compare, "sweep": plot_sweep, "perturbation": plot_compare,
+                    "roofline": plot_roofline}[a.kind]
+            draw(load_json(a.source), a.png)
+    except ValueError as e:  # json_input.InputError, the trace's and the comm record's checks: they say what
+        print(f"{p.prog}: cannot draw {a.kind} from '{a.source}': {e}", file=sys.stderr)
+        return 2
+    except (KeyError, IndexError, TypeError, AttributeError, RecursionError) as e:
+        # a results file is the harness's own: one without its layout is of another kind, or was edited
+        print(f"{p.prog}: '{a.source}' is not a {a.kind} results file ({type(e).__name__}: {e})", file=sys.stderr)
+        return 2
     return 0
 
 

@@ -171,14 +171,17 @@ EXIT_RUNTIME_FAILURE = 3
 
 
 def job_exit_code(record: dict | None, launcher_rc: int, stopped_by: int, timed_out: bool) -> int:
-    """130 when the job was stopped by a signal or its record says 'interrupted'; else the record's verdict (0 verified,
+    """130 when the job was stopped by a signal; 124 when its time ran out (its record then says 'interrupted': the
+    ranks were stopped as after Ctrl-C); 130 when its record says 'interrupted'; else the record's verdict (0 verified,
     1 not); a launcher failure other than those (a crash after the record was written) stays a failure. Without a
     record: the binaries' own bad-input and runtime-failure codes (2, 3: they said why), else 3 (the launcher failed,
     or the job died or ended without a record: job_failure() says how)."""
-    if stopped_by or (record or {}).get("status") == "interrupted":
+    if stopped_by:
         return EXIT_INTERRUPTED
     if timed_out:
         return EXIT_TIMEOUT
+    if (record or {}).get("status") == "interrupted":
+        return EXIT_INTERRUPTED
     if record is None:
         return launcher_rc if launcher_rc in (EXIT_BAD_INPUT, EXIT_RUNTIME_FAILURE) else EXIT_RUNTIME_FAILURE
     verdict = 0 if record.get("verification", {}).get("passed") else 1
@@ -258,7 +261,9 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
         try:
             text = Path(record_path).read_text()
             record = json.loads(text) if text.strip() else None
-        except (OSError, json.JSONDecodeError):
+        except (OSError, ValueError, RecursionError):  # not UTF-8, not JSON, nested beyond the parser
+            record = None
+        if not isinstance(record, dict):  # what is no JSON object is no record (the job then fails: exit 3)
             text, record = "", None
     finally:  # also on Ctrl-C: no temporary record is left behind
         shutil.rmtree(private, ignore_errors=True)

@@ -146,12 +146,13 @@ def register(subparsers) -> None:
     sp.add_argument("--deck", help="YAML deck (default: the app's small deck)")
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="deck override (repeatable)")
     sp.add_argument("--machine", required=True, help="machine description: a name in machines/ or a YAML path")
-    sp.add_argument("--ranks", type=hc.int_list, default=hc.int_list("64"), metavar="N[,N...]",
+    sp.add_argument("--ranks", type=hc.count_list, default=hc.count_list("64"), metavar="N[,N...]",
                     help="simulated rank counts (default 64)")
     sp.add_argument("--calibrated-on", default=None, help="this machine's description (default machines/<host>.yaml)")
     sp.add_argument("--no-model", action="store_true", help="simulate only (no counting runs, no prediction)")
     sp.add_argument("--json", help="write the simulated and predicted times here")
-    sp.add_argument("--timeout", type=float, default=900, help="seconds after which one simulation is stopped")
+    sp.add_argument("--timeout", type=hc.positive_seconds, default=900,
+                    help="seconds after which one simulation is stopped")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build preset of the counting runs")
     sp.set_defaults(func=main)
 

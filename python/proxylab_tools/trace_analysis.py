@@ -5,10 +5,12 @@ busy / communicate / idle utilization per rank. Used by the gantt command (harne
 from __future__ import annotations
 
 import heapq
-import json
 import math
 from dataclasses import dataclass
 from pathlib import Path
+
+from .json_input import describe
+from .json_input import load as load_json
 
 CATEGORIES = ["compute", "communication", "io", "other"]
 
@@ -29,17 +31,20 @@ def _time(event: dict, key: str, index: int, default=None) -> float:
     """event[key] as microseconds: a finite number in [0, MAX_MICROSECONDS] (ts may be negative: any epoch)."""
     value = event.get(key, default)
     if isinstance(value, bool) or not isinstance(value, (int, float)):
-        raise ValueError(f"event {index}: '{key}' is {value!r}, not a number")
+        raise ValueError(f"event {index}: '{key}' is {describe(value)}, not a number")
     if not math.isfinite(value) or abs(value) > MAX_MICROSECONDS or (key == "dur" and value < 0):
-        raise ValueError(f"event {index}: '{key}' is {value!r}; allowed: a finite number of microseconds"
+        raise ValueError(f"event {index}: '{key}' is {describe(value)}; allowed: a finite number of microseconds"
                          f"{' >= 0' if key == 'dur' else ''} up to {MAX_MICROSECONDS:g}")
     return float(value)
 
 
 def load_trace(path: str | Path) -> dict[int, list[Span]]:
     """Spans per rank (pid) from a Chrome trace (object with traceEvents, or a bare event list). ValueError naming
-    the event and the field for anything that is not such a trace (NaN, negative or absurd durations included)."""
-    doc = json.loads(Path(path).read_text())
+    the event and the field for anything that is not such a trace (negative or absurd durations included), or
+    json_input.InputError (a ValueError) for a file that is not JSON."""
+    doc = load_json(path)
+    if not isinstance(doc, (dict, list)):
+        raise ValueError(f"the file holds {type(doc).__name__}, not an object with traceEvents or a list of events")
     events = doc.get("traceEvents", []) if isinstance(doc, dict) else doc
     if not isinstance(events, list):
         raise ValueError(f"'traceEvents' is {type(events).__name__}, not a list of events")
@@ -53,9 +58,12 @@ def load_trace(path: str | Path) -> dict[int, list[Span]]:
         t0 = _time(e, "ts", index) * 1e-6
         pid = e.get("pid", 0)
         if isinstance(pid, bool) or not isinstance(pid, int):
-            raise ValueError(f"event {index}: 'pid' is {pid!r}, not an integer")
+            raise ValueError(f"event {index}: 'pid' is {describe(pid)}, not an integer")
+        name = e.get("name", "")
+        if not isinstance(name, str):
+            raise ValueError(f"event {index}: 'name' is {describe(name)}, not a string")
         ranks.setdefault(pid, []).append(
-            Span(str(e.get("name", "")), cat if cat in CATEGORIES else "other", t0,
+            Span(name, cat if cat in CATEGORIES else "other", t0,
                  t0 + _time(e, "dur", index, 0) * 1e-6))
     return dict(sorted(ranks.items()))
 

@@ -16,9 +16,10 @@ sys.path.insert(0, str(ROOT / "python"))
 from proxylab_tools import plots  # noqa: E402
 
 
-def cli(args: list[str], build_dir: str | Path | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
-    """python3 -m proxylab_tools.cli ARGS from the repository root (as ./proxylab does)."""
-    env = dict(os.environ)
+def cli(args: list[str], build_dir: str | Path | None = None, timeout: float = 120,
+        env: dict[str, str] | None = None) -> subprocess.CompletedProcess:
+    """python3 -m proxylab_tools.cli ARGS from the repository root (as ./proxylab does); env: variables to add."""
+    env = dict(os.environ, **(env or {}))
     env["PYTHONPATH"] = str(ROOT / "python")
     if build_dir:
         env["PROXYLAB_BUILD_DIR"] = str(build_dir)

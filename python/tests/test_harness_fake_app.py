@@ -78,6 +78,17 @@ class FakeApp(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
         self.assertIn("--out", p.stdout)
 
+    def test_a_record_that_is_no_record_fails_the_run_without_a_traceback(self):
+        # a record nested 1,200 deep (or not UTF-8, or not an object) was a traceback of compare, sweep and roofline
+        for kind in ("deep", "latin1", "list"):
+            with self.subTest(kind=kind):
+                p = cli(["compare", "fake", "--deck", self.deck, "--vary", f"fake.record=none,{kind}", "--repeat", "1",
+                         "--out", str(self.out(f"record-{kind}")), "--quiet", "--no-plot"], self.build.name)
+                text = p.stdout + p.stderr
+                self.assertEqual(p.returncode, 1, text)
+                self.assertNotIn("Traceback", text)
+                self.assertIn(f"FAILED: record={kind} at 1x1 (repeat 0): exit 3", text)
+
     def test_sweep_efficiency(self):
         out = self.out("sweep")
         p = cli(["sweep", "fake", "--deck", self.deck, "--ranks", "1,2", "--repeat", "1", "--size-key",
@@ -115,6 +126,57 @@ class FakeApp(unittest.TestCase):
         self.assertEqual(doc["status"], "interrupted")
         self.assertGreaterEqual(len(doc["runs"]), 1)
         self.assertLess(len(doc["runs"]), 40)
+
+    # A job past --timeout is stopped as after Ctrl-C; where its ranks are not told directly (the fake is a Python
+    # script, not the binary the front end looks for) it is aborted after the grace period: 1 s here.
+    QUICK_STOP = {"PROXYLAB_STOP_GRACE": "1"}
+
+    def test_a_run_past_the_timeout_fails_with_124_and_the_others_run(self):
+        # a per-run timeout ended the whole comparison as interrupted (exit 130)
+        out = self.out("timeout")
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "fake.sleep=30,0", "--repeat", "1", "--timeout",
+                 "2", "--out", str(out), "--quiet", "--no-plot"], self.build.name, env=self.QUICK_STOP)
+        text = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 124, text)
+        self.assertIn("TIMED OUT: 1 of 2 run(s) stopped after --timeout 2 s", p.stdout)
+        self.assertIn("sleep=30 at 1x1 (repeat 0): timed out: stopped after --timeout 2 s", p.stdout)
+        doc = json.loads((out / "records.json").read_text())
+        self.assertEqual(doc["status"], "completed")
+        self.assertEqual([(r["variant"], r["returncode"], r["verified"]) for r in doc["runs"]],
+                         [("sleep=30", 124, False), ("sleep=0", 0, True)])  # the run after it ran
+
+    def test_a_counting_run_past_the_timeout_ends_the_model_with_124(self):
+        p = cli(["model", "fake", "--deck", self.deck, "--machine", "xt4", "--count-ranks", "1,2", "--set",
+                 "fake.sleep=30", "--timeout", "2", "--out", str(self.out("model")), "--no-plot"], self.build.name,
+                env=self.QUICK_STOP)
+        self.assertEqual(p.returncode, 124, p.stdout + p.stderr)
+        self.assertIn("the 1-rank counting run was stopped after --timeout 2 s", p.stdout)
+
+    def test_a_traced_run_past_the_timeout_leaves_no_trace(self):
+        # the partial trace of the dropped run was kept as trace-1x1.json, unmarked, and offered to gantt
+        out = self.out("trace-timeout")
+        p = cli(["perturbation", "fake", "--deck", self.deck, "--set", "fake.trace_sleep=30", "--repeat", "1",
+                 "--timeout", "2", "--out", str(out), "--quiet", "--no-plot"], self.build.name, env=self.QUICK_STOP)
+        self.assertEqual(p.returncode, 124, p.stdout + p.stderr)
+        self.assertIn("no trace kept: no traced run verified", p.stdout)
+        self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json"])
+
+    def test_a_traced_run_cut_short_by_ctrl_c_leaves_no_trace(self):
+        out = self.out("trace-interrupt")
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), PROXYLAB_BUILD_DIR=self.build.name,
+                   **self.QUICK_STOP)
+        proc = subprocess.Popen([sys.executable, "-m", "proxylab_tools.cli", "perturbation", "fake", "--deck",
+                                 self.deck, "--set", "fake.trace_sleep=30", "--repeat", "1", "--out", str(out),
+                                 "--no-plot"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, start_new_session=True)
+        end = time.monotonic() + 60
+        while not list(out.glob("trace-1x1.json*")) and time.monotonic() < end:  # the traced run is running
+            time.sleep(0.1)
+        os.killpg(proc.pid, signal.SIGINT)
+        text, _ = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 130, text)
+        self.assertEqual(json.loads((out / "records.json").read_text())["status"], "interrupted")
+        self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json"])
 
 
 if __name__ == "__main__":

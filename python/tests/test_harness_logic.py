@@ -1,12 +1,20 @@
 """Unit tests of the harness logic without running anything: variants, interleaving, comparison statistics and
 ratios, scaling curves, Gantt leaf attribution and utilization, roofline points, exit codes."""
+import argparse
+import contextlib
+import io
 import json
 import math
+import os
+import re
+import subprocess
+import sys
 import tempfile
 import unittest
 from pathlib import Path
 
 import harness_testing  # noqa: F401  (puts python/ on the path)
+from proxylab_tools import cli, plots
 from proxylab_tools import harness_common as hc
 from proxylab_tools import harness_compare as compare
 from proxylab_tools import harness_gantt as gantt
@@ -23,7 +31,7 @@ def record(fom, seconds, regions=None, passed=True):
 
 def run(variant, repeat, fom, seconds=1.0, ranks=1, verified=True, regions=None, **tags):
     return {"variant": variant, "repeat": repeat, "ranks": ranks, "threads": 1, "verified": verified, "fom": fom,
-            "record": record(fom, seconds, regions, verified), **tags}
+            "returncode": 0 if verified else 1, "record": record(fom, seconds, regions, verified), **tags}
 
 
 class Variants(unittest.TestCase):
@@ -92,9 +100,12 @@ class CompareStatistics(unittest.TestCase):
         self.assertEqual(fom["variants"]["B"]["n"], 1)
         self.assertEqual(fom["variants"]["B"]["max"], 2.0)
         self.assertAlmostEqual(fom["variants"]["B"]["ratio"], 2.0)  # only the pair of repeat 1
-        lines, failed = hc.verification_lines([dict(r, failure="check x failed") for r in runs if not r["verified"]])
-        self.assertEqual(failed, 1)
+        late = dict(run("B", 2, 5.0, verified=False), returncode=124, failure="timed out")
+        lines, failed, timed_out = hc.verification_lines([dict(r, failure="check x failed") for r in runs
+                                                          if not r["verified"]] + [late])
+        self.assertEqual((failed, timed_out), (1, 1))
         self.assertIn("check x failed", lines[0])
+        self.assertIn("timed out", lines[1])
 
     def test_one_table_per_rank_count(self):
         runs = [run("A", 0, 1.0, ranks=1), run("A", 0, 1.9, ranks=2)]
@@ -202,7 +213,12 @@ class Gantt(unittest.TestCase):
         cases = {
             '{"traceEvents": "x"}': "'traceEvents' is str, not a list",
             '{"traceEvents": [3]}': "event 0 is int, not an object",
-            '[{"ph": "X", "ts": 0, "dur": NaN}]': "'dur' is nan",
+            '[{"ph": "X", "ts": 0, "dur": NaN}]': "NaN is not a JSON number",
+            '[{"ph": "X", "ts": 0, "dur": [1, [2]]}]': "'dur' is list of 2 items, not a number",
+            '[{"ph": "X", "ts": 0, "dur": 1, "name": {"a": 1}}]': "'name' is dict of 1 item, not a string",
+            '[{"ph": "X", "ts": "%s", "dur": 1}]' % ("x" * 5000): "'ts' is '" + "x" * 36 + "..., not a number",  # cut short
+            "[" * 1200 + "]" * 1200: "nested too deep",
+            '7': "the file holds int, not an object with traceEvents or a list of events",
             '[{"ph": "X", "ts": 0, "dur": -5}]': "'dur' is -5",
             '[{"ph": "X", "ts": 0, "dur": 1e308}]': "'dur' is 1e+308",
             '[{"ph": "X", "ts": "soon", "dur": 1}]': "'ts' is 'soon', not a number",
@@ -333,21 +349,135 @@ class Roofline(unittest.TestCase):
             roofline.analyse(old)
 
 
+def in_process(main, argv: list[str]) -> tuple[int, str]:
+    """(exit code, stdout and stderr) of a command's main() run here: an exception is a traceback, and fails the test."""
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(out):
+        rc = main(argv)
+    return rc, out.getvalue()
+
+
+class HostileJson(unittest.TestCase):
+    """Every command that reads a JSON file the user names ends a bad one with one line naming the file and what is
+    wrong, exit 2: a 2.4 KB file nested 1,200 deep was a RecursionError traceback in gantt and plot."""
+    FILES = {
+        "deep.json": "[" * 1200 + "]" * 1200,
+        "deep-record.json": '{"app": "comm", "results": ' + "[" * 1200 + "]" * 1200 + "}",
+        "not-json.json": "{",
+        "nan.json": '{"app": "comm", "results": {"pingpong": [{"bytes": 8, "t_med_us": NaN, "gbs_pair_med": 1}]}}',
+        "latin1.json": b'{"app": "\xe9"}',
+    }
+
+    def test_one_line_and_exit_2(self):
+        with tempfile.TemporaryDirectory() as d:
+            png = f"{d}/c.png"
+            for name, text in self.FILES.items():
+                path = Path(d) / name
+                path.write_bytes(text if isinstance(text, bytes) else text.encode())
+            for path in [*(Path(d) / name for name in self.FILES), Path(d), Path(d) / "missing.json"]:
+                for words in (["gantt", str(path), "--no-plot"], ["plot", "comm", str(path), "--out", png]):
+                    with self.subTest(words=words):
+                        self.assert_one_line(*in_process(cli.main, words), path)
+                with self.subTest(module="plots", path=path):
+                    self.assert_one_line(*in_process(plots.main, ["compare", str(path), png]), path)
+            # a FIFO without a writer: reading it blocked for ever (in a child, so that a hang fails the test)
+            fifo = Path(d) / "fifo.json"
+            os.mkfifo(fifo)
+            env = dict(os.environ, PYTHONPATH=str(harness_testing.ROOT / "python"))
+            for words in (["proxylab_tools.cli", "gantt", str(fifo), "--no-plot"],
+                          ["proxylab_tools.cli", "plot", "comm", str(fifo), "--out", png],
+                          ["proxylab_tools.plots", "compare", str(fifo), png]):
+                with self.subTest(words=words):
+                    p = subprocess.run([sys.executable, "-m", *words], capture_output=True, text=True, timeout=30,
+                                       env=env)
+                    self.assert_one_line(p.returncode, p.stdout + p.stderr, fifo)
+
+    def assert_one_line(self, rc: int, text: str, path):
+        text = text.strip()
+        self.assertEqual(rc, 2, text)
+        self.assertEqual(len(text.splitlines()), 1, text)
+        self.assertIn(f"'{path}'", text)
+
+    def test_plot_comm_refuses_a_record_with_nothing_to_draw(self):
+        # a record with NaN (null) or empty results gave an empty chart and exit 0
+        with tempfile.TemporaryDirectory() as d:
+            cases = {
+                '{"app": "comm", "results": {}}': "no result to draw",
+                '{"app": "comm", "results": {"pingpong": [], "halo": []}}': "no result to draw",
+                '{"app": "comm", "results": {"pingpong": [{"bytes": 0, "t_med_us": 1, "gbs_pair_med": 0}]}}':
+                    "no result to draw",
+                '{"app": "comm", "results": {"pingpong": [{"bytes": 8, "t_med_us": null, "gbs_pair_med": 1}]}}':
+                    "results.pingpong[0].t_med_us is None; allowed: a finite number >= 0",
+                '{"app": "comm", "results": {"ring": [{"order": "natural", "bytes": 8, "t_med_us": -1, '
+                '"gbs_rank_med": 1}]}}': "results.ring[0].t_med_us is -1; allowed: a finite number >= 0",
+                '{"app": "comm", "results": {"halo": [{"strategy": 3, "tile": 8, "width": 1, "t_med_us": 1}]}}':
+                    "results.halo[0].strategy is 3; allowed: a string",
+                '{"app": "comm", "results": {"alltoall": {"a": 1}}}': "results.alltoall is dict of 1 item, not a list",
+                '{"app": "comm", "results": {"echo": [7]}}': "results.echo[0] is 7, not an object",
+                '{"app": "stream", "results": {}}': "app is 'stream', not 'comm'",
+            }
+            for text, why in cases.items():
+                path = Path(d) / "r.json"
+                path.write_text(text)
+                with self.subTest(text=text):
+                    rc, out = in_process(cli.main, ["plot", "comm", str(path), "--out", f"{d}/r.png"])
+                    self.assert_one_line(rc, out, path)
+                    self.assertIn(why, out)
+                    self.assertFalse((Path(d) / "r.png").exists())
+
+
 class Common(unittest.TestCase):
     def test_exit_codes(self):
         self.assertEqual(hc.exit_code("completed", 0), 0)
         self.assertEqual(hc.exit_code("completed", 2), 1)
         self.assertEqual(hc.exit_code("interrupted", 0), 130)
         self.assertEqual(hc.exit_code("bad input", 0), 2)
+        self.assertEqual(hc.exit_code("completed", 0, 1), 124)  # a run ran past --timeout
+        self.assertEqual(hc.exit_code("completed", 1, 1), 1)    # a wrong answer outranks a slow one
+        self.assertEqual(hc.exit_code("interrupted", 0, 1), 130)
 
     def test_results_are_strict_json(self):
         self.assertEqual(hc.strict_json({"a": [1.0, math.nan], "b": {"c": math.inf}}), {"a": [1.0, None], "b": {"c": None}})
 
-    def test_int_list(self):
-        self.assertEqual(hc.int_list("1,2,4"), [1, 2, 4])
-        for bad in ["", "0,1", "a", "-1"]:
-            with self.assertRaises(Exception, msg=bad):
-                hc.int_list(bad)
+    def test_count_list(self):
+        self.assertEqual(hc.count_list("1,2,4"), [1, 2, 4])
+        self.assertEqual(hc.count_list(" 2 , 6"), [2, 6])
+        # what the help documents ('4,...,64', '1,2,4,...,4096') was refused; '1,,2' was taken as 1,2
+        self.assertEqual(hc.count_list("4,...,64"), [4, 8, 16, 32, 64])
+        self.assertEqual(hc.count_list("1,2,4,...,4096"), [2 ** k for k in range(13)])
+        self.assertEqual(hc.count_list("3,...,6,9"), [3, 6, 9])
+        self.assertEqual(hc.count_list("5,...,10,...,40"), [5, 10, 20, 40])
+        refused = {"": "item 1 is empty", "1,,2": "item 2 is empty", "1,2,": "item 3 is empty",
+                   "0,1": "item 1 '0' is not a positive integer", "a": "item 1 'a' is not a positive integer",
+                   "-1": "item 1 '-1' is not a positive integer", "1.5": "item 1 '1.5' is not a positive integer",
+                   "4_0": "item 1 '4_0' is not a positive integer", "...,4": "'...' needs a count on each side",
+                   "4,...": "'...' needs a count on each side", "1,...,...,8": "'...' needs a count on each side",
+                   "4,...,60": "'4,...,60': 60 is not 4 times a power of two",
+                   "8,...,4": "'8,...,4': the count after '...' must be above the one before it",
+                   "2,2": "2 is given twice", "1,2,...,4,2": "2 is given twice"}
+        for text, why in refused.items():
+            with self.subTest(text=text), self.assertRaises(argparse.ArgumentTypeError) as e:
+                hc.count_list(text)
+            self.assertIn(f"'{text}': {why}", str(e.exception))
+            self.assertIn("allowed: positive integers separated by commas", str(e.exception))
+
+    def test_positive_seconds(self):
+        self.assertEqual(hc.positive_seconds("0.5"), 0.5)
+        for bad in ["0", "-1", "nan", "inf", "-inf", "x", ""]:  # -1 and 0 were taken, nan ignored
+            with self.subTest(bad=bad), self.assertRaises(argparse.ArgumentTypeError) as e:
+                hc.positive_seconds(bad)
+            self.assertIn(f"'{bad}': allowed: a finite number of seconds above 0", str(e.exception))
+
+    def test_rank_and_timeout_flags_name_the_flag_and_the_value(self):
+        for words, flag in ((["model", "pop", "--machine", "xt4", "--ranks", "1,,2"], "--ranks"),
+                            (["compare", "pop", "--vary", "a=1", "--threads", "2,,4"], "--threads"),
+                            (["sweep", "pop", "--timeout", "nan"], "--timeout"),
+                            (["model", "pop", "--machine", "xt4", "--timeout", "-1"], "--timeout"),
+                            (["simulate", "pop", "--machine", "xt4", "--ranks", "4,...,60"], "--ranks")):
+            with self.subTest(words=words):
+                p = harness_testing.cli(words)
+                self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+                self.assertRegex(p.stderr, rf"argument {flag}: '{re.escape(words[-1])}': .*allowed: ")
 
 
 if __name__ == "__main__":

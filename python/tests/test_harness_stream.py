@@ -12,11 +12,43 @@ from harness_testing import HERE, assert_png, cli
 FIXTURE = HERE / "fixtures" / "trace_small.json"
 
 
+def stream_build(test) -> str:
+    build = os.environ.get("PROXYLAB_BUILD_DIR")
+    test.assertTrue(build and (Path(build) / "bin" / "proxylab-stream").exists(),
+                    "set PROXYLAB_BUILD_DIR to a build folder with bin/proxylab-stream (ctest does)")
+    return build
+
+
 class CompareStream(unittest.TestCase):
+    def test_a_run_past_the_timeout_is_124_and_the_others_are_kept(self):
+        # the binary, stopped at the timeout, writes an 'interrupted' record: that made the whole compare 130
+        # 8000 iterations over 3 x 32 MiB take minutes on any machine; 5 take a second
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / "cmp"
+            p = cli(["compare", "stream", "--deck", "inputs/stream/small.yaml", "--set", "stream.n=4194304",
+                     "--vary", "stream.iterations=5,8000", "--repeat", "1", "--timeout", "10", "--out", str(out),
+                     "--no-plot", "--quiet"], stream_build(self))
+            text = p.stdout + p.stderr
+            self.assertEqual(p.returncode, 124, text)
+            self.assertIn("iterations=8000 at 1x1 (repeat 0): timed out: stopped after --timeout 10 s", text)
+            runs = json.loads((out / "records.json").read_text())["runs"]
+            self.assertEqual([(r["returncode"], r["verified"], r["record"]["status"]) for r in runs],
+                             [(0, True, "completed"), (124, False, "interrupted")])
+
+    def test_perturbation_keeps_the_verified_trace_only(self):
+        with tempfile.TemporaryDirectory() as d:
+            out = Path(d) / "pert"
+            p = cli(["perturbation", "stream", "--deck", "inputs/stream/small.yaml", "--set", "stream.n=65536",
+                     "--set", "stream.iterations=5", "--repeat", "2", "--out", str(out), "--no-plot", "--quiet"],
+                    stream_build(self))
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json", "trace-1x1.json"])
+            p = cli(["gantt", str(out / "trace-1x1.json"), "--no-plot"])
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+            self.assertIn("triad", p.stdout)
+
     def test_mapping_flat_vs_team_at_1_and_2_ranks(self):
-        build = os.environ.get("PROXYLAB_BUILD_DIR")
-        self.assertTrue(build and (Path(build) / "bin" / "proxylab-stream").exists(),
-                        "set PROXYLAB_BUILD_DIR to a build folder with bin/proxylab-stream (ctest does)")
+        build = stream_build(self)
         with tempfile.TemporaryDirectory() as d:
             out = Path(d) / "cmp"
             p = cli(["compare", "stream", "--deck", "inputs/stream/small.yaml", "--set", "stream.n=65536",

@@ -183,6 +183,9 @@ class JobExitCode(unittest.TestCase):
         self.assertEqual(code(None, 2, 0, False), 2)
         self.assertEqual(code(done, 139, 0, False), 139)       # a crash after the record was written
         self.assertEqual(code(None, 0, 0, True), 124)
+        # a timed-out job's ranks are stopped as after Ctrl-C and write 'interrupted': that was 130, not 124
+        self.assertEqual(code(interrupted, 0, 0, True), 124)
+        self.assertEqual(code(interrupted, 0, 2, True), 130)  # Ctrl-C during the stop wins
         # PROXYLAB_MPIEXEC=/bin/false used to exit 1 with no message; a pipe closed under the job
         # exited 243 (SIGPIPE): without a record, a failure of the launch is a runtime failure, and says so
         for launcher_rc in (1, 0, -13, 139, 255):

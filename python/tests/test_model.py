@@ -303,6 +303,11 @@ class MachineFiles(unittest.TestCase):
             binary.write_bytes(bytes(range(256)))
             with self.assertRaisesRegex(machine_file.MachineError, "not UTF-8 text"):
                 machine_file.load(str(binary))
+            # 1,200 nested lists were a RecursionError traceback of model --machine
+            deep = Path(d) / "deep.yaml"
+            deep.write_text("[" * 1200 + "]" * 1200)
+            with self.assertRaisesRegex(machine_file.MachineError, "deep.yaml: nested too deep"):
+                machine_file.load(str(deep))
 
     def test_rank_counts_beyond_any_machine_are_refused(self):
         # model --ranks 99999999999999 used to predict for 1e14 ranks on a 3072-point grid.

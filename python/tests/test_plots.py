@@ -154,6 +154,21 @@ class Charts(unittest.TestCase):
         self.assertEqual(cli.main(["plot", "comm", str(HERE / "fixtures" / "trace_small.json")]), 2)
         self.assertEqual(cli.main(["plot", "comm", str(self.dir / "missing.json")]), 2)
 
+    def test_a_results_file_of_another_kind_is_one_line_not_a_traceback(self):
+        # python -m proxylab_tools.plots KIND INPUT PNG redraws a chart: a file of another kind was a KeyError
+        import contextlib
+        import io
+        for kind, doc in (("compare", {"summary": {"mode": "strong"}}), ("sweep", [1, 2]),
+                          ("roofline", {"triad_gbs": "fast"})):
+            source = self.dir / f"{kind}.json"
+            source.write_text(json.dumps(doc))
+            err = io.StringIO()
+            with self.subTest(kind=kind), contextlib.redirect_stderr(err):
+                self.assertEqual(plots.main([kind, str(source), str(self.dir / "x.png")]), 2)
+            self.assertIn(f"'{source}' is not a {kind} results file", err.getvalue())
+            self.assertEqual(len(err.getvalue().strip().splitlines()), 1)
+            self.assertFalse((self.dir / "x.png").exists())
+
 
 if __name__ == "__main__":
     unittest.main()
