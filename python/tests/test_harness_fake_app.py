@@ -3,6 +3,7 @@ are known (fake_app.py behind mpiexec), so the printed ratios and efficiencies c
 failure paths (failed verification, bad input, Ctrl-C) can be provoked."""
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -117,9 +118,16 @@ class FakeApp(unittest.TestCase):
                                  "--set", "fake.sleep=0.4", "--vary", "fake.fom=1,2", "--repeat", "20",
                                  "--out", str(out), "--no-plot"], cwd=ROOT, env=env, stdout=subprocess.PIPE,
                                 stderr=subprocess.STDOUT, text=True, start_new_session=True)
-        time.sleep(2.5)
+        # Ctrl-C once the first run has finished (its progress line), not after a fixed time: on a loaded machine a
+        # fixed 2.5 s passed before any run had ended
+        seen = []
+        for line in proc.stdout:
+            seen.append(line)
+            if re.search(r"\] [1-9]\d*/\d+ runs", line):
+                break
         os.killpg(proc.pid, signal.SIGINT)  # as a terminal does: the whole foreground group
-        text, _ = proc.communicate(timeout=60)
+        rest, _ = proc.communicate(timeout=60)
+        text = "".join(seen) + rest
         self.assertEqual(proc.returncode, 130, text)
         self.assertIn("interrupted after", text)
         doc = json.loads((out / "records.json").read_text())
