@@ -34,13 +34,13 @@ class LaunchAgreement(unittest.TestCase):
         p = run(f"env PROXYLAB_TEMPLATE_RANKS={{ranks}} {MPIEXEC} -n 1")
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
         self.assertIn("MPI_COMM_WORLD has 1 rank, but the front end asked for 2 ranks (PROXYLAB_EXPECTED_RANKS=2)",
-                      p.stderr)
+                      p.stdout + p.stderr)
         self.assertNotIn("VERIFICATION: PASSED", p.stdout)
 
     def test_an_escaped_placeholder_is_refused_before_the_launch(self):
         p = run(f"{MPIEXEC} -n {{{{ranks}}}}")
         self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
-        self.assertIn("{{ranks}} is the text {ranks}, not the count", p.stderr)
+        self.assertIn("{{ranks}} is the text {ranks}, not the count", p.stdout + p.stderr)
         self.assertNotIn("ranks x threads", p.stdout)
 
     def test_a_correct_launch_runs(self):
