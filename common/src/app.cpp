@@ -147,10 +147,9 @@ nlohmann::json changed_verification_limits(const Schema& schema, const Config& c
 }
 
 std::string version_line(const std::string& app) {
-  const std::string library = mpi_library_version();
   return "proxylab-" + app + " " + build_info::version + " (git " + build_info::git_hash +
          (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") + "), Kokkos " + kokkos_version_text() + " (" +
-         enabled_backends() + "), MPI: " + library + "\n";
+         enabled_backends() + "), MPI: " + mpi_library_version() + "\n";
 }
 
 int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
