@@ -15,6 +15,7 @@
 #include "proxylab/build_info.hpp"
 #include "proxylab/device.hpp"
 #include "proxylab/kokkos_args.hpp"
+#include "proxylab/launch_check.hpp"
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/memory_budget.hpp"
 #include "proxylab/output_file.hpp"
@@ -146,14 +147,9 @@ nlohmann::json changed_verification_limits(const Schema& schema, const Config& c
 }
 
 std::string version_line(const std::string& app) {
-  int len = 0;
-  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
-  MPI_Get_library_version(lib, &len);
-  std::string library(lib, static_cast<size_t>(len));
-  library = library.substr(0, library.find('\n'));
   return "proxylab-" + app + " " + build_info::version + " (git " + build_info::git_hash +
          (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") + "), Kokkos " + kokkos_version_text() + " (" +
-         enabled_backends() + "), MPI: " + library + "\n";
+         enabled_backends() + "), MPI: " + mpi_library_version() + "\n";
 }
 
 int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
@@ -397,6 +393,11 @@ int run_app(int argc, char** argv, const AppSpec& spec) {
   }
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
+  // Another MPI's launcher (N jobs of one rank each) or a rank count not the one asked for: refused by every process.
+  if (const int launch = check_launch(spec.name); launch != exit_ok) {
+    MPI_Finalize();
+    return launch;
+  }
   MPI_Comm_dup(MPI_COMM_WORLD, &g_error_comm);
   // The user's (or the front end's) OMP_PROC_BIND / OMP_PLACES are left alone: binding is the launcher's
   // and the front end's business (python/proxylab_tools/launch.py).

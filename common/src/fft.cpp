@@ -22,6 +22,7 @@
 #include <vector>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/fftw_planning.hpp"
 #include "proxylab/layout.hpp"
 
 namespace proxylab {
@@ -148,20 +149,19 @@ class FFTWPlan final : public detail::FFTBackend {
     const fftw_iodim64 batch[2] = {{outer.count, outer.idist, outer.odist}, {inner.count, inner.idist, inner.odist}};
     const int nbatch = two_dims() ? 2 : 1;
     const fftw_iodim64* b0 = two_dims() ? batch : batch + 1;
-    fftw_plan plan = nullptr;
-    switch (kind_) {
-      case FFTKind::c2c_forward:
-      case FFTKind::c2c_backward:
-        plan = fftw_plan_guru64_dft(rank, dims, nbatch, b0, (fftw_complex*)a, (fftw_complex*)b,
-                                    kind_ == FFTKind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD, flags);
-        break;
-      case FFTKind::r2c:
-        plan = fftw_plan_guru64_dft_r2c(1, dims, nbatch, b0, (double*)a, (fftw_complex*)b, flags);
-        break;
-      case FFTKind::c2r:
-        plan = fftw_plan_guru64_dft_c2r(1, dims, nbatch, b0, (fftw_complex*)a, (double*)b, flags | FFTW_DESTROY_INPUT);
-        break;
-    }
+    const fftw_plan plan = plan_fftw(flags, [&](unsigned f) -> fftw_plan {
+      switch (kind_) {
+        case FFTKind::c2c_forward:
+        case FFTKind::c2c_backward:
+          return fftw_plan_guru64_dft(rank, dims, nbatch, b0, (fftw_complex*)a, (fftw_complex*)b,
+                                      kind_ == FFTKind::c2c_forward ? FFTW_FORWARD : FFTW_BACKWARD, f);
+        case FFTKind::r2c:
+          return fftw_plan_guru64_dft_r2c(1, dims, nbatch, b0, (double*)a, (fftw_complex*)b, f);
+        case FFTKind::c2r:
+          return fftw_plan_guru64_dft_c2r(1, dims, nbatch, b0, (fftw_complex*)a, (double*)b, f | FFTW_DESTROY_INPUT);
+      }
+      return nullptr;
+    });
     fftw_free(a);
     if (!shape_.in_place) fftw_free(b);
     if (!plan) throw RuntimeError("FFTW could not plan a transform of length " + std::to_string(n));

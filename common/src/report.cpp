@@ -11,6 +11,7 @@
 #include "proxylab/blas.hpp"
 #include "proxylab/build_info.hpp"
 #include "proxylab/kokkos_args.hpp"
+#include "proxylab/launch_check.hpp"
 #include "proxylab/layout.hpp"
 
 extern char** environ;
@@ -105,13 +106,10 @@ std::string default_backend() { return Kokkos::DefaultExecutionSpace::name(); }
 int host_threads() { return HostExec().concurrency(); }
 
 nlohmann::json provenance(MPI_Comm comm) {
-  int size = 1, version = 0, subversion = 0, len = 0;
+  int size = 1, version = 0, subversion = 0;
   MPI_Comm_size(comm, &size);
   MPI_Get_version(&version, &subversion);
-  char lib[MPI_MAX_LIBRARY_VERSION_STRING] = {0};
-  MPI_Get_library_version(lib, &len);
-  std::string library(lib, static_cast<size_t>(len));
-  if (auto nl = library.find('\n'); nl != std::string::npos) library = library.substr(0, nl);
+  const std::string library = mpi_library_version();
   char host[256] = {0};
   gethostname(host, sizeof host - 1);
   char date[64];

@@ -3,15 +3,19 @@
 
 #include <sched.h>
 
+#include <atomic>
 #include <csignal>
 
 namespace proxylab {
 namespace {
 
 volatile std::sig_atomic_t g_signal = 0;
+std::atomic<void (*)()> g_cut_short{nullptr};  // CutShortOnStop's function while one is alive
+static_assert(std::atomic<void (*)()>::is_always_lock_free, "the signal handler reads it");
 
 extern "C" void on_stop_signal(int sig) {
   if (g_signal == 0) g_signal = sig;
+  if (void (*cut_short)() = g_cut_short.load()) cut_short();
 }
 
 }  // namespace
@@ -45,5 +49,12 @@ bool stop_agreed(MPI_Comm comm, long long* value) {
   if (value) *value = any[1];
   return any[0] != 0;
 }
+
+CutShortOnStop::CutShortOnStop(void (*cut_short)()) {
+  g_cut_short.store(cut_short);
+  if (stop_pending()) cut_short();  // (a signal in between calls it twice: it only stores)
+}
+
+CutShortOnStop::~CutShortOnStop() { g_cut_short.store(nullptr); }
 
 }  // namespace proxylab

@@ -23,7 +23,6 @@ import os
 import platform
 import re
 import shlex
-import shutil
 import socket
 import subprocess
 import sys
@@ -252,11 +251,16 @@ def exercise_commands(step: Step) -> Exercise:
                     [x for kv in sets for x in ("--set", kv)], variants)
 
 
+# The launcher the lessons name for the exercises: that of Debian's MPICH, which ./proxylab setup installs and builds
+# with (a plain `mpiexec` may be another MPI's, which starts separate one-rank jobs: the binaries refuse that, exit 2).
+LESSON_MPIEXEC = "mpiexec.mpich"
+
+
 def exercise_lines(step: Step) -> list[str]:
     """The commands a lesson shows for an exercise step, one per variant."""
     ex = exercise_commands(step)
-    return [f"OMP_NUM_THREADS={ex.threads} mpiexec -n {ex.ranks} build/openmp/bin/proxylab-workshop-{ex.name[:2]}-"
-            f"{stage} {' '.join(ex.sets + extra)}".strip() for _, stage, extra in ex.variants]
+    return [f"OMP_NUM_THREADS={ex.threads} {LESSON_MPIEXEC} -n {ex.ranks} build/openmp/bin/proxylab-workshop-"
+            f"{ex.name[:2]}-{stage} {' '.join(ex.sets + extra)}".strip() for _, stage, extra in ex.variants]
 
 
 def run_exercise(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[int, float]:
@@ -265,16 +269,18 @@ def run_exercise(step: Step, smoke: bool, log_path: Path, env: dict) -> tuple[in
     ex = exercise_commands(step)
     repeat, sets = (1, ex.sets + [x for kv in step.smoke for x in ("--set", kv)]) if smoke else (ex.repeat, ex.sets)
     bindir = Path(env["PROXYLAB_BUILD_DIR"]) / "bin"
-    env = launch.binding_env(env, ex.threads, bound=False)  # unbound threads, as for any template launcher
-    mpiexec = "mpiexec.mpich" if shutil.which("mpiexec.mpich") else "mpiexec"
+    # The front end's mpiexec (PROXYLAB_MPIEXEC, else MPICH's) with its environment (the rank count the binaries
+    # check); unbound, as the lesson's line runs them.
+    plan = launch.Launch(ex.ranks, ex.threads, launch.LaunchOptions("mpiexec", oversubscribe=True))
+    env = plan.env(env)
     foms: dict[str, list[float]] = {label: [] for label, _, _ in ex.variants}
     unit, rc_all, t0 = "", 0, time.time()
     with open(log_path, "w") as log:
         for _ in range(repeat):
             for label, stage, extra in ex.variants:
-                cmd = [mpiexec, "-n", str(ex.ranks), str(bindir / f"proxylab-workshop-{ex.name[:2]}-{stage}")]
-                res = subprocess.run(cmd + sets + extra, cwd=ROOT, capture_output=True, text=True, env=env)
-                log.write("$ " + " ".join(cmd + sets + extra) + "\n" + res.stdout + res.stderr)
+                cmd = plan.command(str(bindir / f"proxylab-workshop-{ex.name[:2]}-{stage}"), sets + extra)
+                res = subprocess.run(cmd, cwd=ROOT, capture_output=True, text=True, env=env)
+                log.write("$ " + " ".join(cmd) + "\n" + res.stdout + res.stderr)
                 m = re.search(r"^FOM: ([-+0-9.eE]+) (\S+)", res.stdout, re.M)
                 ok = res.returncode == 0 and "VERIFICATION: PASSED" in res.stdout and m
                 rc_all = rc_all or (0 if ok else (res.returncode or 1))

@@ -12,6 +12,10 @@ Launchers (--launcher, or the environment variable PROXYLAB_LAUNCHER):
     TEMPLATE  any command line with {ranks}, {threads}, {nodes}, {ranks_per_node} in it, e.g.
               PROXYLAB_LAUNCHER='srun -n {ranks} -c {threads} --cpu-bind=cores'
 
+Every launch puts the rank count asked for in the job's environment (PROXYLAB_EXPECTED_RANKS): each binary compares
+it, and the count its launcher says it started, with its MPI_COMM_WORLD right after MPI_Init, and refuses a job that
+disagrees (exit 2): a template whose -n is not {ranks}, or another MPI's launcher, which starts N jobs of one rank.
+
 Caps (refused with exit 2 before anything starts; --ignore-caps lifts them): on this machine (mpiexec or none on one
 node) at most 16 threads per core with --oversubscribe (one per core without it) and at most one rank per
 RANK_MEMORY_MIB of the memory available (a rank of MPICH + Kokkos holds about 20-24 MiB before its arrays);
@@ -32,6 +36,7 @@ import os
 import re
 import shlex
 import shutil
+import string
 import subprocess
 import sys
 from dataclasses import dataclass, field
@@ -41,6 +46,10 @@ from pathlib import Path
 LAUNCHERS = ("mpiexec", "srun", "flux", "none")
 SRUN_MPI_TYPE = re.compile(r"[A-Za-z0-9_]+")  # srun --mpi=TYPE: pmi2, pmix, pmix_v4, cray_shasta, none
 PLACEHOLDERS = ("ranks", "threads", "nodes", "ranks_per_node")
+# The rank count a launch asks for, in the job's environment: every binary compares it (and the launcher's own count)
+# with its MPI_COMM_WORLD right after MPI_Init and refuses a run that disagrees (exit 2: a template's fixed -n,
+# another MPI's launcher; common/include/proxylab/launch_check.hpp).
+EXPECTED_RANKS_VARIABLE = "PROXYLAB_EXPECTED_RANKS"
 OVERSUBSCRIBE_PER_CORE = 16     # threads per core at most with --oversubscribe (this machine)
 RANK_MEMORY_MIB = 32            # memory a rank needs at the least (this machine)
 MAX_THREADS_PER_RANK = 1024     # threads per rank at most (any machine)
@@ -188,9 +197,10 @@ class Launch:
             except (KeyError, IndexError, ValueError, AttributeError, TypeError) as e:
                 raise LaunchError(f"launcher template '{launcher}': {type(e).__name__} {e}; placeholders: "
                                   f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}; or one of {', '.join(LAUNCHERS)}")
-            if "{ranks}" not in launcher:
+            if "ranks" not in self.template_fields():
+                escaped = " ({{ranks}} is the text {ranks}, not the count)" if "{{ranks}}" in launcher else ""
                 raise LaunchError(f"launcher '{launcher}': neither one of {', '.join(LAUNCHERS)} nor a template with "
-                                  "{ranks} (e.g. 'srun -n {ranks} -c {threads} --cpu-bind=cores')")
+                                  f"{{ranks}}{escaped} (e.g. 'srun -n {{ranks}} -c {{threads}} --cpu-bind=cores')")
         if o.srun_mpi and launcher != "srun":
             raise LaunchError(f"--srun-mpi {o.srun_mpi}: srun's MPI plugin, for --launcher srun only (here {launcher})")
         if launcher == "srun" and o.resolved_srun_mpi() and not SRUN_MPI_TYPE.fullmatch(o.resolved_srun_mpi()):
@@ -256,6 +266,10 @@ class Launch:
         """The ranks run on this machine (so its cores are the limit): mpiexec or none on one node."""
         return self.launcher in ("mpiexec", "none") and self.nodes == 1
 
+    def template_fields(self) -> set[str]:
+        """The placeholders the template uses ({{ranks}} is an escaped brace, not one)."""
+        return {name for _, name, _, _ in string.Formatter().parse(self.launcher) if name}
+
     def template_words(self) -> list[str]:
         values = {"ranks": self.ranks, "threads": self.threads, "nodes": self.nodes,
                   "ranks_per_node": self.options.ranks_per_node or -(-self.ranks // self.nodes)}
@@ -312,7 +326,10 @@ class Launch:
         return [*self.prefix(), exe, *args]
 
     def env(self, base: dict[str, str] | None = None) -> dict[str, str]:
-        return binding_env(dict(os.environ) if base is None else base, self.threads, self.bound)
+        """The job's environment: binding_env's variables and the rank count asked for (EXPECTED_RANKS_VARIABLE)."""
+        env = binding_env(dict(os.environ) if base is None else base, self.threads, self.bound)
+        env[EXPECTED_RANKS_VARIABLE] = str(self.ranks)
+        return env
 
     def shell_line(self, exe: str, args: list[str], base: dict[str, str] | None = None) -> str:
         """The launch as one shell line: the binding variables of env(base), then the command."""

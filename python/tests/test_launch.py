@@ -89,6 +89,9 @@ class LaunchChecks(unittest.TestCase):
             self.refused(plan(ranks=2, launcher="none"), "--launcher none", "1 rank")
             self.refused(plan(ranks=4, launcher="mpiexec", nodes=2, oversubscribe=True), "--nodes 2", "srun or flux")
             self.refused(plan(launcher="mpirun -np 2"), "nor a template with {ranks}")
+            # {{ranks}} is Python's escaped brace, the text {ranks}: it used to pass and run Hydra's default of 1 rank
+            self.refused(plan(launcher="mpiexec.mpich -n {{ranks}}"), "nor a template with {ranks}",
+                         "{{ranks}} is the text {ranks}, not the count")
             self.refused(plan(launcher="srun -n {rank}"), "placeholders")
             # An attribute or index of a placeholder used to raise a traceback
             self.refused(plan(launcher="srun -n {ranks.foo}"), "AttributeError", "placeholders")
@@ -158,6 +161,8 @@ class LaunchCommands(unittest.TestCase):
             self.assertEqual(plan(2, 2).env({"OMP_PROC_BIND": "close"})["OMP_PROC_BIND"], "close")  # the user's wins
             self.assertEqual(plan(2, 2, oversubscribe=True).env({})["OMP_PROC_BIND"], "false")
             self.assertEqual(plan(2, 2, "mpiexec -n {ranks}").env({})["OMP_PROC_BIND"], "false")
+            # the rank count asked for, which the binaries compare with their MPI_COMM_WORLD
+            self.assertEqual(plan(3, 1, "mpiexec -n {ranks}").env({})["PROXYLAB_EXPECTED_RANKS"], "3")
         with machine(cores=8, flavour="unknown"):  # no rank binding: threads must not all pin to core 0
             self.assertEqual(plan(2, 2).env({})["OMP_PROC_BIND"], "false")
 

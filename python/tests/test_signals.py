@@ -1,8 +1,9 @@
 """Signals end a job cleanly, everywhere, on the real binaries:
 
 - through the front end: SIGINT (a terminal's Ctrl-C) or SIGTERM (a batch system's) during pop's solve, a comm probe's
-  inner loop or pop's set-up ends the job with exit 130 within seconds, the results so far printed and the record
-  written with status 'interrupted', and no rank process left (found by PID through a marker in their environment);
+  inner loop, pop's set-up, pstswm's Gauss points or fft3d's FFTW planning ends the job with exit 130 within
+  seconds, the results so far printed and the record written with status 'interrupted', and no rank process left
+  (found by PID through a marker in their environment);
 - killing the front end (SIGKILL: a batch system's hard kill) takes the job with it;
 - a job that ignores the forwarded signal is aborted after the grace period (PROXYLAB_STOP_GRACE);
 - through mpiexec directly: SIGINT and SIGTERM to mpiexec, same record and no rank left.
@@ -117,9 +118,9 @@ def front_end(app: str, args: list[str], ranks: int = 2) -> list[str]:
             "--oversubscribe", *args]
 
 
-@unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists() and (BUILD / "bin" / "proxylab-comm").exists(),
-                     "pop and comm are not built")
-class FrontEndSignals(unittest.TestCase):
+class InterruptedRuns(unittest.TestCase):
+    """A front-end job and its record, and what an interrupted run must look like (no tests of its own)."""
+
     def setUp(self):
         self.tmp = tempfile.TemporaryDirectory()
         self.record = Path(self.tmp.name) / "run.json"
@@ -137,6 +138,10 @@ class FrontEndSignals(unittest.TestCase):
         job.assert_no_process_left(self)
         return record
 
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists() and (BUILD / "bin" / "proxylab-comm").exists(),
+                     "pop and comm are not built")
+class FrontEndSignals(InterruptedRuns):
     def test_ctrl_c_during_the_solve(self):
         job = Job(front_end("pop", [*LONG_POP, "--json", str(self.record)]))
         job.wait_for_ranks(3)
@@ -167,6 +172,29 @@ class FrontEndSignals(unittest.TestCase):
         os.kill(job.proc.pid, signal.SIGKILL)  # no chance to forward anything: the kernel's PDEATHSIG must act
         job.finish(30)
         job.assert_no_process_left(self, timeout=20)
+
+
+@unittest.skipUnless((BUILD / "bin" / "proxylab-pstswm").exists() and (BUILD / "bin" / "proxylab-fft3d").exists(),
+                     "pstswm and fft3d are not built")
+class LongSetUp(InterruptedRuns):
+    """SIGTERM inside set-up work that runs for minutes ended the job only when the front end's grace ran out (30 s,
+    no record): pstswm's Gauss points at grid.nlat=100000 (a loop of O(nlat^2)) and fft3d's FFTW_PATIENT planning,
+    which cannot look at the stop flag (fftw_planning.hpp cuts it short)."""
+
+    def sigterm_during_set_up(self, app: str, args: list[str], delay: float, what: str) -> None:
+        job = Job(front_end(app, [*args, "--json", str(self.record)]))
+        job.wait_for_ranks(3)
+        time.sleep(delay)  # the ranks are inside the long part by then
+        t = job.signal_group(signal.SIGTERM)
+        self.check_interrupted(job, job.finish(60), t, what)
+
+    def test_sigterm_while_pstswm_computes_its_gauss_points(self):
+        self.sigterm_during_set_up("pstswm", ["--deck", "inputs/pstswm/small-case6.yaml", "--set", "grid.nlat=100000"],
+                                   2, "pstswm Gauss points")
+
+    def test_sigterm_while_fftw_plans_patiently(self):
+        self.sigterm_during_set_up("fft3d", ["--deck", "inputs/fft3d/128cube.yaml", "--set", "fft3d.planning=patient"],
+                                   4, "fft3d FFTW_PATIENT planning")
 
 
 @unittest.skipUnless((BUILD / "bin" / "proxylab-pop").exists(), "pop is not built")

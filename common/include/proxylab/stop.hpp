@@ -8,6 +8,9 @@
 //                         value is max-reduced in the same call (Progress agrees its next check with it)
 //   Interrupted           thrown by RunContext::check_stop() on every rank at the same point; the life
 //                         cycle catches it and reports what ran
+//   CutShortOnStop        while alive, a signal also makes a long library call that cannot look at the flag
+//                         return early (FFTW's planner: fftw_planning.hpp); the caller then goes on to the next
+//                         collective check like every other rank
 #pragma once
 #include <mpi.h>
 
@@ -23,5 +26,15 @@ void install_stop_handlers();  // SIGINT and SIGTERM set the flag (SIGTERM behav
 bool stop_pending();
 int stop_signal();  // the first signal received, 0 if none
 bool stop_agreed(MPI_Comm comm, long long* value = nullptr);
+
+// While alive, SIGINT / SIGTERM also call `cut_short` from the signal handler, so it must be async-signal-safe (a
+// store that the running library call reads); made after a signal, it calls it at once. One at a time.
+class CutShortOnStop {
+ public:
+  explicit CutShortOnStop(void (*cut_short)());
+  ~CutShortOnStop();
+  CutShortOnStop(const CutShortOnStop&) = delete;
+  CutShortOnStop& operator=(const CutShortOnStop&) = delete;
+};
 
 }  // namespace proxylab

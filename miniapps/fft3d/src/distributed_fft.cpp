@@ -5,6 +5,7 @@
 #include <utility>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/stop.hpp"
 
 namespace proxylab::fft3d {
 namespace {
@@ -120,14 +121,21 @@ void DistributedFFT::choose_local_plan() {
     return;
   }
   if (planning_times(opt_.planning)) {
+    // Ctrl-C (which cuts FFTW's planning short: fftw_planning.hpp) skips the rest of the planning and the timing on
+    // every rank alike; the caller's stop check then ends the run (local_ names a candidate, no times are kept).
     for (LocalPlan p : candidates) {  // plans
+      if (stop_agreed(comm())) return;
       local_ = p;
       pair();
     }
     // 3 rounds, each timing every candidate in turn (interleaved: a change of the machine's speed between candidates
     // does not decide), the best pair of each kept
     for (LocalPlan p : candidates) local_times_.push_back({p, 1e300});
-    for (int round = 0; round < 3; ++round)
+    for (int round = 0; round < 3; ++round) {
+      if (stop_agreed(comm())) {
+        local_times_.clear();
+        return;
+      }
       for (auto& [plan, best] : local_times_) {
         local_ = plan;
         MPI_Barrier(comm());
@@ -137,6 +145,7 @@ void DistributedFFT::choose_local_plan() {
         MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, comm());
         best = std::min(best, t);
       }
+    }
     local_ = std::min_element(local_times_.begin(), local_times_.end(), [](const auto& x, const auto& y) {
                return x.second < y.second;
              })->first;

@@ -8,9 +8,9 @@
 #ifdef PROXYLAB_DEVICE_FFT
 #include <KokkosFFT.hpp>
 #else
-#include <fftw3.h>
-
 #include <cstring>
+
+#include "proxylab/fftw_planning.hpp"
 #endif
 
 #include "proxylab/timers.hpp"
@@ -53,14 +53,22 @@ LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repea
   const long long n = d.points();
   fftw_complex* a = fftw_alloc_complex(n);
   fftw_complex* b = fftw_alloc_complex(n);
-  fftw_plan plan =
-      fftw_plan_dft_3d(d.global[2], d.global[1], d.global[0], a, b, FFTW_FORWARD, fftw_planner_flag(planning));
+  bool cut_short = false;  // a stop came: the plan is not the full search's (the run ends as interrupted)
+  fftw_plan plan = plan_fftw(
+      fftw_planner_flag(planning),
+      [&](unsigned flags) {
+        return fftw_plan_dft_3d(d.global[2], d.global[1], d.global[0], a, b, FFTW_FORWARD, flags);
+      },
+      &cut_short);
+  if (!plan) throw RuntimeError("FFTW could not plan the serial 3-D transform of the library baseline");
   std::memcpy(a, u.data(), sizeof(fftw_complex) * n);
   const double seconds = time_repeats(repeats, [&] { fftw_execute(plan); });
   fftw_destroy_plan(plan);
   fftw_free(a);
   fftw_free(b);
-  return {std::string("serial FFTW 3-D plan (") + fftw_planner_flag_name(planning) + ")", seconds};
+  return {std::string("serial FFTW 3-D plan (") + fftw_planner_flag_name(planning) +
+              (cut_short ? ", cut short by a stop)" : ")"),
+          seconds};
 }
 #endif
 

@@ -4,6 +4,8 @@
 
 #include <cmath>
 
+#include "proxylab/stop.hpp"
+
 namespace proxylab::pstswm {
 namespace {
 using real = long double;
@@ -30,7 +32,9 @@ GaussGrid gauss_grid(int nlat) {
   g.mu.assign(nlat, 0.0);
   g.weight.assign(nlat, 0.0);
   const real pi = 3.141592653589793238462643383279502884L;
-  for (int i = 0; i < (nlat + 1) / 2; ++i) {
+  // O(nlat^2) work (minutes at nlat = 100000): Ctrl-C breaks out, and the driver's collective check after it
+  // (pstswm_app.cpp) ends the run before the points left zero are used.
+  for (int i = 0; i < (nlat + 1) / 2 && !stop_pending(); ++i) {
     real x = std::cos(pi * (4.0L * i + 3.0L) / (4.0L * nlat + 2.0L)), pn = 0, pn1 = 0;
     for (int it = 0; it < 100; ++it) {
       legendre_pair(nlat, x, pn, pn1);

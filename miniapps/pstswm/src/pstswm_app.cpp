@@ -6,7 +6,9 @@
 #include "pstswm_app.hpp"
 
 #include <cmath>
+#include <utility>
 
+#include "gauss.hpp"
 #include "memory_estimate.hpp"
 #include "proxylab/blas.hpp"
 #include "proxylab/fft.hpp"
@@ -130,8 +132,10 @@ void run(RunContext& ctx) {
   publish_results(ctx, wisdom);
   const double dgemm = s.measure_dgemm ? measure_dgemm_gflops(1024, 3) : 0.0;
   const double fft_alone = s.measure_fft ? measure_fft_gflops(t, ctx.comm) : 0.0;
-  ctx.check_stop();  // Ctrl-C is seen between the set-up phases
-  SphericalTransform tr(t, ctx.comm, ctx.timers);
+  ctx.check_stop();  // Ctrl-C is seen between the set-up phases (and inside the Gauss points' loop)
+  GaussGrid gauss = gauss_grid(t.nlat);
+  ctx.check_stop();
+  SphericalTransform tr(t, std::move(gauss), ctx.comm, ctx.timers);
   ctx.check_stop();
   ShallowWater model(tr, s.model, ctx.timers);
   ctx.check_stop();

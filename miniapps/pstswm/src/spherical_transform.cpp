@@ -3,6 +3,7 @@
 #include "spherical_transform.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "proxylab/errors.hpp"
 #include "proxylab/fft.hpp"
@@ -20,8 +21,10 @@ Decomposition decompose(const TransformOptions& opt, MPI_Comm comm) {
 }  // namespace
 
 SphericalTransform::SphericalTransform(const TransformOptions& opt, MPI_Comm comm, Timers& timers)
-    : opt_(opt), comm_(comm), timers_(timers), decomp_(decompose(opt, comm)) {
-  gauss_ = gauss_grid(opt_.nlat);
+    : SphericalTransform(opt, gauss_grid(opt.nlat), comm, timers) {}
+
+SphericalTransform::SphericalTransform(const TransformOptions& opt, GaussGrid gauss, MPI_Comm comm, Timers& timers)
+    : opt_(opt), comm_(comm), timers_(timers), decomp_(decompose(opt, comm)), gauss_(std::move(gauss)) {
   const BlockRange mine = decomp_.my_pairs();
   const int kloc = mine.size(), N = opt_.ntrunc, L = opt_.levels, nh = opt_.nlon / 2 + 1;
   for (int pl = 0; pl < kloc; ++pl) {

@@ -36,7 +36,10 @@ size_t packed_field_doubles(const TransformOptions& opt);
 
 class SphericalTransform {
  public:
+  // The Gauss grid of opt.nlat latitudes computed here, or given: the driver computes it as a set-up phase of its
+  // own with a stop check after it (O(nlat^2): minutes at grid.nlat = 100000).
   SphericalTransform(const TransformOptions& opt, MPI_Comm comm, Timers& timers);
+  SphericalTransform(const TransformOptions& opt, GaussGrid gauss, MPI_Comm comm, Timers& timers);
 
   // scaled[f]: divide field f by a(1 - μ²) (the U, V -> vorticity/divergence integrals).
   void forward(const View1D<double>& grid, int nfields, const std::vector<bool>& scaled, const View1D<double>& spec);
