@@ -346,7 +346,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as e:
         # no record of this run exists: none of an earlier one may look like it
         if getattr(args, "json", None) and not output_files.problem(args.json):
-            output_files.remove_stale(args.json)
+            output_files.remove_stale_record(args.json)
         log(f"interrupted{f' ({e})' if str(e) else ''}")
         return 130
 

@@ -28,8 +28,11 @@ def main(args) -> int:
     from . import harness_common as hc
     from . import plots
     from .output_files import require_writable
+    from .run_files import INPUT, OUTPUT, RunFile, require_distinct
     path = Path(args.record)
-    require_writable(Path(args.out) if args.out else path.with_suffix(".png"), "--out")
+    png = Path(args.out) if args.out else path.with_suffix(".png")
+    require_writable(png, "--out")
+    require_distinct([RunFile("record", path, INPUT), RunFile("--out", png, OUTPUT)])
     try:
         doc = json.loads(path.read_text())
         results = doc["results"]
@@ -38,7 +41,6 @@ def main(args) -> int:
     except (OSError, ValueError, KeyError, TypeError) as e:
         hc.log(TOOL, f"cannot read comm record '{path}': {e} (expected the JSON of `./proxylab run comm --json FILE`)")
         return 2
-    png = Path(args.out) if args.out else path.with_suffix(".png")
     ok, msg = plots.run_plot("comm", path, png, command=hc.command_line())
     hc.log(TOOL, msg)
     return 0 if ok else 1
