@@ -251,10 +251,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     if (slow_factor_flag->count() == 0) slow_factor = cfg->real("imbalance.slow_factor");
   } catch (const InputError& e) {
     return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
-  } catch (const Interrupted& e) {  // while a piped deck's writer was awaited
-    return end_with_error(comm, exit_interrupted, spec.name, "interrupted",
-                          "before the run: a signal came while the "
-                          "deck was read");
+  } catch (const Interrupted&) {  // while a piped deck's writer was awaited
+    return end_with_error(comm, exit_interrupted, spec.name, "interrupted", "before the run, while the deck was read");
   } catch (const std::exception& e) {
     return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }

@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
@@ -294,7 +295,7 @@ Schema Schema::from_json(const nlohmann::json& params) {
     }
     if (j.contains("allowed")) p.allowed = j["allowed"].get<std::vector<std::string>>();
     s.add(p);
-    for (int use = 0; use < 3; ++use)
+    for (size_t use = 0; use < std::size(file_use_names); ++use)
       if (j.value("file", "") == file_use_names[use]) s.files_.push_back({p.key, static_cast<FileUse>(use), nullptr});
   }
   return s;

@@ -291,7 +291,7 @@ TEST_CASE("config: messages name the deck as the user did, on one line", "[confi
     Config c(s, "grid:\n  nxx: 3\n", "d\r\x1b[2J.yaml");
     FAIL("an unknown key was accepted");
   } catch (const InputError& err) {
-    CHECK(std::string(err.what()).find("deck d\\r\\x1b[2J.yaml: line 2, column 3: unknown key 'grid.nxx'") == 0);
+    CHECK(std::string(err.what()).find("deck d\\r\\x1b[2J.yaml: line 2, column 8: unknown key 'grid.nxx'") == 0);
   }
   Config c(s, "run:\n  label: \"x\\nVERIFICATION: PASSED\\x1b[2J\"\n", "deck\n.yaml");
   const std::string text = c.describe();

@@ -53,8 +53,8 @@ TEST_CASE("run files: one file by any of its names", "[run_files]") {
   fs::create_symlink(deck, dir / "link.yaml");
   fs::create_hard_link(deck, dir / "hard.yaml");
   fs::create_symlink(dir / "new.json", dir / "dangling.json");
-  for (const std::string other :
-       {"link.yaml", "hard.yaml", "./deck.yaml", "../" + dir.filename().string() + "/deck.yaml"})
+  for (const std::string& other : std::vector<std::string>{"link.yaml", "hard.yaml", "./deck.yaml",
+                                                           "../" + dir.filename().string() + "/deck.yaml"})
     CHECK(proxylab::same_file(deck, (dir / other).string()));
   // neither exists: the same path once links are followed (a dangling link stands for its target)
   CHECK(proxylab::same_file(dir / "dangling.json", dir / "new.json"));

@@ -314,9 +314,10 @@ DECK_ALLOWED = ("allowed: a YAML deck file such as inputs/pop/x1.yaml, or a pipe
 def readable_deck(deck, folder: str):
     """The deck as the ranks can read it. A stream (a pipe, /dev/stdin, /dev/fd/N: the ranks' stdin is not the user's,
     and a stream reads once) is read here and handed on as a file in `folder`; a regular file, a folder or a missing
-    path goes to the binary as it is (it reads the one and says why the others are no deck). A pipe is read without
-    ever waiting for a writer: one with no writer and nothing in it, and a character device (/dev/null, a terminal),
-    a socket or a block device are refused (LaunchError, exit 2) naming the user's path."""
+    path goes to the binary as it is (it reads the one and says why the others are no deck). A pipe is opened without
+    waiting for a writer: one with no writer and nothing in it is refused (LaunchError, exit 2, naming the user's
+    path), as are a character device (/dev/null, a terminal), a socket and a block device; a writer that is there is
+    waited for (Ctrl-C and SIGTERM end the wait)."""
     if not deck:
         return deck
     try:

@@ -2,6 +2,8 @@
 (user_text.py), no output that is an input or another output (run_files.py), a deck read from a stream without ever
 waiting for a writer (runner.readable_deck), a stale record removed but never another file, and symbolic links
 followed by every output (output_files.py)."""
+import contextlib
+import io
 import json
 import os
 import signal
@@ -9,7 +11,7 @@ import tempfile
 import unittest
 from pathlib import Path
 
-from proxylab_tools import launch, output_files, run_files, runner
+from proxylab_tools import cli, launch, output_files, run_files, runner
 from proxylab_tools.run_files import INPUT, OUTPUT, RunFile
 from proxylab_tools.user_text import quote
 
@@ -75,6 +77,23 @@ class DistinctFiles(unittest.TestCase):
         self.assertEqual(run_files.conflict([RunFile("--json", "-", OUTPUT), RunFile("--trace", "/dev/stdout", OUTPUT),
                                              RunFile("--x", "/dev/null", OUTPUT), RunFile("--y", "/dev/null", OUTPUT),
                                              RunFile("--deck", None, INPUT)]), "")
+
+
+class HarnessOutputs(unittest.TestCase):
+    def test_a_chart_never_replaces_what_it_draws(self):
+        # gantt T.png wrote its chart over the trace it drew (the chart's default name is the trace's with .png).
+        with tempfile.TemporaryDirectory() as tmp:
+            trace, record = Path(tmp) / "t.png", Path(tmp) / "r.json"
+            trace.write_text('{"traceEvents": []}')
+            record.write_text('{"app": "comm", "results": {}}')
+            out = io.StringIO()
+            with contextlib.redirect_stdout(out):
+                self.assertEqual(cli.main(["gantt", str(trace)]), 2)
+                self.assertEqual(cli.main(["plot", "comm", str(record), "--out", str(record)]), 2)
+            self.assertIn(f"--out {quote(trace)} is the same file as trace {quote(trace)}", out.getvalue())
+            self.assertIn(f"--out {quote(record)} is the same file as record", out.getvalue())
+            self.assertEqual(trace.read_text(), '{"traceEvents": []}')
+            self.assertEqual(record.read_text(), '{"app": "comm", "results": {}}')
 
 
 class DeckStreams(unittest.TestCase):
