@@ -330,6 +330,14 @@ class RunFiles(unittest.TestCase):
         self.assertEqual(p.returncode, 2, p.stderr)
         self.assertIn("deck /dev/stdin: line 2, column 1: not valid YAML", p.stderr)
 
+    def test_a_deck_redirected_into_stdin(self):
+        # --deck /dev/stdin < deck.yaml went to the ranks as /dev/stdin, their own (empty) stdin: "is empty".
+        self.deck.write_text("stream:\n  n: 4096\n  iterations: 2\n")
+        p = sh(f"{self.commands()[2][1]} --deck /dev/stdin --json {self.dir}/r.json < {self.deck}")
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        record = json.loads((self.dir / "r.json").read_text())
+        self.assertEqual((record["deck"], record["config"]["stream"]["n"]), ("/dev/stdin", 4096))
+
     def test_a_signal_ends_the_wait_for_a_writer(self):
         # Blocked in open() on a FIFO, the binary ignored SIGTERM (SIGKILL was needed). A writer that is there but has
         # not written yet is waited for, and SIGTERM ends the wait (exit 130), in the binary and in the front end.
