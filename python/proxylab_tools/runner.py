@@ -126,7 +126,7 @@ def missing_deck(app: str, deck: str | None) -> str:
 
 
 def unknown_app_message(app: str, preset: str = DEFAULT_PRESET) -> str:
-    return f"unknown app '{app}': one of {', '.join(APPS)} (and no {binary(app, preset)})"
+    return f"unknown app {quote(app)}: one of {', '.join(APPS)} (and no {binary(app, preset)})"
 
 
 def output_path(path: str | Path | None) -> str | None:
