@@ -20,6 +20,7 @@
 #include "proxylab/memory_budget.hpp"
 #include "proxylab/output_file.hpp"
 #include "proxylab/placement.hpp"
+#include "proxylab/run_files.hpp"
 
 namespace proxylab {
 
@@ -91,8 +92,8 @@ std::vector<int> slow_ranks_from_deck(const Config& cfg, int size) {
       used = 0;
     }
     if (item.empty() || used != item.size() || r < 0 || r >= size)
-      cfg.reject("imbalance.slow_ranks",
-                 "comma-separated rank numbers from 0 to " + std::to_string(size - 1) + " ('" + item + "' is not one)");
+      cfg.reject("imbalance.slow_ranks", "comma-separated rank numbers from 0 to " + std::to_string(size - 1) + " (" +
+                                             excerpt(item) + " is not one)");
     ranks.push_back(r);
   }
   return ranks;
@@ -159,7 +160,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
 
   // ---- flags ----------------------------------------------------------------------------------
   CLI::App cli{"proxylab " + spec.name + ": " + spec.summary, "proxylab-" + spec.name};
-  std::string deck_path, json_path, trace_path;
+  std::string deck_path, json_path, trace_path, deck_name, json_target;
   std::vector<std::string> overrides;
   bool quiet = false, help_deck = false, no_timers = false, version = false;
   int fail_on_rank = -1;
@@ -169,6 +170,10 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   cli.add_option("--set", overrides, "override a deck key: --set section.key=value (repeatable)");
   auto* json_flag = cli.add_option("--json", json_path, "write the full run record (JSON) to this file");
   auto* trace_flag = cli.add_option("--trace", trace_path, "write a per-rank Chrome trace (JSON) to this file");
+  // The front end's, hidden: the user's name of a deck it copied from a pipe, and where it delivers the --json record
+  // (kept apart from the run's other files: run_files.hpp).
+  cli.add_option("--deck-name", deck_name, "the deck's name in messages and the record")->group("");
+  cli.add_option("--json-target", json_target, "the file the --json record is delivered to")->group("");
   cli.add_flag("--quiet", quiet, "print only the FOM and VERIFICATION lines");
   cli.add_flag("--help-deck", help_deck, "list every deck key with its type, default and allowed values");
   bool deck_schema = false;
@@ -192,7 +197,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     if (rank == 0) std::cout << cli.help();
     return exit_ok;
   } catch (const CLI::ParseError& e) {
-    if (rank == 0) std::cerr << "proxylab " << spec.name << ": bad input: " << e.what() << " (see --help)" << std::endl;
+    if (rank == 0)
+      std::cerr << "proxylab " << spec.name << ": bad input: " << escaped(e.what()) << " (see --help)" << std::endl;
     return exit_bad_input;
   }
   if (version) {
@@ -216,6 +222,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   // The outputs first: a run that stops on bad input removes a stale record of an earlier run.
   std::unique_ptr<OutputFile> json_out, trace_out;
   std::unique_ptr<Config> cfg;
+  RunFiles files;  // no output may be an input or another output of the run
   try {
     // A flag given with an empty value names no file: refused, never taken for "no such output" (otherwise
     // --json '' would run without a record and exit 0).
@@ -223,17 +230,25 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
          {std::pair{deck_flag, &deck_path}, {json_flag, &json_path}, {trace_flag, &trace_path}})
       if (flag->count() > 0 && value->empty())
         throw InputError(flag->get_name() + " '': the path is empty; allowed: a file path");
-    if (!json_path.empty() && json_path == trace_path)
-      throw InputError("--json and --trace name the same file '" + json_path + "'");
+    files.add("--deck", deck_path, FileUse::input);
+    files.add("--json", json_path, FileUse::output);
+    files.add("--json", json_target, FileUse::output);
+    files.add("--trace", trace_path, FileUse::output);
+    files.check(comm);
     json_out = std::make_unique<OutputFile>(comm, 0, "--json", json_path);
     trace_out = std::make_unique<OutputFile>(comm, 0, "--trace", trace_path);
     check_slow_ranks_flag(slow_ranks, size);
-    cfg = std::make_unique<Config>(schema, load_deck_text(deck_path, comm), deck_path, overrides);
+    if (deck_name.empty()) deck_name = deck_path;
+    cfg = std::make_unique<Config>(schema, load_deck_text(deck_path, comm, deck_name), deck_name, overrides);
+    files.add_declared(schema, *cfg);
+    files.check(comm, {json_out.get(), trace_out.get()});
     // The flags win over the deck, so a run can be slowed without editing its deck.
     if (slow_ranks.empty()) slow_ranks = slow_ranks_from_deck(*cfg, size);
     if (slow_factor_flag->count() == 0) slow_factor = cfg->real("imbalance.slow_factor");
   } catch (const InputError& e) {
     return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
+  } catch (const Interrupted&) {  // while a piped deck's writer was awaited
+    return end_with_error(comm, exit_interrupted, spec.name, "interrupted", "before the run, while the deck was read");
   } catch (const std::exception& e) {
     return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
@@ -249,9 +264,9 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   const nlohmann::json placement = gather_placement(comm, g_process_cpus);
 
   ctx.out() << "proxylab " << spec.name << " - " << spec.summary << "\n"
-            << "  deck " << cfg->deck_name() << " | ranks x threads " << size << " x " << ctx.threads() << " | Kokkos "
-            << default_backend() << " (" << enabled_backends() << ") | version " << build_info::version << " git "
-            << std::string(build_info::git_hash).substr(0, 10)
+            << "  deck " << escaped(cfg->deck_name()) << " | ranks x threads " << size << " x " << ctx.threads()
+            << " | Kokkos " << default_backend() << " (" << enabled_backends() << ") | version " << build_info::version
+            << " git " << std::string(build_info::git_hash).substr(0, 10)
             << (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") << "\n"
             << "  placement: " << placement_summary(placement) << "\n"
             << device_summary(ctx.gpu_aware())
@@ -286,7 +301,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     if (trace.enabled())
       ctx.write_outputs([&] {
         const size_t n = trace.write(*trace_out);
-        ctx.out() << "trace: " << n << " spans written to " << trace_path
+        ctx.out() << "trace: " << n << " spans written to " << quote(trace_path)
                   << " (open in ui.perfetto.dev or ./proxylab gantt)\n";
       });
     auto stats = timers.reduce(comm);

@@ -1,7 +1,10 @@
 // Deck parsing and validation (see config.hpp).
 #include "proxylab/config.hpp"
 
+#include <fcntl.h>
+#include <poll.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cerrno>
@@ -9,13 +12,14 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
+#include <iterator>
 #include <limits>
 #include <sstream>
 
 #include "proxylab/comm/gather.hpp"
 #include "proxylab/deck_yaml.hpp"
 #include "proxylab/errors.hpp"
+#include "proxylab/stop.hpp"
 
 namespace proxylab {
 namespace {
@@ -35,6 +39,9 @@ const char* type_name(ParamType t) {
   }
   return "?";
 }
+
+// FileUse's names in --deck-schema (in the enum's order).
+const char* const file_use_names[] = {"input", "output", "rewritten"};
 
 std::string join(const std::vector<std::string>& items, const std::string& sep) {
   std::string out;
@@ -132,18 +139,56 @@ size_t edit_distance(const std::string& a, const std::string& b) {
   return prev[b.size()];
 }
 
-// Reads a deck file whole; returns "" or what is wrong with it. Reads at most DeckLimits::max_bytes + 1
-// bytes, so a huge file or an endless stream (/dev/zero) is refused without being read to its end.
-std::string read_deck_file(const std::string& path, std::string& text) {
+// What a deck may be (the front end says the same: python/proxylab_tools/runner.py).
+const char* const deck_allowed =
+    "allowed: a YAML deck file such as inputs/pop/x1.yaml, or a pipe a program writes the deck into (--deck /dev/stdin "
+    "after |)";
+
+// Reads a deck whole; returns "" or what is wrong with it. Reads at most DeckLimits::max_bytes + 1 bytes, so a huge
+// file is refused without being read to its end. Opened without blocking, so a pipe never holds the run: one with no
+// writer and nothing in it is refused at once; a writer that is there is waited for until a signal asks the run to
+// stop (`stopped`). Devices, sockets and folders are no decks.
+std::string read_deck_file(const std::string& path, std::string& text, bool& stopped) {
+  const int fd = ::open(path.c_str(), O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+  if (fd < 0)
+    return (errno == ENOENT ? "file not found (" : "not readable (") + std::string(std::strerror(errno)) + ")";
+  struct Closer {
+    int fd;
+    ~Closer() { ::close(fd); }
+  } closer{fd};
   struct stat st {};
-  if (stat(path.c_str(), &st) != 0) return "file not found (" + std::string(std::strerror(errno)) + ")";
+  if (fstat(fd, &st) != 0) return "cannot be examined (" + std::string(std::strerror(errno)) + ")";
   if (S_ISDIR(st.st_mode)) return "is a directory; allowed: a YAML deck file such as inputs/pop/x1.yaml";
-  std::ifstream in(path, std::ios::binary);
-  if (!in) return "not readable (" + std::string(std::strerror(errno)) + ")";
+  if (!S_ISREG(st.st_mode) && !S_ISFIFO(st.st_mode))
+    return std::string("is ") +
+           (S_ISCHR(st.st_mode)   ? "a character device"
+            : S_ISBLK(st.st_mode) ? "a block device"
+                                  : "a socket") +
+           ", not a deck file; " + deck_allowed;
   text.resize(DeckLimits::max_bytes + 1);
-  in.read(&text[0], static_cast<std::streamsize>(text.size()));
-  if (in.bad()) return "read error (" + std::string(std::strerror(errno)) + ")";
-  text.resize(static_cast<size_t>(in.gcount()));
+  size_t got = 0;
+  bool waited = false;
+  while (got < text.size()) {
+    const ssize_t n = ::read(fd, &text[got], text.size() - got);
+    if (n > 0) {
+      got += static_cast<size_t>(n);
+    } else if (n == 0) {
+      break;
+    } else if (errno == EAGAIN) {  // a pipe whose writer has not written yet: 0.1 s at a time, a signal ends it
+      if (stop_pending()) {
+        stopped = true;
+        return "";
+      }
+      waited = true;
+      struct pollfd ready = {fd, POLLIN, 0};
+      ::poll(&ready, 1, 100);
+    } else if (errno != EINTR) {
+      return "read error (" + std::string(std::strerror(errno)) + ")";
+    }
+  }
+  if (got == 0 && !waited && S_ISFIFO(st.st_mode))
+    return std::string("is a pipe with no writer and nothing in it (reading would wait forever); ") + deck_allowed;
+  text.resize(got);
   if (text.size() > DeckLimits::max_bytes)
     return "larger than " + std::to_string(DeckLimits::max_bytes) + " bytes; a deck may hold at most that";
   if (text.empty())
@@ -195,6 +240,12 @@ Schema& Schema::text(const std::string& key, const std::string& def, const std::
   return add({key, ParamType::text, doc, def, 0, 0, {}});
 }
 
+Schema& Schema::file(const std::string& key, FileUse use, const std::string& doc, FileNames names) {
+  text(key, "", doc);
+  files_.push_back({key, use, names});
+  return *this;
+}
+
 const ParamSpec* Schema::find(const std::string& key) const {
   for (const auto& p : params_)
     if (p.key == key) return &p;
@@ -218,6 +269,8 @@ nlohmann::json Schema::to_json() const {
       j["max"] = p.max;
     }
     if (p.type == ParamType::choice) j["allowed"] = p.allowed;
+    for (const auto& f : files_)
+      if (f.key == p.key) j["file"] = file_use_names[static_cast<int>(f.use)];
     out.push_back(j);
   }
   return out;
@@ -242,6 +295,8 @@ Schema Schema::from_json(const nlohmann::json& params) {
     }
     if (j.contains("allowed")) p.allowed = j["allowed"].get<std::vector<std::string>>();
     s.add(p);
+    for (size_t use = 0; use < std::size(file_use_names); ++use)
+      if (j.value("file", "") == file_use_names[use]) s.files_.push_back({p.key, static_cast<FileUse>(use), nullptr});
   }
   return s;
 }
@@ -256,8 +311,7 @@ Config::Config(const Schema& schema, const std::string& deck_text, const std::st
   for (const auto& p : schema.params()) known.push_back(p.key);
   auto unknown = [&](const std::string& key, const std::string& where) {
     std::string hint = closest_key(key, known);
-    throw InputError(where + ": unknown key '" + excerpt(key) + "'" +
-                     (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
+    throw InputError(where + ": unknown key " + excerpt(key) + (hint.empty() ? "" : " (did you mean '" + hint + "'?)") +
                      "; run with --help-deck to list the allowed keys");
   };
 
@@ -265,7 +319,7 @@ Config::Config(const Schema& schema, const std::string& deck_text, const std::st
     for (const auto& entry : read_deck_entries(deck_text, deck_name_)) {
       if (entry.key == "description") continue;  // free text allowed in every deck
       const std::string origin =
-          deck_name_ + ": line " + std::to_string(entry.line) + ", column " + std::to_string(entry.column);
+          escaped(deck_name_) + ": line " + std::to_string(entry.line) + ", column " + std::to_string(entry.column);
       const ParamSpec* p = schema.find(entry.key);
       if (!p) unknown(entry.key, "deck " + origin);
       if (!entry.scalar)
@@ -277,7 +331,7 @@ Config::Config(const Schema& schema, const std::string& deck_text, const std::st
 
   for (const auto& o : overrides) {
     auto eq = o.find('=');
-    if (eq == std::string::npos || eq == 0) throw InputError("--set '" + excerpt(o) + "': expected section.key=value");
+    if (eq == std::string::npos || eq == 0) throw InputError("--set " + excerpt(o) + ": expected section.key=value");
     std::string key = o.substr(0, eq), value = o.substr(eq + 1);
     const ParamSpec* p = schema.find(key);
     if (!p) unknown(key, "--set");
@@ -290,8 +344,8 @@ void Config::assign(const ParamSpec& p, const std::string& scalar, const std::st
   v.type = p.type;
   v.origin = origin;
   auto bad = [&](const std::string& why) {
-    throw InputError((origin == "default" ? std::string("schema default") : origin) + ": key '" + p.key +
-                     "' has value '" + excerpt(scalar) + "'" + why + "; allowed: " + allowed_text(p));
+    throw InputError((origin == "default" ? std::string("schema default") : escaped(origin)) + ": key '" + p.key +
+                     "' has value " + excerpt(scalar) + why + "; allowed: " + allowed_text(p));
   };
   switch (p.type) {
     case ParamType::integer:
@@ -353,7 +407,7 @@ void Config::reject(const std::string& key, const std::string& allowed) const {
   }
   std::string origin = it != values_.end() ? it->second.origin : deck_name_;
   if (origin == "default") origin = "the defaults";
-  throw InputError(origin + ": key '" + key + "' has value '" + excerpt(value) + "'; allowed: " + allowed);
+  throw InputError(escaped(origin) + ": key '" + key + "' has value " + excerpt(value) + "; allowed: " + allowed);
 }
 
 nlohmann::json Config::to_json() const {
@@ -397,23 +451,31 @@ std::string Config::describe() const {
       case ParamType::boolean:
         os << (v.b ? "true" : "false");
         break;
-      default:
+      case ParamType::choice:
         os << v.s;
+        break;
+      case ParamType::text:  // user text: quote, on one line
+        os << quote(v.s);
+        break;
     }
-    if (v.origin != "default") os << "   [" << v.origin << "]";
+    if (v.origin != "default") os << "   [" << escaped(v.origin) << "]";
     os << "\n";
   }
   return os.str();
 }
 
-std::string load_deck_text(const std::string& path, MPI_Comm comm) {
+std::string load_deck_text(const std::string& path, MPI_Comm comm, const std::string& name) {
   if (path.empty()) return "";
   int rank = 0;
   MPI_Comm_rank(comm, &rank);
   std::string text, problem;
-  if (rank == 0) problem = read_deck_file(path, text);
+  bool stopped = false;
+  if (rank == 0) problem = read_deck_file(path, text, stopped);
+  int stop = stopped ? 1 : 0;
+  MPI_Bcast(&stop, 1, MPI_INT, 0, comm);
+  if (stop) throw Interrupted();
   problem = broadcast_text(comm, problem);  // every rank raises the same message
-  if (!problem.empty()) throw InputError("--deck '" + path + "': " + problem);
+  if (!problem.empty()) throw InputError("--deck " + quote(name.empty() ? path : name) + ": " + problem);
   return broadcast_text(comm, text);  // DeckLimits::max_bytes keeps it far below INT_MAX
 }
 

@@ -14,7 +14,7 @@ namespace proxylab {
 namespace {
 
 std::string where(const std::string& deck, const YAML::Mark& mark) {
-  std::string w = "deck " + deck;
+  std::string w = "deck " + escaped(deck);
   if (!mark.is_null()) w += ": line " + std::to_string(mark.line + 1) + ", column " + std::to_string(mark.column + 1);
   return w;
 }
@@ -36,7 +36,9 @@ class ShapeCheck : public YAML::EventHandler {
     if (at_key()) fail(mark, "an empty or null key (~, null); keys are plain names such as 'grid' or 'nx'");
     leaf(mark, anchor, 1, 0);
   }
-  void OnScalar(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor, const std::string& value) override {
+  void OnScalar(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
+                const std::string& value) override {
+    untagged(mark, tag);
     if (at_key()) return key(mark, anchor, value);
     leaf(mark, anchor, 1, 0);
   }
@@ -46,12 +48,14 @@ class ShapeCheck : public YAML::EventHandler {
     if (a.open) fail(mark, "an alias to a node that contains it (a cycle); allowed: aliases to complete nodes");
     leaf(mark, 0, a.size, a.depth);
   }
-  void OnSequenceStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnSequenceStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                        YAML::EmitterStyle::value) override {
+    untagged(mark, tag);
     open(mark, anchor, false);
   }
-  void OnMapStart(const YAML::Mark& mark, const std::string&, YAML::anchor_t anchor,
+  void OnMapStart(const YAML::Mark& mark, const std::string& tag, YAML::anchor_t anchor,
                   YAML::EmitterStyle::value) override {
+    untagged(mark, tag);
     open(mark, anchor, true);
   }
   void OnSequenceEnd() override { close(); }
@@ -75,6 +79,12 @@ class ShapeCheck : public YAML::EventHandler {
 
   [[noreturn]] void fail(const YAML::Mark& mark, const std::string& what) const {
     throw InputError(where(deck_, mark) + ": " + what);
+  }
+  // A tag (!foo, !!str) would be dropped without a word: nothing in a deck reads one. yaml-cpp gives an untagged
+  // node "?" (plain) or "!" (quoted).
+  void untagged(const YAML::Mark& mark, const std::string& tag) const {
+    if (tag != "?" && tag != "!")
+      fail(mark, "a YAML tag " + excerpt(tag) + "; a deck holds plain values (quote a value to keep it text)");
   }
   bool at_key() const { return !stack_.empty() && stack_.back().is_map && stack_.back().want_key; }
   std::string path() const {
@@ -101,7 +111,7 @@ class ShapeCheck : public YAML::EventHandler {
     auto [it, fresh] = map.lines.emplace(name, mark.line + 1);
     if (!fresh) {
       const std::string p = path();
-      fail(mark, "key '" + excerpt(p.empty() ? name : p + "." + name) + "' given twice (first at line " +
+      fail(mark, "key " + excerpt(p.empty() ? name : p + "." + name) + " given twice (first at line " +
                      std::to_string(it->second) + "); allowed: each key once");
     }
     map.key = name;
@@ -161,7 +171,7 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
     }
     auto [it, fresh] = lines.emplace(key, mark.line + 1);
     if (!fresh)
-      throw InputError(where(deck, mark) + ": key '" + excerpt(key) + "' given twice (first at line " +
+      throw InputError(where(deck, mark) + ": key " + excerpt(key) + " given twice (first at line " +
                        std::to_string(it->second) + ", as a nested or a dotted key); allowed: each key once");
     DeckEntry e;
     e.key = key;
@@ -177,8 +187,8 @@ void flatten(const YAML::Node& node, const std::string& prefix, const std::strin
 
 std::vector<DeckEntry> read_deck_entries(const std::string& text, const std::string& deck_name) {
   if (text.size() > DeckLimits::max_bytes)
-    throw InputError("deck " + deck_name + ": " + std::to_string(text.size()) + " bytes; a deck may hold at most " +
-                     std::to_string(DeckLimits::max_bytes) + " bytes");
+    throw InputError(where(deck_name, YAML::Mark::null_mark()) + ": " + std::to_string(text.size()) +
+                     " bytes; a deck may hold at most " + std::to_string(DeckLimits::max_bytes) + " bytes");
   std::vector<DeckEntry> entries;
   try {
     {
@@ -188,7 +198,7 @@ std::vector<DeckEntry> read_deck_entries(const std::string& text, const std::str
       while (parser.HandleNextDocument(check)) {
       }
       if (check.documents() == 0)
-        throw InputError("deck " + deck_name +
+        throw InputError(where(deck_name, YAML::Mark::null_mark()) +
                          ": holds no YAML document (the file is empty or only comments); "
                          "allowed: a mapping of sections such as 'grid: {nx: 64}'");
     }

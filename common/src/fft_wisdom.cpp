@@ -46,7 +46,7 @@ std::string exported_wisdom() {
 FFTWisdomFile::FFTWisdomFile(MPI_Comm comm, std::string key, std::string path, FFTPlanning planning)
     : comm_(comm), key_(std::move(key)), path_(std::move(path)) {
   if (path_.empty()) return;
-  const std::string named = "key '" + key_ + "' has value '" + path_ + "'";
+  const std::string named = "key '" + key_ + "' has value " + quote(path_);
   if (!planning_times(planning))
     throw InputError(named + ", which cannot be used with planning " + to_string(planning) +
                      " (FFTW_ESTIMATE uses any wisdom it is given: the run would no longer follow its fixed rule); "
@@ -71,8 +71,8 @@ FFTWisdomFile::FFTWisdomFile(MPI_Comm comm, std::string key, std::string path, F
 
 std::string FFTWisdomFile::to_text() const {
   if (!enabled()) return "";
-  return std::string("  FFTW wisdom ") + (imported_ ? "imported from '" : "planned afresh: no file yet at '") + path_ +
-         "' (saved there after the run)\n";
+  return std::string("  FFTW wisdom ") + (imported_ ? "imported from " : "planned afresh: no file yet at ") +
+         quote(path_) + " (saved there after the run)\n";
 }
 
 nlohmann::json FFTWisdomFile::to_json() const {
@@ -93,7 +93,7 @@ void FFTWisdomFile::save() {
     merged = exported_wisdom();
   }
   collective_check(comm_, refused == 0,
-                   key_ + " '" + path_ + "': FFTW did not import the wisdom of rank " + std::to_string(refused));
+                   key_ + " " + quote(path_) + ": FFTW did not import the wisdom of rank " + std::to_string(refused));
   OutputFile(comm_, 0, key_, path_).commit(merged);
   saved_ = true;
 }

@@ -12,6 +12,8 @@
 #include <utility>
 #include <vector>
 
+#include "proxylab/user_text.hpp"
+
 namespace proxylab {
 namespace {
 
@@ -52,7 +54,8 @@ std::string library_problem(const std::string& libs) {
     void* handle = dlopen(lib.c_str(), RTLD_LAZY | RTLD_LOCAL);
     if (!handle) {
       const char* why = dlerror();
-      return "Kokkos Tools libraries that load ('" + lib + "' does not: " + (why ? why : "dlopen failed") + ")";
+      return "Kokkos Tools libraries that load (" + quote(lib) + " does not: " + escaped(why ? why : "dlopen failed") +
+             ")";
     }
     dlclose(handle);
   }
@@ -112,21 +115,21 @@ std::string kokkos_arguments_problem(int argc, char** argv) {
     const std::string flag = arg.substr(0, eq);
     if ((flag == "--kokkos-threads" || flag == "--kokkos-num-threads") && flag != threads_flag &&
         (KOKKOS_VERSION >= 40000 || KOKKOS_VERSION < 30700))
-      return "'" + arg + "': Kokkos " + kokkos_version_text() + " does not accept " + flag + "; use " + threads_flag +
+      return excerpt(arg) + ": Kokkos " + kokkos_version_text() + " does not accept " + flag + "; use " + threads_flag +
              "=N";
     for (const auto& k : known) {
       if (flag != k.flag) continue;
       if (k.kind == Kind::boolean && eq == std::string::npos) break;  // a bare switch means true
       const std::string value = eq == std::string::npos ? "" : arg.substr(eq + 1);
       const std::string allowed = allowed_problem(k.kind, value);
-      if (!allowed.empty()) return "'" + arg + "': " + k.flag + " takes " + allowed;
+      if (!allowed.empty()) return excerpt(arg) + ": " + k.flag + " takes " + allowed;
     }
   }
   for (const auto& k : known) {
     const char* value = *k.env ? std::getenv(k.env) : nullptr;
     if (!value) continue;
     const std::string allowed = allowed_problem(k.kind, value);
-    if (!allowed.empty()) return "environment " + std::string(k.env) + "='" + value + "': takes " + allowed;
+    if (!allowed.empty()) return "environment " + std::string(k.env) + "=" + excerpt(value) + ": takes " + allowed;
   }
   return thread_count_problem(argc, argv);
 }
@@ -149,12 +152,12 @@ std::string thread_count_problem(int argc, char** argv) {
     const auto eq = arg.find('=');
     if (eq != std::string::npos &&
         (arg.rfind("--kokkos-num-threads=", 0) == 0 || arg.rfind("--kokkos-threads=", 0) == 0))
-      asked.emplace_back("'" + arg + "'", arg.substr(eq + 1));
+      asked.emplace_back(excerpt(arg), arg.substr(eq + 1));
   }
   for (const char* env : {"KOKKOS_NUM_THREADS", "OMP_NUM_THREADS"})
     if (const char* value = std::getenv(env)) {
       const std::string v = value;
-      asked.emplace_back(std::string("environment ") + env + "='" + v + "'", v.substr(0, v.find(',')));
+      asked.emplace_back(std::string("environment ") + env + "=" + excerpt(v), v.substr(0, v.find(',')));
     }
   for (const auto& [what, value] : asked) {
     const bool number = !value.empty() && value.size() <= 18 &&

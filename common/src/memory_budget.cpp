@@ -97,8 +97,8 @@ double parse_memory_bytes(const std::string& text) {
 std::string available_memory_problem() {
   const char* env = std::getenv("PROXYLAB_AVAILABLE_MEMORY");
   if (!env || parse_memory_bytes(env) > 0) return "";
-  return std::string("environment variable PROXYLAB_AVAILABLE_MEMORY has value '") + env +
-         "'; allowed: a positive number of bytes per node, optionally with a binary suffix K, M, G or T (e.g. "
+  return "environment variable PROXYLAB_AVAILABLE_MEMORY has value " + excerpt(env) +
+         "; allowed: a positive number of bytes per node, optionally with a binary suffix K, M, G or T (e.g. "
          "17179869184, 16e9, 16G, 16GiB)";
 }
 

@@ -23,19 +23,16 @@ std::string folder_of(const std::string& path) {
   return slash == 0 ? "/" : path.substr(0, slash);
 }
 
-std::string errno_text(int err) { return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")"; }
-
-// The target a regular file's rename must replace: a symbolic link's target, so the link stays.
-std::string resolved(const std::string& path) {
-  char buf[PATH_MAX];
-  return realpath(path.c_str(), buf) ? std::string(buf) : path;
+std::string base_of(const std::string& path) {
+  const auto slash = path.find_last_of('/');
+  return slash == std::string::npos ? path : path.substr(slash + 1);
 }
+
+std::string errno_text(int err) { return std::string(std::strerror(err)) + " (errno " + std::to_string(err) + ")"; }
 
 // A hidden temporary file beside `target`: its descriptor and name; -1 and errno set on failure.
 int make_temporary(const std::string& target, std::string& name) {
-  const std::string folder = folder_of(target);
-  const auto slash = target.find_last_of('/');
-  const std::string base = slash == std::string::npos ? target : target.substr(slash + 1);
+  const std::string folder = folder_of(target), base = base_of(target);
   std::vector<char> pattern(folder.size() + base.size() + 16);
   std::snprintf(pattern.data(), pattern.size(), "%s/.%s.XXXXXX", folder.c_str(), base.c_str());
   const int fd = mkstemp(pattern.data());
@@ -91,6 +88,32 @@ std::string in_place_problem(const std::string& path, bool fifo) {
 
 }  // namespace
 
+std::string output_target(const std::string& path) {
+  char buf[PATH_MAX];
+  if (realpath(path.c_str(), buf)) return buf;
+  // Not there (yet), or a dangling link: follow the links by hand, as far as they go (40 hops, the kernel's limit).
+  std::string p = path;
+  for (int hop = 0; hop < 40; ++hop) {
+    std::string folder = folder_of(p);
+    if (realpath(folder.c_str(), buf)) {
+      folder = buf;
+    } else if (folder[0] != '/' && getcwd(buf, sizeof buf)) {
+      folder = std::string(buf) + "/" + folder;
+    }
+    const std::string full = (folder == "/" ? "" : folder) + "/" + base_of(p);
+    const ssize_t n = readlink(full.c_str(), buf, sizeof buf - 1);
+    if (n < 0) return full;  // no link: the file the write creates
+    const std::string link(buf, static_cast<size_t>(n));
+    p = link[0] == '/' ? link : folder + "/" + link;
+  }
+  return p;
+}
+
+bool replaced_by_rename(const std::string& path) {
+  struct stat st;
+  return descriptor_of(path) < 0 && (::stat(path.c_str(), &st) != 0 || S_ISREG(st.st_mode));
+}
+
 std::string output_path_problem(const std::string& path) {
   if (path.empty()) return "is empty";
   if (path.back() == '/') return "names a folder, not a file";
@@ -109,13 +132,13 @@ std::string output_path_problem(const std::string& path) {
   } else if (errno != ENOENT) {
     return "cannot be examined: " + errno_text(errno);
   }
-  const std::string folder = folder_of(resolved(path));
+  const std::string target = output_target(path), folder = folder_of(target);
   struct stat fst;
   if (::stat(folder.c_str(), &fst) != 0 || !S_ISDIR(fst.st_mode))
-    return "is in a folder that does not exist ('" + folder + "')";
+    return "is in a folder that does not exist (" + quote(folder) + ")";
   std::string temp;
-  const int fd = make_temporary(resolved(path), temp);
-  if (fd < 0) return "cannot be created: folder '" + folder + "': " + errno_text(errno);
+  const int fd = make_temporary(target, temp);
+  if (fd < 0) return "cannot be created: folder " + quote(folder) + ": " + errno_text(errno);
   ::close(fd);
   ::unlink(temp.c_str());
   return "";
@@ -134,16 +157,16 @@ OutputFile::OutputFile(MPI_Comm comm, int writer, std::string what, std::string 
   if (is_writer()) {
     problem = output_path_problem(path_);
     descriptor_ = descriptor_of(path_);
-    struct stat st;
-    regular_ = descriptor_ < 0 && (::stat(path_.c_str(), &st) != 0 || S_ISREG(st.st_mode));
+    regular_ = replaced_by_rename(path_);
   }
-  collective_check<InputError>(comm_, problem.empty(), what_ + " '" + path_ + "' " + problem);
+  collective_check<InputError>(comm_, problem.empty(), what_ + " " + quote(path_) + " " + problem);
 }
 
 OutputFile::~OutputFile() {
-  if (committed_ || !enabled() || !is_writer()) return;
+  if (committed_ || keep_ || !enabled() || !is_writer()) return;
+  const std::string target = output_target(path_);
   struct stat st;
-  if (::lstat(path_.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(path_.c_str());
+  if (::lstat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(target.c_str());
 }
 
 void OutputFile::commit(const void* data, size_t size) {
@@ -156,9 +179,10 @@ void OutputFile::commit(const void* data, size_t size) {
     ignore.sa_handler = SIG_IGN;
     sigaction(SIGPIPE, &ignore, &previous);
     if (descriptor_ >= 0) {
-      if (!write_all(descriptor_, bytes, size)) why = what_ + " '" + path_ + "': writing failed: " + errno_text(errno);
+      if (!write_all(descriptor_, bytes, size))
+        why = what_ + " " + quote(path_) + ": writing failed: " + errno_text(errno);
     } else if (regular_) {
-      const std::string target = resolved(path_);
+      const std::string target = output_target(path_);
       std::string temp;
       const int fd = make_temporary(target, temp);
       bool ok = fd >= 0;
@@ -182,7 +206,7 @@ void OutputFile::commit(const void* data, size_t size) {
       }
       if (!ok) {
         if (!temp.empty()) ::unlink(temp.c_str());
-        why = what_ + " '" + path_ + "': writing failed: " + errno_text(err);
+        why = what_ + " " + quote(path_) + ": writing failed: " + errno_text(err);
       }
     } else {
       const int fd = open_in_place(path_);
@@ -196,7 +220,7 @@ void OutputFile::commit(const void* data, size_t size) {
         ok = false;
         err = errno;
       }
-      if (!ok) why = what_ + " '" + path_ + "': writing failed: " + errno_text(err);
+      if (!ok) why = what_ + " " + quote(path_) + ": writing failed: " + errno_text(err);
     }
     sigaction(SIGPIPE, &previous, nullptr);
   }

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <Kokkos_Core.hpp>
+#include <algorithm>
 #include <cstdio>
 #include <ctime>
 #include <sstream>
@@ -13,6 +14,7 @@
 #include "proxylab/kokkos_args.hpp"
 #include "proxylab/launch_check.hpp"
 #include "proxylab/layout.hpp"
+#include "proxylab/user_text.hpp"
 
 extern char** environ;
 
@@ -35,17 +37,20 @@ bool Report::verified() const {
   return true;
 }
 
+// One line per check: a check's name may hold user text (evh1's sod.label), printed escaped (user_text.hpp) so that
+// it can never make a line of its own.
 std::string Report::summary_text() const {
   std::ostringstream os;
   char buf[512];
   for (const auto& c : checks_) {
-    std::snprintf(buf, sizeof buf, "  check %-40s %-6s value %.6e limit %.6e %s\n", c.name.c_str(),
-                  c.passed ? "ok" : "FAILED", c.value, c.limit, c.detail.c_str());
-    os << buf;
+    std::snprintf(buf, sizeof buf, " %-6s value %.6e limit %.6e ", c.passed ? "ok" : "FAILED", c.value, c.limit);
+    std::string name = escaped(c.name);
+    name.resize(std::max<size_t>(name.size(), 40), ' ');
+    os << "  check " << name << buf << escaped(c.detail) << "\n";
   }
   for (const auto& f : failed_outputs_) os << "OUTPUT FAILED: " << f << "\n";
-  std::snprintf(buf, sizeof buf, "FOM: %.6g %s (%s)\n", fom_value_, fom_unit_.c_str(), fom_name_.c_str());
-  os << buf;
+  std::snprintf(buf, sizeof buf, "%.6g", fom_value_);
+  os << "FOM: " << buf << " " << escaped(fom_unit_) << " (" << escaped(fom_name_) << ")\n";
   os << verification_line(verified());
   return os.str();
 }

@@ -1,6 +1,12 @@
 // Config: every error path names the key, the value and what is allowed.
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
 #include <filesystem>
 #include <fstream>
+#include <thread>
 
 #include "proxylab/config.hpp"
 #include "proxylab/errors.hpp"
@@ -196,6 +202,13 @@ TEST_CASE("config: hostile YAML is refused, naming line and column", "[config][y
     CHECK(e.find("has value '9999") != std::string::npos);
     CHECK(e.size() < 300);
   }
+  SECTION("a tag is refused, not ignored") {
+    CHECK(error_of(s, "grid:\n  nx: !foo 64\n").find("line 2, column 7: a YAML tag '!foo'") != std::string::npos);
+    CHECK(error_of(s, "run: !!map {label: x}\n").find("line 1, column 6: a YAML tag") != std::string::npos);
+    CHECK(error_of(s, "grid:\n  ? !k nx\n  : 3\n").find("a YAML tag '!k'") != std::string::npos);
+    CHECK(error_of(s, "run:\n  label: !!str x\n").find("a YAML tag") != std::string::npos);
+    CHECK(Config(s, "run:\n  label: '!foo'\n", "deck.yaml").text("run.label") == "!foo");  // quoted: text
+  }
   SECTION("aliases of complete nodes and dotted keys still work") {
     Config c(s, "description: &d 640\ngrid.nx: *d\n", "deck.yaml");
     CHECK(c.integer("grid.nx") == 640);
@@ -220,7 +233,71 @@ TEST_CASE("config: deck files that are empty, too large or a directory are input
   CHECK(error_of_file(dir + "/big.yaml").find("larger than 65536 bytes") != std::string::npos);
   std::ofstream(dir + "/ok.yaml") << "grid: {nx: 3}\n";
   CHECK(proxylab::load_deck_text(dir + "/ok.yaml", MPI_COMM_WORLD) == "grid: {nx: 3}\n");
-  CHECK(error_of_file("/dev/zero").find("larger than 65536 bytes") != std::string::npos);
+  // a device is no deck (an endless one, /dev/zero, was read to the size limit)
+  CHECK(error_of_file("/dev/zero")
+            .find("--deck '/dev/zero': is a character device, not a deck file; allowed: a "
+                  "YAML deck file") != std::string::npos);
+  CHECK(error_of_file("/dev/null").find("is a character device") != std::string::npos);
+}
+
+// --deck on a FIFO with no writer hung the binary in open() (and SIGTERM did not end it): it is opened without
+// waiting now, and refused at once when nothing is in it and nobody writes. A pipe with a writer is read.
+TEST_CASE("config: a deck is never waited for", "[config][yaml]") {
+  const std::string dir = "test_config_decks";
+  std::filesystem::create_directories(dir);
+  const std::string fifo = dir + "/deck.fifo";
+  std::filesystem::remove(fifo);
+  REQUIRE(mkfifo(fifo.c_str(), 0600) == 0);
+  alarm(20);  // a hang ends the test (SIGALRM) instead of waiting for ctest's timeout
+  try {
+    proxylab::load_deck_text(fifo, MPI_COMM_WORLD);
+    FAIL("a FIFO with no writer was accepted");
+  } catch (const InputError& e) {
+    CHECK(std::string(e.what()) ==
+          "--deck '" + fifo +
+              "': is a pipe with no writer and nothing in it (reading would wait forever); allowed: a YAML deck file "
+              "such as inputs/pop/x1.yaml, or a pipe a program writes the deck into (--deck /dev/stdin after |)");
+  }
+  const int writer = ::open(fifo.c_str(), O_RDWR);  // a writer (and a reader) that has written its deck
+  REQUIRE(writer >= 0);
+  REQUIRE(::write(writer, "grid: {nx: 3}\n", 14) == 14);
+  std::string text;
+  std::thread close_later([&] {
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
+    ::close(writer);  // the reader waits for this EOF, not for a deck that would never end
+  });
+  text = proxylab::load_deck_text(fifo, MPI_COMM_WORLD);
+  close_later.join();
+  alarm(0);
+  CHECK(text == "grid: {nx: 3}\n");
+}
+
+// --deck /dev/null through the front end named the front end's private copy of it; every message names the deck as
+// the user gave it, escaped on one line.
+TEST_CASE("config: messages name the deck as the user did, on one line", "[config][yaml]") {
+  auto error_of_file = [](const std::string& path, const std::string& name) -> std::string {
+    try {
+      proxylab::load_deck_text(path, MPI_COMM_WORLD, name);
+    } catch (const InputError& e) {
+      return e.what();
+    }
+    return "";
+  };
+  CHECK(error_of_file("/nonexistent/copy.yaml", "/dev/stdin").find("--deck '/dev/stdin': file not found") == 0);
+  const std::string e = error_of_file("/nonexistent/copy.yaml", "a\nVERIFICATION: PASSED");
+  CHECK(e.find("--deck 'a\\nVERIFICATION: PASSED'") == 0);
+  Schema s = make_schema();
+  try {
+    Config c(s, "grid:\n  nxx: 3\n", "d\r\x1b[2J.yaml");
+    FAIL("an unknown key was accepted");
+  } catch (const InputError& err) {
+    CHECK(std::string(err.what()).find("deck d\\r\\x1b[2J.yaml: line 2, column 8: unknown key 'grid.nxx'") == 0);
+  }
+  Config c(s, "run:\n  label: \"x\\nVERIFICATION: PASSED\\x1b[2J\"\n", "deck\n.yaml");
+  const std::string text = c.describe();
+  CHECK(text.find("run.label = 'x\\nVERIFICATION: PASSED\\x1b[2J'   [deck\\n.yaml]\n") != std::string::npos);
+  CHECK(text.find("\nVERIFICATION") == std::string::npos);
+  CHECK(text.find('\x1b') == std::string::npos);
 }
 
 // evh1 65536^2 used to end with a bare "std::bad_alloc"; every run now ends an exception with
@@ -258,4 +335,12 @@ TEST_CASE("config: a schema survives its JSON form (--deck-schema, the deck fuzz
   CHECK(back.help() == s.help());
   CHECK(back.find("grid.nx")->max == 100000);
   CHECK(back.find("solver.kind")->allowed == std::vector<std::string>{"pcg", "chrongear"});
+  Schema files;
+  files.file("out.data", proxylab::FileUse::output, "a file the run writes")
+      .file("fft.wisdom", proxylab::FileUse::rewritten, "read, then rewritten");
+  CHECK(files.to_json()[1]["file"] == "rewritten");
+  const Schema files_back = Schema::from_json(files.to_json());
+  REQUIRE(files_back.files().size() == 2);
+  CHECK(files_back.files()[0].use == proxylab::FileUse::output);
+  CHECK(files_back.files()[1].key == "fft.wisdom");
 }

@@ -33,3 +33,20 @@ TEST_CASE("report: provenance names the build, Kokkos, MPI and the run shape", "
   CHECK(p["mpi_library"].get<std::string>().find("MPI") != std::string::npos);
   CHECK(p["threads_per_rank"].get<int>() >= 1);
 }
+
+// A check named with user text (evh1's sod.label) holding newlines printed "VERIFICATION: PASSED" and "FOM:" lines of
+// its own on a failing run: the summary prints it escaped, one line per check; the record keeps it as it is.
+TEST_CASE("report: a check's name cannot forge a line of the summary", "[report]") {
+  proxylab::Report r("demo");
+  r.set_fom("rate", 1.0, "x/s");
+  const std::string label = "x\nVERIFICATION: PASSED\nFOM: 999 x (forged)\n\x1b[2J";
+  r.check_le(label + " L1 error", 1.0, 0.5);
+  const std::string text = r.summary_text();
+  CHECK(text.find("\nVERIFICATION: PASSED") == std::string::npos);
+  CHECK(text.find("\nFOM: 999") == std::string::npos);
+  CHECK(text.find('\x1b') == std::string::npos);
+  CHECK(text.find("  check x\\nVERIFICATION: PASSED\\nFOM: 999 x (forged)\\n\\x1b[2J L1 error FAILED") !=
+        std::string::npos);
+  CHECK(text.find("\nVERIFICATION: FAILED\n") != std::string::npos);
+  CHECK(r.to_json()["verification"]["checks"][0]["name"] == label + " L1 error");
+}

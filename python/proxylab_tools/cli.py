@@ -27,6 +27,7 @@ import time
 from . import launch, output_files, runner
 from .job import STOP_SIGNALS
 from .runner import ROOT
+from .user_text import quote
 
 
 def log(msg: str) -> None:
@@ -75,7 +76,7 @@ def cmd_build(args) -> int:
         if rc:
             return rc
     if not configured(preset) or args.reconfigure:
-        log(f"configuring preset '{preset}'")
+        log(f"configuring preset {quote(preset)}")
         extra = []
         kokkos_root = os.environ.get("Kokkos_ROOT")
         if kokkos_root:
@@ -84,7 +85,7 @@ def cmd_build(args) -> int:
         if rc:
             return rc
     jobs = str(args.jobs or os.cpu_count() or 2)
-    log(f"building preset '{preset}' with {jobs} jobs")
+    log(f"building preset {quote(preset)} with {jobs} jobs")
     return sh(["cmake", "--build", str(runner.build_dir(preset)), "-j", jobs])
 
 
@@ -346,7 +347,7 @@ def main(argv: list[str] | None = None) -> int:
     except KeyboardInterrupt as e:
         # no record of this run exists: none of an earlier one may look like it
         if getattr(args, "json", None) and not output_files.problem(args.json):
-            output_files.remove_stale(args.json)
+            output_files.remove_stale_record(args.json)
         log(f"interrupted{f' ({e})' if str(e) else ''}")
         return 130
 

@@ -16,7 +16,7 @@ import time
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import launch, output_files, runner
+from . import launch, output_files, run_files, runner
 from .host import cpu_model, machine, machine_line  # noqa: F401  (the harness commands use hc.machine)
 
 EXIT_BAD_INPUT = 2  # the binaries' exit code for a bad deck or option (every run would fail alike)
@@ -141,7 +141,8 @@ def deck_label(args) -> str:
 def out_dir(tool: str, args, files: tuple[str, ...] = ("records.json",)) -> Path:
     """The results folder (--out, else results/TOOL-APP-TIME in the current folder: where the user works, never the
     source tree or an install prefix), made now, and the files that will be written there checked now (before
-    minutes of runs): output_files.OutputProblem (bad input) when they cannot be."""
+    minutes of runs), also against the deck the runs read (run_files.py): output_files.OutputProblem (bad input) when
+    they cannot be."""
     if args.out:
         d = Path(args.out)
     else:
@@ -153,6 +154,8 @@ def out_dir(tool: str, args, files: tuple[str, ...] = ("records.json",)) -> Path
         raise output_files.OutputProblem(f"--out '{d}': cannot create the folder: {e.strerror} (errno {e.errno})")
     for name in files:
         output_files.require_writable(d / name, "--out:")
+    run_files.require_distinct([run_files.RunFile("--deck", resolve_deck(args), run_files.INPUT)] +
+                               [run_files.RunFile("--out:", d / name, run_files.OUTPUT) for name in files])
     return d
 
 

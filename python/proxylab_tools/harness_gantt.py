@@ -88,9 +88,12 @@ def register(subparsers) -> None:
 def main(args) -> int:
     from . import harness_common as hc
     from .output_files import require_writable
+    from .run_files import INPUT, OUTPUT, RunFile, require_distinct
     path = Path(args.trace)
     if not args.no_plot:
-        require_writable(Path(args.out) if args.out else path.with_suffix(".png"), "--out")
+        png = Path(args.out) if args.out else path.with_suffix(".png")
+        require_writable(png, "--out")
+        require_distinct([RunFile("trace", path, INPUT), RunFile("--out", png, OUTPUT)])
     try:
         a = analyse(path)
     except ValueError as e:  # load_trace's and json_input's: they say what is wrong
@@ -104,7 +107,6 @@ def main(args) -> int:
     print(f"\nInteractive view: open {path} in https://ui.perfetto.dev (Open trace file), one track per rank.")
     if not args.no_plot:
         from . import plots
-        png = Path(args.out) if args.out else path.with_suffix(".png")
         # the report above is the result; a chart that cannot be drawn is said so (docs/harness.md)
         hc.log(TOOL, plots.run_plot(TOOL, path, png, command=hc.command_line(), extra=["--by", args.color_by])[1])
     return 0

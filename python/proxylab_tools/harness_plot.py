@@ -33,14 +33,16 @@ def main(args) -> int:
     from . import harness_common as hc
     from . import plots
     from .output_files import require_writable
+    from .run_files import INPUT, OUTPUT, RunFile, require_distinct
     path = Path(args.record)
-    require_writable(Path(args.out) if args.out else path.with_suffix(".png"), "--out")
+    png = Path(args.out) if args.out else path.with_suffix(".png")
+    require_writable(png, "--out")
+    require_distinct([RunFile("record", path, INPUT), RunFile("--out", png, OUTPUT)])
     try:
         curves(load_json(path))  # the chart's values checked here: a record it cannot draw is bad input
     except InputError as e:
         hc.log(TOOL, f"cannot plot comm record '{path}': {e} (expected the JSON of `./proxylab run comm --json FILE`)")
         return 2
-    png = Path(args.out) if args.out else path.with_suffix(".png")
     ok, msg = plots.run_plot("comm", path, png, command=hc.command_line())
     hc.log(TOOL, msg)
     return 0 if ok else 1

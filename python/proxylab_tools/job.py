@@ -35,6 +35,8 @@ import time
 from dataclasses import dataclass
 from pathlib import Path
 
+from .user_text import quote
+
 PR_SET_PDEATHSIG = 1
 PR_SET_CHILD_SUBREAPER = 36
 STOP_SIGNALS = (signal.SIGINT, signal.SIGTERM, signal.SIGHUP)
@@ -307,7 +309,7 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
                                 preexec_fn=_die_with_parent_preexec())
     except OSError as e:
         signal.pthread_sigmask(signal.SIG_SETMASK, mask)
-        raise LaunchError(f"cannot start the launcher '{cmd[0]}': {e.strerror or e}")
+        raise LaunchError(f"cannot start the launcher {quote(cmd[0])}: {e.strerror or e}")
     out_parts: list[bytes] = []
     err_parts: list[bytes] = []
     readers = []

@@ -43,6 +43,8 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
 
+from .user_text import quote
+
 LAUNCHERS = ("mpiexec", "srun", "flux", "none")
 SRUN_MPI_TYPE = re.compile(r"[A-Za-z0-9_]+")  # srun --mpi=TYPE: pmi2, pmix, pmix_v4, cray_shasta, none
 PLACEHOLDERS = ("ranks", "threads", "nodes", "ranks_per_node")
@@ -195,11 +197,11 @@ class Launch:
             try:
                 self.template_words()
             except (KeyError, IndexError, ValueError, AttributeError, TypeError) as e:
-                raise LaunchError(f"launcher template '{launcher}': {type(e).__name__} {e}; placeholders: "
+                raise LaunchError(f"launcher template {quote(launcher)}: {type(e).__name__} {quote(str(e))}; placeholders: "
                                   f"{', '.join('{' + p + '}' for p in PLACEHOLDERS)}; or one of {', '.join(LAUNCHERS)}")
             if "ranks" not in self.template_fields():
                 escaped = " ({{ranks}} is the text {ranks}, not the count)" if "{{ranks}}" in launcher else ""
-                raise LaunchError(f"launcher '{launcher}': neither one of {', '.join(LAUNCHERS)} nor a template with "
+                raise LaunchError(f"launcher {quote(launcher)}: neither one of {', '.join(LAUNCHERS)} nor a template with "
                                   f"{{ranks}}{escaped} (e.g. 'srun -n {{ranks}} -c {{threads}} --cpu-bind=cores')")
         if o.srun_mpi and launcher != "srun":
             raise LaunchError(f"--srun-mpi {o.srun_mpi}: srun's MPI plugin, for --launcher srun only (here {launcher})")
@@ -249,12 +251,12 @@ class Launch:
         try:
             program = self.prefix()[0]
         except IndexError:
-            raise LaunchError(f"launcher template '{self.launcher}' is empty")
+            raise LaunchError(f"launcher template {quote(self.launcher)} is empty")
         found = shutil.which(program)
         if not found:
             what = ("PROXYLAB_MPIEXEC" if self.launcher == "mpiexec" and os.environ.get("PROXYLAB_MPIEXEC") else
                     "the launcher template" if self.is_template else f"--launcher {self.launcher}")
-            raise LaunchError(f"{what}: the program '{program}' is not found or not executable; allowed: a launcher "
+            raise LaunchError(f"{what}: the program {quote(program)} is not found or not executable; allowed: a launcher "
                               f"this machine has ({', '.join(n for n in LAUNCHERS if n == 'none' or shutil.which(n))}"
                               " or a template)")
         if self.launcher == "srun" and not os.environ.get("SLURM_JOB_ID"):

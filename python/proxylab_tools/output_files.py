@@ -5,7 +5,10 @@ written atomically, every write checked. The same rules as the binaries' (common
   the same folder, then renamed over it; a run that fails removes a stale file of an earlier run;
 - `-`, /dev/stdout, /dev/stderr and /dev/fd/N are written through the descriptor this process has (the front end
   then sends the run's own lines to stderr: stdout carries the record alone); a character device (/dev/null, /dev/full) or a pipe
-  with a reader is written in place; a pipe without a reader, a folder or a missing folder is refused up front.
+  with a reader is written in place; a pipe without a reader, a folder or a missing folder is refused up front;
+- a symbolic link stands for its target: the target is written (created when the link dangles) and removed when
+  stale, the link stays;
+- no output may be an input of the run or another of its outputs (run_files.py).
 
 A refused path is bad input (exit 2); a failed write is a runtime failure (exit 3), named with its errno.
 """
@@ -13,11 +16,14 @@ from __future__ import annotations
 
 import errno
 import fcntl
+import json
 import os
 import sys
 import stat
 import tempfile
 from pathlib import Path
+
+from .user_text import quote
 
 
 class OutputError(Exception):
@@ -47,9 +53,9 @@ def _open_in_place(path: str) -> int:
 
 
 def descriptor_of(path: str | os.PathLike) -> int | None:
-    """- and /dev/stdout -> 1, /dev/stderr -> 2, /dev/fd/N and /proc/self/fd/N -> N; else None."""
+    """- and /dev/stdout -> 1, /dev/stderr -> 2, /dev/stdin -> 0, /dev/fd/N and /proc/self/fd/N -> N; else None."""
     p = os.fspath(path)
-    named = {"-": 1, "/dev/stdout": 1, "/dev/stderr": 2}
+    named = {"-": 1, "/dev/stdout": 1, "/dev/stderr": 2, "/dev/stdin": 0}
     if p in named:
         return named[p]
     for prefix in ("/dev/fd/", "/proc/self/fd/"):
@@ -72,43 +78,44 @@ def problem(path: str | os.PathLike) -> str:
     p = os.fspath(path)
     if not p:
         return "'': the path is empty; allowed: a file path"
+    q = quote(p)
     if p.endswith("/"):
-        return f"'{p}' names a folder, not a file"
+        return f"{q} names a folder, not a file"
     fd = descriptor_of(p)
     if fd is not None:
         try:
             flags = fcntl.fcntl(fd, fcntl.F_GETFL)
         except OSError:
-            return f"'{p}' is descriptor {fd}, which is not open"
-        return f"'{p}' is descriptor {fd}, open for reading only" if flags & os.O_ACCMODE == os.O_RDONLY else ""
+            return f"{q} is descriptor {fd}, which is not open"
+        return f"{q} is descriptor {fd}, open for reading only" if flags & os.O_ACCMODE == os.O_RDONLY else ""
     try:
         mode = os.stat(p).st_mode
     except FileNotFoundError:
         mode = None
     except OSError as e:
-        return f"'{p}' cannot be examined: {e.strerror} (errno {e.errno})"
+        return f"{q} cannot be examined: {e.strerror} (errno {e.errno})"
     if mode is not None:
         if stat.S_ISDIR(mode):
-            return f"'{p}' is a folder, not a file"
+            return f"{q} is a folder, not a file"
         if stat.S_ISCHR(mode) or stat.S_ISFIFO(mode):
             try:
                 os.close(_open_in_place(p))
                 return ""
             except OSError as e:
                 if stat.S_ISFIFO(mode) and e.errno == errno.ENXIO:
-                    return f"'{p}' is a pipe with no reader (writing would wait forever)"
-                return f"'{p}' cannot be opened for writing: {e.strerror} (errno {e.errno})"
+                    return f"{q} is a pipe with no reader (writing would wait forever)"
+                return f"{q} cannot be opened for writing: {e.strerror} (errno {e.errno})"
         if not stat.S_ISREG(mode):
-            return f"'{p}' is neither a regular file, a character device nor a pipe"
+            return f"{q} is neither a regular file, a character device nor a pipe"
     folder = Path(os.path.realpath(p)).parent
     if not folder.is_dir():
-        return f"'{p}' is in a folder that does not exist ('{folder}')"
+        return f"{q} is in a folder that does not exist ({quote(folder)})"
     try:
         fd, tmp = tempfile.mkstemp(prefix=".proxylab-check-", dir=folder)
         os.close(fd)
         os.unlink(tmp)
     except OSError as e:
-        return f"'{p}' cannot be created: folder '{folder}': {e.strerror} (errno {e.errno})"
+        return f"{q} cannot be created: folder {quote(folder)}: {e.strerror} (errno {e.errno})"
     return ""
 
 
@@ -157,16 +164,42 @@ def _write(path: str | os.PathLike, data: bytes | str) -> None:
                 os.unlink(tmp)
             raise
     except OSError as e:
-        raise OutputError(f"'{p}': writing failed: {e.strerror} (errno {e.errno})", e.errno) from e
+        raise OutputError(f"{quote(p)}: writing failed: {e.strerror} (errno {e.errno})", e.errno) from e
 
 
 def remove_stale(path: str | os.PathLike) -> None:
-    """After a failed run: a regular file at `path` is an earlier run's and must not be taken for this one's."""
+    """After a failed run: a regular file at `path` (a symbolic link's target) is an earlier run's and must not be taken
+    for this one's."""
     p = os.fspath(path)
     if descriptor_of(p) is not None:  # a stream ("-" is no file named '-')
         return
     try:
-        if stat.S_ISREG(os.lstat(p).st_mode):
-            os.unlink(p)
+        target = os.path.realpath(p)
+        if stat.S_ISREG(os.lstat(target).st_mode):
+            os.unlink(target)
     except OSError:
         pass
+
+
+# A run record larger than this is read by nobody's script in one piece; a file beyond it is no record of ours.
+RECORD_BYTES_MAX = 1 << 28
+
+
+def remove_stale_record(path: str | os.PathLike) -> None:
+    """After a run that wrote no record: an earlier run's record at `path` is removed (remove_stale), anything else is
+    left. The front end cannot see every file a run reads (a deck key may name an FFTW wisdom file, which the binary
+    refuses as --json before the run), so it removes only what is a run record: a JSON object with a "status"."""
+    p = os.fspath(path)
+    if descriptor_of(p) is not None:
+        return
+    try:
+        target = os.path.realpath(p)
+        info = os.lstat(target)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > RECORD_BYTES_MAX:
+            return
+        with open(target, "rb") as f:
+            doc = json.loads(f.read())
+    except (OSError, ValueError, RecursionError):
+        return
+    if isinstance(doc, dict) and "status" in doc:
+        remove_stale(target)

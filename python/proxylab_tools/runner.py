@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import os
+import select
 import shutil
 import stat
 import sys
@@ -17,8 +18,9 @@ import tempfile
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from . import job, output_files
+from . import job, output_files, run_files
 from .launch import Launch, LaunchError, LaunchOptions, cores_available
+from .user_text import quote
 
 ROOT = Path(__file__).resolve().parents[2]
 DEFAULT_PRESET = "openmp"
@@ -119,12 +121,12 @@ def missing_deck(app: str, deck: str | None) -> str:
     if found is None or found.exists():
         return ""
     names = sorted(p.stem for p in (ROOT / "inputs" / canonical_app(app)).glob("*.yaml"))
-    return (f"deck '{deck}' not found: a file, or a name in {ROOT / 'inputs' / canonical_app(app)}"
+    return (f"deck {quote(deck)} not found: a file, or a name in {ROOT / 'inputs' / canonical_app(app)}"
             f"{' (' + ', '.join(names) + ')' if names else ''}")
 
 
 def unknown_app_message(app: str, preset: str = DEFAULT_PRESET) -> str:
-    return f"unknown app '{app}': one of {', '.join(APPS)} (and no {binary(app, preset)})"
+    return f"unknown app {quote(app)}: one of {', '.join(APPS)} (and no {binary(app, preset)})"
 
 
 def output_path(path: str | Path | None) -> str | None:
@@ -249,11 +251,20 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
         why = output_files.problem(json_path)
         if why:
             raise LaunchError(f"--json {why}")
+    deck = resolve_deck(app, deck) if deck else None
+    run_files.require_distinct([run_files.RunFile("--deck", deck, run_files.INPUT),
+                                run_files.RunFile("--json", json_path, run_files.OUTPUT),
+                                run_files.RunFile("--trace", trace, run_files.OUTPUT)])
     private = tempfile.mkdtemp(prefix=f"proxylab-{canonical_app(app)}-")
     record_path = os.path.join(private, "record.json")
     try:
-        deck = readable_deck(resolve_deck(app, deck) if deck else None, private)
-        cmd = app_command(app, plan, deck, sets, record_path, trace, quiet, extra, preset, exe)
+        handed = readable_deck(deck, private)
+        # What the binary cannot see for itself: the user's name of a deck it reads from a copy, and the file the
+        # record goes to (the binary writes it to record_path), which it keeps apart from its deck keys' files.
+        told = ["--deck-name", str(deck)] if handed != deck else []
+        if json_path and run_files.replaceable(json_path):
+            told += ["--json-target", str(Path(json_path).absolute())]
+        cmd = app_command(app, plan, handed, sets, record_path, trace, quiet, [*told, *extra], preset, exe)
         ranks_exe = str(Path(exe) if exe else binary(app, preset))
         record_on_stdout = bool(json_path) and output_files.descriptor_of(json_path) == 1
         res = job.run_job(cmd, job_environment(plan, capture), working_directory(), capture, timeout, ranks_exe,
@@ -275,7 +286,7 @@ def run_app(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), json
         if record is not None:
             output_files.atomic_write(json_path, text)
         else:
-            output_files.remove_stale(json_path)
+            output_files.remove_stale_record(json_path)
     return result
 
 
@@ -300,23 +311,63 @@ def working_directory() -> str:
 
 # The binaries refuse a deck beyond this (common/config: 64 KiB); a stream is read one byte past it, so they say so.
 DECK_BYTES_MAX = 64 * 1024
+# What a deck may be (the binaries' rule, common/src/config.cpp, in the same words).
+DECK_ALLOWED = ("allowed: a YAML deck file such as inputs/pop/x1.yaml, or a pipe a program writes the deck into "
+                "(--deck /dev/stdin after |)")
 
 
 def readable_deck(deck, folder: str):
-    """The deck as the ranks can read it: a pipe, /dev/stdin or another stream (not a regular file) is read here
-    once and handed on as a file in `folder` (the ranks' stdin is not the user's, and a stream reads once)."""
+    """The deck as the ranks can read it. A stream (a pipe, /dev/stdin, /dev/fd/N: the ranks' stdin is not the user's,
+    and a stream reads once) is read here and handed on as a file in `folder`; a regular file, a folder or a missing
+    path goes to the binary as it is (it reads the one and says why the others are no deck). A pipe is opened without
+    waiting for a writer: one with no writer and nothing in it is refused (LaunchError, exit 2, naming the user's
+    path), as are a character device (/dev/null, a terminal), a socket and a block device; a writer that is there is
+    waited for (Ctrl-C and SIGTERM end the wait)."""
     if not deck:
         return deck
     try:
         mode = os.stat(deck).st_mode
     except OSError:
         return deck  # missing, or a name the system refuses: the binary says why
-    if stat.S_ISREG(mode) or stat.S_ISDIR(mode):
+    if stat.S_ISDIR(mode) or (stat.S_ISREG(mode) and output_files.descriptor_of(deck) is None):
         return deck
     copy = Path(folder) / "deck.yaml"
-    with open(deck, "rb") as stream:
-        copy.write_bytes(stream.read(DECK_BYTES_MAX + 1))
+    copy.write_bytes(read_deck_stream(deck))
     return copy
+
+
+def read_deck_stream(deck) -> bytes:
+    """At most DECK_BYTES_MAX + 1 bytes of a stream or of a regular file behind a descriptor path; LaunchError for what
+    is neither a regular file nor a pipe, and for a pipe with no writer and nothing in it (it would never end)."""
+    try:
+        fd = os.open(deck, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)  # never waits for a pipe's writer
+    except OSError as e:
+        raise LaunchError(f"--deck {quote(deck)}: cannot be opened: {e.strerror} (errno {e.errno}); {DECK_ALLOWED}")
+    try:
+        mode = os.fstat(fd).st_mode
+        kind = ("a character device" if stat.S_ISCHR(mode) else "a block device" if stat.S_ISBLK(mode)
+                else "a socket" if stat.S_ISSOCK(mode) else "")
+        if kind:
+            raise LaunchError(f"--deck {quote(deck)}: is {kind}, not a deck file; {DECK_ALLOWED}")
+        data, first = b"", True
+        while len(data) <= DECK_BYTES_MAX:
+            try:
+                chunk = os.read(fd, DECK_BYTES_MAX + 1 - len(data))
+            except BlockingIOError:  # a writer is there and has not written yet
+                select.select([fd], [], [])
+                first = False
+                continue
+            if not chunk:
+                break
+            data, first = data + chunk, False
+        if first and stat.S_ISFIFO(mode):
+            raise LaunchError(f"--deck {quote(deck)}: is a pipe with no writer and nothing in it (reading would wait "
+                              f"forever); {DECK_ALLOWED}")
+        return data
+    except OSError as e:
+        raise LaunchError(f"--deck {quote(deck)}: cannot be read: {e.strerror} (errno {e.errno})")
+    finally:
+        os.close(fd)
 
 
 def verified_record(app: str, ranks: int = 1, threads: int = 1, deck=None, sets=(), exe=None) -> dict:

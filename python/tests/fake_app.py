@@ -44,6 +44,8 @@ def main() -> int:
     p.add_argument("--trace")
     p.add_argument("--quiet", action="store_true")
     p.add_argument("--no-timers", action="store_true")
+    p.add_argument("--deck-name")  # what the front end tells a binary (the user's deck name, where --json goes)
+    p.add_argument("--json-target")
     a = p.parse_args()
     cfg = dict(s.split("=", 1) for s in a.set)
     if cfg.get("fake.bad") == "1":

@@ -19,6 +19,18 @@ namespace proxylab {
 
 enum class ParamType { integer, real, boolean, choice, text };
 
+// How a run uses the file a path key names (Schema::file; the rule that keeps a run's files apart: run_files.hpp):
+// read, written, or read and then replaced by design (FFTW wisdom: the one file both an input and an output).
+enum class FileUse { input, output, rewritten };
+// The files a path key's value names, when it names more than itself (pop's operator_file: four; evh1's
+// density_file: the data and its .json header).
+using FileNames = std::vector<std::string> (*)(const std::string& value);
+struct FileKey {
+  std::string key;
+  FileUse use = FileUse::output;
+  FileNames names = nullptr;  // nullptr: the value alone
+};
+
 struct ParamSpec {
   std::string key;  // "section.name"
   ParamType type = ParamType::text;
@@ -41,9 +53,13 @@ class Schema {
     return choice(key, choice_name(def), choice_names<Enum>(), doc);
   }
   Schema& text(const std::string& key, const std::string& def, const std::string& doc);
+  // A text key that names a file ("" by default: none), and how the run uses it; every such key is kept apart from
+  // the run's other files before the run (run_files.hpp).
+  Schema& file(const std::string& key, FileUse use, const std::string& doc, FileNames names = nullptr);
 
   const ParamSpec* find(const std::string& key) const;
   const std::vector<ParamSpec>& params() const { return params_; }
+  const std::vector<FileKey>& files() const { return files_; }
   std::string help() const;  // one line per parameter: key, type, default, allowed, doc
   // Machine-readable form of every parameter ([{key, type, default, min, max, allowed, doc}], --deck-schema),
   // and the Schema it describes (the deck fuzzer validates against the real apps' schemas with it).
@@ -53,6 +69,7 @@ class Schema {
  private:
   Schema& add(ParamSpec spec);
   std::vector<ParamSpec> params_;
+  std::vector<FileKey> files_;
 };
 
 class Config {
@@ -96,10 +113,12 @@ class Config {
   std::map<std::string, Value> values_;
 };
 
-// Reads a deck file on rank 0 and broadcasts its text; a missing, unreadable or empty file, a
-// directory and a file over DeckLimits::max_bytes are an InputError on every rank. An empty path
-// yields "" (all defaults).
-std::string load_deck_text(const std::string& path, MPI_Comm comm);
+// Reads a deck file on rank 0 and broadcasts its text; a missing, unreadable or empty file, a directory, a file over
+// DeckLimits::max_bytes, a device, a socket and a pipe with no writer and nothing in it are an InputError on every
+// rank, naming the deck as `name` (default: the path; the front end names the user's path for the copy it reads
+// a piped deck into). A pipe's writer is waited for without blocking a signal: Interrupted on every rank when
+// SIGINT or SIGTERM comes first. An empty path yields "" (all defaults).
+std::string load_deck_text(const std::string& path, MPI_Comm comm, const std::string& name = "");
 
 // Closest known key by edit distance (for "did you mean" hints); "" if nothing is close.
 std::string closest_key(const std::string& key, const std::vector<std::string>& known);

@@ -36,7 +36,7 @@ Enum parse_choice(const std::string& name) {
     if (c.names[k] == name) return static_cast<Enum>(k);
     allowed += (k ? ", " : "") + c.names[k];
   }
-  throw InputError(c.what + " '" + name + "' is unknown; allowed: " + allowed);
+  throw InputError(c.what + " " + excerpt(name) + " is unknown; allowed: " + allowed);
 }
 
 template <class Enum>

@@ -13,7 +13,9 @@
 // this run's). Other targets are written in place: /dev/stdout, /dev/stderr and /dev/fd/N through the
 // descriptor the process has (so `--json /dev/stdout > run.log` and `| cat` keep every line), a character
 // device (/dev/null, /dev/full) and a pipe that has a reader; a pipe without a reader, a folder or a
-// missing folder is refused before the run.
+// missing folder is refused before the run. A symbolic link stands for its target: the target is written (created
+// when the link dangles) and, when stale, removed; the link stays. That no output is an input or another output of
+// the run is checked by the life cycle before it makes its outputs (run_files.hpp).
 #pragma once
 #include <mpi.h>
 
@@ -30,6 +32,9 @@ class OutputFile {
   OutputFile& operator=(const OutputFile&) = delete;
 
   bool enabled() const { return !path_.empty(); }
+  // The run ends without this output and leaves its target as it is, never removed as stale (the run was refused
+  // because the path is also another of its files, maybe an input).
+  void keep_target() { keep_ = true; }
   const std::string& path() const { return path_; }
   bool is_writer() const { return rank_ == writer_; }
 
@@ -42,11 +47,19 @@ class OutputFile {
   int writer_, rank_ = 0;
   std::string what_, path_;
   int descriptor_ = -1;  // /dev/stdout, /dev/fd/N, ...: written to the open descriptor
-  bool regular_ = true, committed_ = false;
+  bool regular_ = true, committed_ = false, keep_ = false;
 };
 
 // The check of the constructor on one target, without communication: "" when `path` can be written,
 // else why not (for tests and for callers that check on one rank).
 std::string output_path_problem(const std::string& path);
+
+// The file a write to `path` creates or replaces: every symbolic link followed, a dangling one too (its target), with
+// the folder's real path where the folder exists.
+std::string output_target(const std::string& path);
+
+// True when an output at `path` replaces a file by a rename (a regular file, or nothing there yet); false for the
+// targets written in place (/dev/stdout, /dev/fd/N, a character device, a pipe).
+bool replaced_by_rename(const std::string& path);
 
 }  // namespace proxylab

@@ -4,9 +4,11 @@
 
 namespace proxylab::evh1 {
 
+std::vector<std::string> density_file_names(const std::string& path) { return {path, path + ".json"}; }
+
 DensityOutput::DensityOutput(MPI_Comm comm, const std::string& path)
     : data_(comm, 0, "output.density_file", path),
-      header_(comm, 0, "output.density_file header", path.empty() ? "" : path + ".json") {}
+      header_(comm, 0, "output.density_file header", path.empty() ? "" : density_file_names(path)[1]) {}
 
 void DensityOutput::write(const std::vector<double>& global, const GridSpec& g, double time,
                           const std::string& problem) {

@@ -12,6 +12,10 @@
 
 namespace proxylab::evh1 {
 
+// The files output.density_file = `path` names: the data and its header, path + ".json" (the schema declares them with
+// the key, so that neither can be another file of the run: run_files.hpp).
+std::vector<std::string> density_file_names(const std::string& path);
+
 class DensityOutput {
  public:
   // Collective, at set-up: checks output.density_file (empty: no output) and its .json header on rank 0.

@@ -107,7 +107,8 @@ void declare(Schema& s) {
             "also run the serial pencil reference on every rank and compare the fields (tests; small grids)");
   s.real("verify.reference_tol", 0.0, 0, 1e10,
          "limit of the max abs difference from the reference (0 = bit-identical)");
-  s.text("output.density_file", "", "write the final density (raw float64 + .json header) for plot_density.py");
+  s.file("output.density_file", FileUse::output,
+         "write the final density (raw float64 + .json header) for plot_density.py", density_file_names);
 }
 
 // Factor pair px * py = size with blocks of at least nghost zones and the least halo perimeter.

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "exact_riemann.hpp"
+#include "proxylab/user_text.hpp"
 
 namespace proxylab::evh1 {
 namespace {
@@ -246,7 +247,7 @@ void verify_shock_tube(RunContext& ctx, const RunOptions& o, const Problem& pb, 
   const bool derived = o.verify.sod_l1 == 0;
   const double limit = derived ? 2.0 * (rho_max - rho_min) * std::pow(double(n), -0.8) : o.verify.sod_l1;
   ctx.report.results()["sod"]["l1_limit"] = limit;
-  ctx.out() << "  " << o.sod.label << ": exact p* = " << main.star.p << ", u* = " << main.star.u
+  ctx.out() << "  " << escaped(o.sod.label) << ": exact p* = " << main.star.p << ", u* = " << main.star.u
             << "; L1 density error " << l1 << ", limit " << limit
             << (derived ? " (first order at " + std::to_string(n) + " zones: 2 (rho_max - rho_min) n^-0.8)"
                         : std::string(" (verify.sod_l1)"))

@@ -62,7 +62,7 @@ void declare(Schema& s) {
   s.boolean("fft3d.serial_baseline", false,
             "fft, 1 rank: also time the FFT library's own 3-D plan over the same data (FFTW; on a device kokkos-fft, "
             "cuFFT on CUDA) and compare with the transform and its local FFT stage");
-  s.text("fft3d.wisdom", "",
+  s.file("fft3d.wisdom", FileUse::rewritten,
          "FFTW wisdom file: read before planning when it exists (the plans it holds are made at once and are the "
          "same from run to run), written after the run with every plan made (planning measure or patient; host "
          "back ends); empty: none");

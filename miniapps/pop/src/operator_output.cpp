@@ -70,11 +70,16 @@ std::string strip_mtx(const std::string& path) {
 
 }  // namespace
 
+std::vector<std::string> operator_file_names(const std::string& path) {
+  const std::string stem = strip_mtx(path);
+  return {path, stem + ".rhs.mtx", stem + ".solution.mtx", stem + ".index.mtx"};
+}
+
 OperatorFiles::OperatorFiles(MPI_Comm comm, const std::string& path)
     : matrix(comm, 0, "output.operator_file", path),
-      rhs(comm, 0, "output.operator_file", path.empty() ? "" : strip_mtx(path) + ".rhs.mtx"),
-      solution(comm, 0, "output.operator_file", path.empty() ? "" : strip_mtx(path) + ".solution.mtx"),
-      index(comm, 0, "output.operator_file", path.empty() ? "" : strip_mtx(path) + ".index.mtx") {}
+      rhs(comm, 0, "output.operator_file", path.empty() ? "" : operator_file_names(path)[1]),
+      solution(comm, 0, "output.operator_file", path.empty() ? "" : operator_file_names(path)[2]),
+      index(comm, 0, "output.operator_file", path.empty() ? "" : operator_file_names(path)[3]) {}
 
 OperatorCounts write_operator(OperatorFiles& files, const Domain& d, const Operator& op, const View2D<double>& b,
                               const View2D<double>& x, const SolveSummary& summary) {

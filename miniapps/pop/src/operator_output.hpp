@@ -12,6 +12,7 @@
 // the files do not depend on the decomposition. verify/pop_direct_solve.py reads them and solves directly.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "btrop_operator.hpp"
 #include "proxylab/output_file.hpp"
@@ -26,8 +27,12 @@ struct SolveSummary {
   double tarea_norm = 0;  // ||TAREA||_2 over the ocean points
 };
 
-// The files named by `path` (see above). Collective: constructed before the run, it checks on rank 0 that
-// each can be written (InputError on every rank otherwise); empty path: no files.
+// The files `path` names (see above): PATH, STEM.rhs.mtx, STEM.solution.mtx, STEM.index.mtx (the schema declares them
+// with the key, so that none of them can be another file of the run: run_files.hpp).
+std::vector<std::string> operator_file_names(const std::string& path);
+
+// The files named by `path`. Collective: constructed before the run, it checks on rank 0 that each can be written
+// (InputError on every rank otherwise); empty path: no files.
 struct OperatorFiles {
   OutputFile matrix, rhs, solution, index;
   OperatorFiles(MPI_Comm comm, const std::string& path);

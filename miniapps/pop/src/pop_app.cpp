@@ -51,9 +51,10 @@ void declare(Schema& s) {
   s.real("verify.error_tol", 1e-5, 0.0, 1.0,
          "limit on the area-weighted relative L2 error against x* (converged runs)");
   s.boolean("bench.stream", false, "also measure STREAM triad on arrays of the block's size and compare bandwidths");
-  s.text("output.operator_file", "",
+  s.file("output.operator_file", FileUse::output,
          "write the operator on the ocean points, b, the solution and the index map in Matrix Market format (PATH, "
-         "STEM.rhs.mtx, STEM.solution.mtx, STEM.index.mtx) for outside solvers: verify/pop_direct_solve.py PATH");
+         "STEM.rhs.mtx, STEM.solution.mtx, STEM.index.mtx) for outside solvers: verify/pop_direct_solve.py PATH",
+         operator_file_names);
 }
 
 double max_over_ranks(double v, MPI_Comm comm) {

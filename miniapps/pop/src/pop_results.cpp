@@ -1,6 +1,7 @@
 #include "pop_results.hpp"
 
 #include "proxylab/run_results.hpp"
+#include "proxylab/user_text.hpp"
 
 namespace proxylab::pop {
 
@@ -24,9 +25,9 @@ nlohmann::json SetupSummary::to_json() const {
 }
 
 std::string OperatorFileSummary::to_text() const {
-  return "  operator (Matrix Market): " + matrix + " (" + std::to_string(rows) + " ocean points, " +
-         std::to_string(entries) + " entries), " + rhs + ", " + solution + ", " + index +
-         "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py " + matrix + "\n";
+  return "  operator (Matrix Market): " + quote(matrix) + " (" + std::to_string(rows) + " ocean points, " +
+         std::to_string(entries) + " entries), " + quote(rhs) + ", " + quote(solution) + ", " + quote(index) +
+         "\n  direct solve: .deps/venv/bin/python verify/pop_direct_solve.py " + quote(matrix) + "\n";
 }
 
 nlohmann::json OperatorFileSummary::to_json() const {

@@ -66,7 +66,7 @@ void declare(Schema& s) {
            "FFTW planning of the longitude FFTs: estimate (the same plan every run: bitwise reproducible), measure "
            "(FFTW times candidate plans at set-up and keeps the fastest, as SHTns does; results may differ in the last "
            "bits between runs) or patient (a wider set of candidates timed)");
-  s.text("transform.fft_wisdom", "",
+  s.file("transform.fft_wisdom", FileUse::rewritten,
          "FFTW wisdom file for the longitude FFTs: read before planning when it exists (its plans are made at once "
          "and are the same from run to run), written after the run with every plan made (fft_planning measure or "
          "patient; host back ends); empty: none");
