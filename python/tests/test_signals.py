@@ -95,9 +95,21 @@ class Job:
             out, _ = self.proc.communicate(timeout=min(timeout, SLOW_STOP))
         except subprocess.TimeoutExpired:
             self.slow_stop = f"not stopped after {SLOW_STOP} s:\n{describe_processes(self.mark)}"
-            out, _ = self.proc.communicate(timeout=max(0.0, timeout - SLOW_STOP))
+            try:
+                out, _ = self.proc.communicate(timeout=max(0.0, timeout - SLOW_STOP))
+            except subprocess.TimeoutExpired:
+                self.kill()  # a failed test leaves no job running (a lost signal left solves running for hours)
+                raise
         self.output = out.decode(errors="replace")
         return self.proc.returncode
+
+    def kill(self) -> None:
+        for pid in processes_with(self.mark):
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        self.proc.communicate()
 
     def report(self) -> str:
         """For a failure's message: the state of a stop that was slow, then the end of the job's output."""
@@ -283,6 +295,28 @@ class DirectMpiexec(unittest.TestCase):
         job, _, doc = self.run_direct(signal.SIGTERM)  # mpiexec returned 130 or 0 for the same 130s of the ranks
         self.assertEqual(doc["status"], "interrupted")
         self.assertIn("INTERRUPTED", job.output)
+
+
+class WrapperSignals(unittest.TestCase):
+    """The `proxylab` wrapper notes a signal that comes before Python has its handlers and hands it on. One that came
+    while the wrapper ran a command of its own (its `env --block-signal` probe, about 1 ms) was noted after the
+    wrapper had already decided what to export: lost, the run went on (found as solves left running for hours by
+    SignalsAtAnyMoment on a loaded machine). Here the probe is made slow, and the signal lands inside it."""
+
+    def test_a_signal_during_the_wrappers_own_commands_is_not_lost(self):
+        with tempfile.TemporaryDirectory() as tmp:
+            stub = Path(tmp) / "env"  # `env ... true` (the probe) takes a second; anything else is the real env
+            stub.write_text('#!/bin/bash\nif [ "${!#}" = true ]; then sleep 1; fi\nexec /usr/bin/env "$@"\n')
+            stub.chmod(0o755)
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                with self.subTest(signal=sig.name):
+                    env = dict(os.environ, PATH=f"{tmp}:{os.environ['PATH']}")
+                    proc = subprocess.Popen([str(ROOT / "proxylab"), "run", "stream", "--dry-run"], cwd=ROOT, env=env,
+                                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, start_new_session=True)
+                    time.sleep(0.5)
+                    os.killpg(proc.pid, sig)
+                    out, _ = proc.communicate(timeout=30)
+                    self.assertEqual(proc.returncode, 130, out.decode(errors="replace"))
 
 
 if __name__ == "__main__":
