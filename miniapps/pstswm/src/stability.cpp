@@ -1,7 +1,6 @@
 // The explicit leapfrog's time step limit (see stability.hpp).
 #include "stability.hpp"
 
-#include <algorithm>
 #include <cmath>
 
 #include "truncation.hpp"
@@ -12,7 +11,7 @@ namespace proxylab::pstswm {
 double leapfrog_stability_bound(double asselin) { return std::sqrt((1.0 - asselin) / (1.0 + asselin)); }
 
 // The initial state sampled every degree of latitude (poles excluded: case 6's formula divides by cos²θ there) and
-// longitude: its largest ω is within 3e-5 of the maximum over the sphere (against a 0.05° sample, T2-T4000, 1 and 96
+// longitude: its largest ω is within 3e-5 of the maximum over the sphere (against a 0.1° sample, T2-T4000, 1 and 96
 // levels, α from -4 to 4). The geopotential grows with the level (level_factor): the top level holds the fastest waves.
 FastestWave fastest_wave(const ModelOptions& model, int ntrunc, int levels) {
   constexpr double degree = 3.14159265358979323846 / 180.0;
