@@ -35,8 +35,10 @@ void declare(Schema& s) {
   s.real("model.asselin", 0.01, 0.0, 0.5, "Robert-Asselin filter coefficient");
   s.integer("grid.nlat", 0, 0, 100000, "Gaussian latitudes (even); 0 = the seed's table / 3N+1 rule");
   s.integer("grid.nlon", 0, 0, 200000, "longitudes; 0 = the seed's table / 3N+1 rule");
-  s.real("time.dt", 0.0, 0.0, 1e5, "time step [s]; 0 = automatic (60% of the explicit gravity-wave limit)");
-  s.real("time.days", 5.0, 0.0, 1e4, "simulated days (used when time.steps = 0)");
+  s.real("time.dt", 0.0, 0.0, 1e5,
+         "time step [s], at most the explicit leapfrog's stability limit for the case and truncation; 0 = automatic "
+         "(60% of that limit)");
+  s.real("time.days", 5.0, 0.0, 1e4, "simulated days (used when time.steps = 0): a whole number of steps of time.dt");
   s.integer("time.steps", 0, 0, 100000000, "time steps; 0 = time.days / time.dt");
   s.choice("transform.lt", LTVariant::gemm,
            "Legendre transform: gemm (DGEMM on even/odd-split fields, as ectrans) or loop (Kokkos kernels)");

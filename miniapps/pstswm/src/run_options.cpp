@@ -1,13 +1,36 @@
 // pstswm's deck into RunOptions (see run_options.hpp).
 #include "run_options.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 
 #include "legendre_transform.hpp"
+#include "proxylab/run_results.hpp"
+#include "stability.hpp"
 #include "truncation.hpp"
 
 namespace proxylab::pstswm {
+namespace {
+
+// The steps of a run of time.days: whole steps that end on it (a millionth of a step is round-off). The automatic
+// step is lowered to the next divisor of the run; a step given that does not divide it is refused.
+long long steps_of_days(const Config& cfg, double& dt, bool automatic_dt) {
+  const double run = cfg.real("time.days") * 86400.0, steps = run / dt;
+  if (run == 0.0 || (!automatic_dt && steps < 1.0 - 1e-6))
+    cfg.reject("time.days",
+               text_printf("a run of at least one time step: time.days * 86400 >= time.dt = %g s (or time.steps)", dt));
+  const double whole = automatic_dt ? std::max(1.0, std::ceil(steps - 1e-6)) : std::round(steps);
+  if (automatic_dt)
+    dt = run / whole;
+  else if (std::fabs(steps - whole) > 1e-6)
+    cfg.reject("time.dt", text_printf("a divisor of the run, time.days * 86400 = %g s (it holds %.6g steps of %g s, "
+                                      "not a whole number): e.g. %.12g s (%.0f steps), or time.steps = %.0f",
+                                      run, steps, dt, run / std::ceil(steps), std::ceil(steps), std::floor(steps)));
+  return (long long)whole;
+}
+
+}  // namespace
 
 RunOptions read_options(const Config& cfg) {
   RunOptions s;
@@ -56,15 +79,24 @@ RunOptions read_options(const Config& cfg) {
                                        "; a lower truncation cannot hold it)");
   m.alpha = cfg.real("model.alpha");
   m.asselin = cfg.real("model.asselin");
+  const double stable_dt = stable_time_step(m, t.ntrunc, t.levels);
   m.dt = cfg.real("time.dt");
-  if (m.dt == 0.0) {  // explicit limit: (c + |u|) sqrt(N(N+1)) dt / a < 1
-    const double speed = m.test_case == 2 ? std::sqrt(2.94e4 * 1.96) + 40.0 : std::sqrt(gravity * 8000 * 1.96) + 110.0;
-    const double limit = earth_radius / (speed * std::sqrt(double(t.ntrunc) * (t.ntrunc + 1)));
-    m.dt = 3600.0 / std::ceil(3600.0 / (0.6 * limit));  // a divisor of one hour
+  const bool automatic_dt = m.dt == 0.0;
+  if (m.dt > stable_dt) {
+    const FastestWave w = fastest_wave(m, t.ntrunc, t.levels);
+    cfg.reject(
+        "time.dt",
+        text_printf("at most %.1f s (0 = automatic): the explicit leapfrog's stability limit for model.case=case%d "
+                    "at model.truncation=%d, model.levels=%d: omega dt <= %.4f (the Robert-Asselin filtered "
+                    "leapfrog's bound at model.asselin=%g), omega = |v| k + sqrt(c^2 k^2 + f^2) of the initial "
+                    "state's fastest wave at k = sqrt(N(N+1))/a: wind |v| = %.1f m/s, gravity-wave speed c = "
+                    "sqrt(Phi) = %.1f m/s there",
+                    std::floor(stable_dt * 10.0) / 10.0, m.test_case, t.ntrunc, t.levels,
+                    leapfrog_stability_bound(m.asselin), m.asselin, w.wind, w.phase_speed));
   }
+  if (automatic_dt) m.dt = 3600.0 / std::ceil(3600.0 / (0.6 * stable_dt));  // 60% of the limit, a divisor of one hour
   s.steps = cfg.integer("time.steps");
-  if (s.steps == 0) s.steps = (long long)std::llround(cfg.real("time.days") * 86400.0 / m.dt);
-  if (s.steps < 1) cfg.reject("time.days", "a run of at least one time step (time.days * 86400 >= time.dt)");
+  if (s.steps == 0) s.steps = steps_of_days(cfg, m.dt, automatic_dt);
   s.case2_tolerance = cfg.real("verify.case2_tolerance");
   s.mass_tolerance = cfg.real("verify.mass_tolerance");
   s.energy_tolerance = cfg.real("verify.energy_tolerance");

@@ -22,7 +22,8 @@ struct RunOptions {
 };
 
 // InputError naming the key for what the schema's ranges cannot refuse alone (grid sizes below 3N+1, a fixed level
-// count that was not compiled, a truncation too low for the test case).
+// count that was not compiled, a truncation too low for the test case, a time step above the stability limit or one
+// that does not divide time.days).
 RunOptions read_options(const Config& cfg);
 
 }  // namespace proxylab::pstswm

@@ -79,13 +79,12 @@ ShallowWater::ShallowWater(SphericalTransform& tr, const ModelOptions& opt, Time
   mu_ = View1D<double>("pstswm::mu", nlat);
   auto hc = Kokkos::create_mirror_view(coriolis_);
   auto hmu = Kokkos::create_mirror_view(mu_);
-  const double alpha = opt_.test_case == 2 ? opt_.alpha : 0.0;
   const bool packed = tr_.options().fuse_grid_point;  // f in the layout of the grid it multiplies
   for (int j = 0; j < nlat; ++j) {
     hmu(j) = tr_.mu(j);
     for (int i = 0; i < nlon; ++i) {
       const size_t at = packed ? size_t(j / 2) * 2 * nlon + 2 * i + j % 2 : size_t(j) * nlon + i;
-      hc(at) = coriolis(2.0 * M_PI * i / nlon, tr_.mu(j), alpha);
+      hc(at) = case_coriolis(opt_.test_case, opt_.alpha, 2.0 * M_PI * i / nlon, tr_.mu(j));
     }
   }
   Kokkos::deep_copy(coriolis_, hc);
@@ -102,7 +101,7 @@ void ShallowWater::initial_state() {
     for (int l = 0; l < L; ++l)
       for (int i = 0; i < nlon; ++i) {
         const double lam = 2.0 * M_PI * i / nlon, mu = tr_.mu(j), c = std::sqrt((1.0 - mu) * (1.0 + mu));
-        const FlowPoint p = opt_.test_case == 2 ? case2(lam, mu, opt_.alpha, l) : case6(lam, mu, l);
+        const FlowPoint p = initial_flow(opt_.test_case, opt_.alpha, lam, mu, l);
         const size_t at = (size_t(j) * L + l) * nlon + i, fs = size_t(nlat) * L * nlon;
         h(at) = p.u * c;
         h(fs + at) = p.v * c;

@@ -52,4 +52,12 @@ double rossby_haurwitz_speed() {
   return (R * (3.0 + R) * rh_omega - 2.0 * omega) / ((1.0 + R) * (2.0 + R));
 }
 
+FlowPoint initial_flow(int test_case, double alpha, double lambda, double mu, int level) {
+  return test_case == 2 ? case2(lambda, mu, alpha, level) : case6(lambda, mu, level);
+}
+
+double case_coriolis(int test_case, double alpha, double lambda, double mu) {
+  return coriolis(lambda, mu, test_case == 2 ? alpha : 0.0);
+}
+
 }  // namespace proxylab::pstswm

@@ -17,4 +17,9 @@ FlowPoint case6(double lambda, double mu, int level);
 double coriolis(double lambda, double mu, double alpha);  // 2Ω(-cosλ cosθ sinα + sinθ cosα)
 double rossby_haurwitz_speed();                           // ν [rad/s]
 
+// The state of Williamson case 2 (rotated by alpha) or 6 at a point, and the Coriolis parameter the model uses
+// with it (case 6 is not rotated).
+FlowPoint initial_flow(int test_case, double alpha, double lambda, double mu, int level);
+double case_coriolis(int test_case, double alpha, double lambda, double mu);
+
 }  // namespace proxylab::pstswm
