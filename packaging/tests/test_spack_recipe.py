@@ -26,7 +26,7 @@ ROOT = Path(__file__).resolve().parents[2]
 RECIPE = ROOT / "packaging" / "spack" / "package.py"
 CUDA_ARCHS = ("80", "90")  # the stand-in CudaPackage's cuda_arch_values
 # What the front end imports beyond the standard library, and the Spack package that provides it.
-PYTHON_PACKAGES = {"matplotlib": "py-matplotlib", "yaml": "py-pyyaml"}
+PYTHON_PACKAGES = {"matplotlib": "py-matplotlib", "PIL": "py-pillow", "yaml": "py-pyyaml"}
 
 
 class Recorder:

@@ -47,9 +47,11 @@ class Proxylab(CMakePackage, CudaPackage):
     depends_on("cli11@2:")
     depends_on("catch2@2.13:2", type="test")
 
-    # The front end `proxylab`: plots need matplotlib (numpy comes with it), machine files for `model` need PyYAML.
+    # The front end `proxylab`: plots need matplotlib (numpy comes with it) and Pillow (charts are saved as palette
+    # PNGs), machine files for `model` need PyYAML.
     depends_on("python@3.8:", type="run")
     depends_on("py-matplotlib", type="run")
+    depends_on("py-pillow", type="run")
     depends_on("py-pyyaml", type="run")
 
     # On the GPU: every proxy runs on Kokkos' CUDA back end; the FFT layer's device library is kokkos-fft (cuFFT),
