@@ -22,7 +22,8 @@ struct RunOptions {
 };
 
 // InputError naming the key for what the schema's ranges cannot refuse alone (grid sizes below 3N+1, a fixed level
-// count that was not compiled, a truncation too low for the test case).
-RunOptions read_options(const Config& cfg);
+// count that was not compiled, a truncation too low for the test case). comm: the run's comm options
+// (RunContext::comm_options), kept in TransformOptions for the parallel Legendre transforms.
+RunOptions read_options(const Config& cfg, CommOptions comm);
 
 }  // namespace proxylab::pstswm
