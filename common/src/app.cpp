@@ -25,11 +25,9 @@
 namespace proxylab {
 
 // Every proxy's deck accepts an `imbalance` section (the seed's "process 24" on demand, workshop lesson 10) and
-// comm.gpu_aware (device.hpp).
+// the comm.* keys (comm/options.hpp).
 void declare_common_keys(Schema& schema) {
-  schema.boolean("comm.gpu_aware", false,
-                 "device builds: hand MPI the device buffers of halos and transposes (a GPU-aware MPI); false: stage "
-                 "them through host memory (any MPI). No effect on host back ends");
+  declare_comm_keys(schema);
   schema.text("imbalance.slow_ranks", "",
               "inject load imbalance: comma-separated ranks (e.g. \"1,3\") whose compute timer regions take "
               "imbalance.slow_factor times their time (same as --slow-ranks; empty = none)");
@@ -108,23 +106,23 @@ void check_slow_ranks_flag(const std::vector<int>& ranks, int size) {
 }
 
 // The header's device line (device builds only): the device, its memory and how MPI gets the buffers.
-std::string device_summary(bool gpu_aware) {
+std::string device_summary(CommOptions comm) {
   const DeviceInfo d = device_info();
   if (!d.present) return "";
   std::string memory = d.total_bytes > 0
                            ? " (" + format_bytes(d.total_bytes) + ", " + format_bytes(d.free_bytes) + " free)"
                            : " (memory unknown)";
-  return "  device: " + d.name + memory + " | MPI buffers: " + mpi_buffer_mode(gpu_aware) + "\n";
+  return "  device: " + d.name + memory + " | MPI buffers: " + comm.mpi_buffer_mode() + "\n";
 }
 
-nlohmann::json device_json(bool gpu_aware) {
+nlohmann::json device_json(CommOptions comm) {
   const DeviceInfo d = device_info();
   return {{"present", d.present},
           {"name", d.name},
           {"memory_bytes", d.total_bytes},
           {"free_bytes_at_start", d.free_bytes},
           {"devices_on_node", d.devices_on_node},
-          {"mpi_buffers", mpi_buffer_mode(gpu_aware)}};
+          {"mpi_buffers", comm.mpi_buffer_mode()}};
 }
 
 std::string join_ints(const std::vector<int>& v) {
@@ -269,7 +267,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
             << " git " << std::string(build_info::git_hash).substr(0, 10)
             << (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") << "\n"
             << "  placement: " << placement_summary(placement) << "\n"
-            << device_summary(ctx.gpu_aware())
+            << device_summary(ctx.comm_options)
             << (slow_ranks.empty() ? std::string()
                                    : "  INJECTED IMBALANCE: compute regions of ranks " + join_ints(slow_ranks) +
                                          " take " + CLI::detail::to_string(slow_factor) + "x their time\n")
@@ -338,7 +336,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
       record["config"] = cfg->to_json();
       record["provenance"] = provenance(comm);
       record["provenance"]["placement"] = placement;
-      record["provenance"]["device"] = device_json(ctx.gpu_aware());
+      record["provenance"]["device"] = device_json(ctx.comm_options);
       record["timers"] = timer_json;
       record["timers_enabled"] = !no_timers;
       record["injected_imbalance"] = {{"slow_ranks", slow_ranks},
@@ -361,14 +359,12 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
 
 // ---------------------------------------------------------------------------------------------------
 RunContext::RunContext(const Config& cfg, MPI_Comm c, Timers& t, Trace& tr, Report& r, bool q)
-    : config(cfg), comm(c), timers(t), trace(tr), report(r), quiet(q) {
+    : config(cfg), comm(c), timers(t), trace(tr), report(r), quiet(q), comm_options(read_comm_options(cfg)) {
   MPI_Comm_rank(comm, &rank);
   MPI_Comm_size(comm, &size);
 }
 
 int RunContext::threads() const { return host_threads(); }
-
-bool RunContext::gpu_aware() const { return config.boolean("comm.gpu_aware"); }
 
 void RunContext::write_outputs(const std::function<void()>& write) {
   try {

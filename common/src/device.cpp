@@ -27,9 +27,4 @@ DeviceInfo device_info() {
   return d;
 }
 
-std::string mpi_buffer_mode(bool gpu_aware) {
-  if (mem_space_on_host) return "host memory";
-  return gpu_aware ? "device memory (comm.gpu_aware)" : "device buffers staged through host memory";
-}
-
 }  // namespace proxylab

@@ -74,14 +74,7 @@ ProcessGrid ProcessGrid::make_2d(MPI_Comm comm, int px, int py, bool periodic_x,
   int size = 1;
   MPI_Comm_size(comm, &size);
   const std::array<int, 2> dims = dims_2d(size, px, py, key);
-  px = dims[0];
-  py = dims[1];
-  ProcessGrid g;
-  g.px_ = px;
-  g.py_ = py;
-  g.size_ = size;
-  g.periodic_x_ = periodic_x;
-  g.periodic_y_ = periodic_y;
+  ProcessGrid g(dims[0], dims[1], size, periodic_x, periodic_y);
   g.finish_setup(comm);
   return g;
 }
@@ -94,12 +87,7 @@ ProcessGrid ProcessGrid::make_masked_2d(MPI_Comm comm, int px, int py, bool peri
   if (px <= 0 || py <= 0 || int(active.size()) != px * py)
     throw InputError("key '" + key + "' has value " + std::to_string(px) + "x" + std::to_string(py) +
                      "; allowed: a given block grid (positive px and py) when blocks are eliminated");
-  ProcessGrid g;
-  g.px_ = px;
-  g.py_ = py;
-  g.size_ = size;
-  g.periodic_x_ = periodic_x;
-  g.periodic_y_ = periodic_y;
+  ProcessGrid g(px, py, size, periodic_x, periodic_y);
   g.block_rank_.assign(active.size(), MPI_PROC_NULL);
   int n_active = 0;
   for (size_t b = 0; b < active.size(); ++b)

@@ -125,12 +125,12 @@ bool mpi_finalized() {
 // Shared by the strategies that move packed buffers (packed, persistent, rma, sendrecv). Packing and unpacking run
 // where the fields live; MPI gets the buffers as MPIBuffer says: on host back ends the buffers themselves; with a
 // device memory space host copies (an MPI library without GPU support, such as Debian's MPICH, cannot read device
-// pointers; it crashed in MPI_Isend), of which only the packed edges cross the bus; with gpu_aware the device
+// pointers; it crashed in MPI_Isend), of which only the packed edges cross the bus; with comm.gpu_aware the device
 // buffers.
 class BufferedHalo : public HaloExchange {
  protected:
-  BufferedHalo(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
-      : HaloExchange(s, grid, nx, ny, w, nf), gpu_aware_(gpu_aware) {
+  BufferedHalo(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nf, CommOptions comm)
+      : HaloExchange(s, grid, nx, ny, w, nf), comm_(comm) {
     send_list_.nf = recv_list_.nf = nf;
     for (int k = 0; k < 8; ++k) {
       nbr_[k] = grid.neighbor(dir_dx[k], dir_dy[k]);
@@ -150,9 +150,9 @@ class BufferedHalo : public HaloExchange {
                          std::to_string(nfields_) + ", " + std::to_string(ny_ + 2 * w_) + ", " +
                          std::to_string(nx_ + 2 * w_) + ")");
   }
-  void allocate_send(int n) { send_ = MPIBuffer<double>("halo::send", size_t(n), gpu_aware_); }
+  void allocate_send(int n) { send_ = MPIBuffer<double>("halo::send", size_t(n), comm_); }
   void allocate_recv(int n, const std::string& label = "halo::recv") {
-    recv_ = MPIBuffer<double>(label, size_t(n), gpu_aware_);
+    recv_ = MPIBuffer<double>(label, size_t(n), comm_);
   }
   // pack into send_, then hand the packed part to MPI
   void pack_for_mpi(const BoxList& L, const View3D<double>& fields) {
@@ -167,7 +167,7 @@ class BufferedHalo : public HaloExchange {
   // MPI's view of the buffers
   double* send_ptr(int b) { return send_.mpi() + send_list_.at[b]; }
   double* recv_ptr(int b) { return recv_.mpi() + recv_list_.at[b]; }
-  bool gpu_aware_;
+  CommOptions comm_;
   int nbr_[8];
   BoxList send_list_, recv_list_;
   MPIBuffer<double> send_, recv_;
@@ -176,8 +176,8 @@ class BufferedHalo : public HaloExchange {
 // Pack, MPI_Irecv/MPI_Isend to all neighbours, MPI_Waitall, unpack.
 class PackedHalo : public BufferedHalo {
  public:
-  PackedHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
-      : BufferedHalo(HaloStrategy::packed, grid, nx, ny, w, nf, gpu_aware) {}
+  PackedHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, CommOptions comm)
+      : BufferedHalo(HaloStrategy::packed, grid, nx, ny, w, nf, comm) {}
   void exchange(const View3D<double>& fields) override {
     check(fields);
     pack_for_mpi(send_list_, fields);
@@ -199,8 +199,8 @@ class PackedHalo : public BufferedHalo {
 // Persistent requests set up once (the seeds' HALO "persistent isend/irecv"), started each exchange.
 class PersistentHalo : public BufferedHalo {
  public:
-  PersistentHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
-      : BufferedHalo(HaloStrategy::persistent, grid, nx, ny, w, nf, gpu_aware) {
+  PersistentHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, CommOptions comm)
+      : BufferedHalo(HaloStrategy::persistent, grid, nx, ny, w, nf, comm) {
     for (int b = 0; b < recv_list_.n; ++b) {
       const int k = recv_list_.dir[b];
       req_.emplace_back();
@@ -236,7 +236,7 @@ class PersistentHalo : public BufferedHalo {
 class RmaHalo : public BufferedHalo {
  public:
   RmaHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf)  // window and puts in host memory (halo.hpp)
-      : BufferedHalo(HaloStrategy::rma, grid, nx, ny, w, nf, false) {
+      : BufferedHalo(HaloStrategy::rma, grid, nx, ny, w, nf, CommOptions{}) {
     int edge = std::max(nx, ny);
     MPI_Allreduce(MPI_IN_PLACE, &edge, 1, MPI_INT, MPI_MAX, grid.comm());
     slot_ = nf * w * edge;
@@ -278,8 +278,8 @@ class RmaHalo : public BufferedHalo {
 // edge stay untouched, as in the eight-neighbour strategies.
 class SendrecvHalo : public BufferedHalo {
  public:
-  SendrecvHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, bool gpu_aware)
-      : BufferedHalo(HaloStrategy::sendrecv, grid, nx, ny, w, nf, gpu_aware) {
+  SendrecvHalo(const ProcessGrid& grid, int nx, int ny, int w, int nf, CommOptions comm)
+      : BufferedHalo(HaloStrategy::sendrecv, grid, nx, ny, w, nf, comm) {
     const bool west = nbr_[3] != MPI_PROC_NULL, east = nbr_[4] != MPI_PROC_NULL;
     const int xa = west ? 0 : w, xb = east ? nx + 2 * w : nx + w;
     for (auto* L : {&xs_, &xr_, &ys_, &yr_}) L->nf = nf;
@@ -390,7 +390,7 @@ class DatatypeHalo : public HaloExchange {
 }  // namespace
 
 std::unique_ptr<HaloExchange> HaloExchange::create(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int width,
-                                                   int nfields, bool gpu_aware) {
+                                                   int nfields, CommOptions comm) {
   const bool ok = width >= 1 && width <= nx && width <= ny && nfields >= 1;
   collective_check<InputError>(grid.comm(), ok,
                                "halo width " + std::to_string(width) + " with a " + std::to_string(nx) + " x " +
@@ -398,11 +398,11 @@ std::unique_ptr<HaloExchange> HaloExchange::create(HaloStrategy s, const Process
                                    " fields; allowed: 1 <= width <= min(nx, ny) of every block, nfields >= 1");
   switch (s) {
     case HaloStrategy::packed:
-      return std::make_unique<PackedHalo>(grid, nx, ny, width, nfields, gpu_aware);
+      return std::make_unique<PackedHalo>(grid, nx, ny, width, nfields, comm);
     case HaloStrategy::sendrecv:
-      return std::make_unique<SendrecvHalo>(grid, nx, ny, width, nfields, gpu_aware);
+      return std::make_unique<SendrecvHalo>(grid, nx, ny, width, nfields, comm);
     case HaloStrategy::persistent:
-      return std::make_unique<PersistentHalo>(grid, nx, ny, width, nfields, gpu_aware);
+      return std::make_unique<PersistentHalo>(grid, nx, ny, width, nfields, comm);
     case HaloStrategy::datatype:
       return std::make_unique<DatatypeHalo>(grid, nx, ny, width, nfields);
     case HaloStrategy::rma:

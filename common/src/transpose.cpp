@@ -7,7 +7,6 @@
 #include <numeric>
 
 #include "proxylab/comm/grid.hpp"
-#include "proxylab/device.hpp"
 #include "proxylab/errors.hpp"
 
 namespace proxylab {
@@ -261,8 +260,8 @@ class NodeAwareTranspose : public Transpose {
 
 }  // namespace
 
-void Transpose::require_reachable(TransposeStrategy s, bool gpu_aware, const std::string& key) {
-  if (mpi_reads_device_memory(gpu_aware) && !takes_device_memory(s))
+void Transpose::require_reachable(TransposeStrategy s, CommOptions comm, const std::string& key) {
+  if (comm.mpi_reads_device_memory() && !takes_device_memory(s))
     throw InputError("key '" + key + "' has value '" + to_string(s) +
                      "' with comm.gpu_aware=true, but that strategy copies blocks in host memory; allowed: alltoallv "
                      "or nonblocking (or comm.gpu_aware=false: buffers staged through host memory)");

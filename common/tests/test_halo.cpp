@@ -10,6 +10,7 @@
 
 namespace {
 
+using proxylab::CommOptions;
 using proxylab::HaloExchange;
 using proxylab::HaloStrategy;
 using proxylab::ProcessGrid;
@@ -76,7 +77,7 @@ TEST_CASE("halo: every strategy fills edges and corners from the neighbours' int
       for (auto [w, nf] : {std::pair{1, 1}, std::pair{2, 3}}) {  // widths 1, 2; one field and three
         INFO("strategy " << name << " px " << grid.px() << " py " << grid.py() << " periodic " << per[0] << per[1]
                          << " width " << w << " fields " << nf);
-        auto halo = HaloExchange::create(proxylab::parse_halo_strategy(name), grid, b.nx, b.ny, w, nf);
+        auto halo = HaloExchange::create(proxylab::parse_halo_strategy(name), grid, b.nx, b.ny, w, nf, CommOptions{});
         CHECK(halo->strategy() == proxylab::parse_halo_strategy(name));
         CHECK(halo->width() == w);
         proxylab::View3D<double> v("fields", nf, b.ny + 2 * w, b.nx + 2 * w);
@@ -95,7 +96,7 @@ TEST_CASE("halo: the View2D form and the message and byte counts", "[halo][mpi]"
   const Block b{nx, ny, grid.cx() * nx, grid.cy() * ny};
   for (const auto& name : proxylab::halo_strategy_names()) {
     INFO("strategy " << name);
-    auto halo = HaloExchange::create(proxylab::parse_halo_strategy(name), grid, nx, ny, w, 1);
+    auto halo = HaloExchange::create(proxylab::parse_halo_strategy(name), grid, nx, ny, w, 1, CommOptions{});
     proxylab::View3D<double> v("field", 1, ny + 2 * w, nx + 2 * w);
     fill(v, b, w, 0);
     halo->exchange(Kokkos::subview(v, 0, Kokkos::ALL, Kokkos::ALL));
@@ -116,10 +117,11 @@ TEST_CASE("halo: names, parsing and impossible widths", "[halo][mpi]") {
     CHECK(std::string(proxylab::to_string(proxylab::parse_halo_strategy(name))) == name);
   CHECK_THROWS_AS(proxylab::parse_halo_strategy("shmem"), proxylab::InputError);
   const auto grid = ProcessGrid::make_2d(MPI_COMM_WORLD, 0, 0, false, false);
-  CHECK_THROWS_AS(HaloExchange::create(HaloStrategy::packed, grid, 3, 3, 4, 1), proxylab::InputError);
-  CHECK_THROWS_AS(HaloExchange::create(HaloStrategy::rma, grid, 3, 3, 0, 1), proxylab::InputError);
+  CHECK_THROWS_AS(HaloExchange::create(HaloStrategy::packed, grid, 3, 3, 4, 1, CommOptions{}), proxylab::InputError);
+  CHECK_THROWS_AS(HaloExchange::create(HaloStrategy::rma, grid, 3, 3, 0, 1, CommOptions{}), proxylab::InputError);
   // Only rank 0 has a block too thin for the width: every rank still throws (no hang).
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
-  CHECK_THROWS_AS(HaloExchange::create(HaloStrategy::datatype, grid, rank == 0 ? 1 : 3, 3, 2, 1), proxylab::InputError);
+  CHECK_THROWS_AS(HaloExchange::create(HaloStrategy::datatype, grid, rank == 0 ? 1 : 3, 3, 2, 1, CommOptions{}),
+                  proxylab::InputError);
 }

@@ -3,11 +3,16 @@
 #include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/testing.hpp"
 
+using proxylab::CommOptions;
 using proxylab::MPIBuffer;
+
+namespace {
+const CommOptions staged{false}, gpu_aware{true};  // comm.gpu_aware false (the default) and true
+}  // namespace
 
 TEST_CASE("MPIBuffer: MPI sees the packed part after to_mpi, the buffer the received part after from_mpi", "[comm]") {
   const size_t n = 100;
-  MPIBuffer<double> buf("test::buffer", n, false);
+  MPIBuffer<double> buf("test::buffer", n, staged);
   CHECK(buf.size() == n);
   CHECK(buf.staged() == !proxylab::mem_space_on_host);
   CHECK((buf.mpi() == buf.data()) == proxylab::mem_space_on_host);
@@ -29,19 +34,19 @@ TEST_CASE("MPIBuffer: MPI sees the packed part after to_mpi, the buffer the rece
   for (size_t i = 40; i < 50; ++i) CHECK(back(i) == 1000.0 + i);
   CHECK(back(39) == 39);
   CHECK(back(50) == 50);
-  CHECK(MPIBuffer<double>::host_copy_bytes(n, false) == (proxylab::mem_space_on_host ? 0 : n * sizeof(double)));
+  CHECK(MPIBuffer<double>::host_copy_bytes(n, staged) == (proxylab::mem_space_on_host ? 0 : n * sizeof(double)));
 }
 
-TEST_CASE("MPIBuffer: with gpu_aware MPI is given the buffer itself", "[comm]") {
-  MPIBuffer<double> buf("test::device_buffer", 8, true);
+TEST_CASE("MPIBuffer: with comm.gpu_aware MPI is given the buffer itself", "[comm]") {
+  MPIBuffer<double> buf("test::device_buffer", 8, gpu_aware);
   CHECK_FALSE(buf.staged());
   CHECK(buf.mpi() == buf.data());
-  CHECK(MPIBuffer<double>::host_copy_bytes(8, true) == 0);
+  CHECK(MPIBuffer<double>::host_copy_bytes(8, gpu_aware) == 0);
 }
 
 TEST_CASE("MPIStage: a caller's View reaches MPI through the one host copy, part by part", "[comm]") {
   const size_t n = 64;
-  proxylab::MPIStage<double> stage("test::stage", n, false);
+  proxylab::MPIStage<double> stage("test::stage", n, staged);
   CHECK(stage.staged() == !proxylab::mem_space_on_host);
   proxylab::View1D<double> a("test::a", n), b("test::b", n / 2);
   CHECK((stage.mpi(a) == a.data()) == proxylab::mem_space_on_host);

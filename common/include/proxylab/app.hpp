@@ -15,6 +15,7 @@
 #include <iosfwd>
 #include <string>
 
+#include "proxylab/comm/options.hpp"
 #include "proxylab/config.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/report.hpp"
@@ -35,9 +36,9 @@ class RunContext {
   Trace& trace;
   Report& report;
   bool quiet;
+  const CommOptions comm_options;  // the deck's comm.* keys, for what hands memory to MPI (comm/options.hpp)
 
   int threads() const;     // host threads per rank
-  bool gpu_aware() const;  // comm.gpu_aware: MPI gets device buffers (device builds; see device.hpp)
   std::ostream& out();     // rank 0's stdout (unless --quiet); other ranks write nowhere
   std::ostream& always();  // rank 0's stdout even with --quiet (results a user asked for)
 
@@ -72,8 +73,8 @@ struct AppSpec {
 
 int run_app(int argc, char** argv, const AppSpec& spec);
 
-// The keys every proxy's deck has besides its own (imbalance.*, comm.gpu_aware): run_app declares them after
-// spec.declare; so does anything else that builds an app's Schema (tests).
+// The keys every proxy's deck has besides its own (imbalance.*, comm.*): run_app declares them after spec.declare;
+// so does anything else that builds an app's Schema (tests).
 void declare_common_keys(Schema& schema);
 
 }  // namespace proxylab

@@ -1,9 +1,4 @@
-// The accelerator a rank's Kokkos runs on, and how MPI reaches device memory (comm.gpu_aware).
-//
-//   host back ends                no device; MPI reads and writes the (host) views themselves
-//   device, comm.gpu_aware=false  the default: MPI is given host copies of the communication buffers (MPIBuffer
-//                                 stages them); Debian's MPICH is not CUDA-aware and crashed on device pointers
-//   device, comm.gpu_aware=true   MPI is given the device buffers, for a CUDA-aware (GPU-aware) MPI
+// The accelerator a rank's Kokkos runs on (how MPI reaches its memory: comm/options.hpp).
 #pragma once
 #include <string>
 
@@ -22,12 +17,5 @@ struct DeviceInfo {
 // The device of this process's Kokkos (CUDA: the runtime's properties and cudaMemGetInfo; HIP and SYCL: the back
 // end's name only, memory unknown).
 DeviceInfo device_info();
-
-// How MPI is given the communication buffers: "host memory" (host back ends), "device buffers staged through host
-// memory" or "device memory (comm.gpu_aware)".
-std::string mpi_buffer_mode(bool gpu_aware);
-
-// True where MPI is handed device memory: a device back end with comm.gpu_aware.
-inline bool mpi_reads_device_memory(bool gpu_aware) { return !mem_space_on_host && gpu_aware; }
 
 }  // namespace proxylab

@@ -104,12 +104,12 @@ class Domain {
   Timers& timers;
 };
 
-// algorithm = transpose. gpu_aware: comm.gpu_aware (MPI gets device buffers; device back ends).
+// algorithm = transpose. comm_options: what MPI is given for the buffers (comm/options.hpp).
 std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                              TransposeStrategy strategy, bool gpu_aware);
+                                              TransposeStrategy strategy, CommOptions comm_options);
 // algorithm = halo; px x py ranks (validated by the caller).
 std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                         HaloStrategy strategy, int px, int py, bool gpu_aware);
+                                         HaloStrategy strategy, int px, int py, CommOptions comm_options);
 
 // Local Courant rate over a block of fields(var, a, b) with indices [a0, a1) x [b0, b1): the max of
 // (|u| + c) / width over both directions. Global column i of index (a, b) is a - i_shift (i_axis = 1) or

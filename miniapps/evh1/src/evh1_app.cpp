@@ -163,14 +163,14 @@ std::unique_ptr<Domain> make_domain(RunContext& ctx, const RunOptions& o, const 
       cfg.reject("grid.ny",
                  "at least one row per rank for algorithm=transpose (ny >= " + std::to_string(ctx.size) + " ranks)");
     check_sweep_scratch(cfg, o, g.nx, g.ny);
-    require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, 0, 0), grid_keys);
-    return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, o.transpose, o.gpu_aware);
+    require_memory(ctx.comm, estimate_memory(o, ctx.comm_options, g, ctx.rank, ctx.size, 0, 0), grid_keys);
+    return make_transpose_domain(ctx.comm, g, o.sweep, ctx.timers, o.transpose, ctx.comm_options);
   }
   int px = 0, py = 0;
   choose_halo_grid(o, cfg, ctx.size, g.nx, g.ny, px, py);
   check_sweep_scratch(cfg, o, (g.nx + px - 1) / px, (g.ny + py - 1) / py);
-  require_memory(ctx.comm, estimate_memory(o, g, ctx.rank, ctx.size, px, py), grid_keys);
-  return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, o.halo, px, py, o.gpu_aware);
+  require_memory(ctx.comm, estimate_memory(o, ctx.comm_options, g, ctx.rank, ctx.size, px, py), grid_keys);
+  return make_halo_domain(ctx.comm, g, o.sweep, ctx.timers, o.halo, px, py, ctx.comm_options);
 }
 
 // The reference variant: the same problem for the same number of steps on one rank (transpose
@@ -183,7 +183,7 @@ void compare_with_reference(RunContext& ctx, const RunOptions& o, const Problem&
   Timers quiet(nullptr, false);
   SweepOptions opt = o.sweep;
   opt.mapping = SweepMapping::pencil;
-  auto ref = make_transpose_domain(MPI_COMM_SELF, pb.grid, opt, quiet, TransposeStrategy::alltoallv, false);
+  auto ref = make_transpose_domain(MPI_COMM_SELF, pb.grid, opt, quiet, TransposeStrategy::alltoallv, CommOptions{});
   ref->initialize(pb.init);
   run_to(*ref, MPI_COMM_SELF, pb.t_end, o.courant, steps);
   const ZoneBlock expect = ref->local();  // one rank: the whole grid

@@ -14,14 +14,14 @@ namespace {
 class HaloDomain : public Domain {
  public:
   HaloDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, HaloStrategy strategy, int px, int py,
-             bool gpu_aware)
+             CommOptions comm_options)
       : Domain(g, o, t),
         pgrid_(ProcessGrid::make_2d(comm, px, py, periodic(g.x_lo) && px > 1, periodic(g.y_lo) && py > 1,
                                     "decomp.px/py")) {
     xr_ = split_range(g.nx, pgrid_.px(), pgrid_.cx());
     yr_ = split_range(g.ny, pgrid_.py(), pgrid_.cy());
     fields_ = View3D<double>("evh1::fields", nvars, yr_.size() + 2 * nghost, xr_.size() + 2 * nghost);
-    halo_ = HaloExchange::create(strategy, pgrid_, xr_.size(), yr_.size(), nghost, nvars, gpu_aware);
+    halo_ = HaloExchange::create(strategy, pgrid_, xr_.size(), yr_.size(), nghost, nvars, comm_options);
   }
 
   void initialize(const InitialState& init) override {
@@ -119,8 +119,8 @@ class HaloDomain : public Domain {
 }  // namespace
 
 std::unique_ptr<Domain> make_halo_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                         HaloStrategy strategy, int px, int py, bool gpu_aware) {
-  return std::make_unique<HaloDomain>(comm, g, o, t, strategy, px, py, gpu_aware);
+                                         HaloStrategy strategy, int px, int py, CommOptions comm_options) {
+  return std::make_unique<HaloDomain>(comm, g, o, t, strategy, px, py, comm_options);
 }
 
 }  // namespace proxylab::evh1

@@ -12,7 +12,8 @@
 
 namespace proxylab::evh1 {
 
-MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank, int ranks, int px, int py) {
+MemoryEstimate estimate_memory(const RunOptions& o, CommOptions comm, const GridSpec& g, int rank, int ranks, int px,
+                               int py) {
   const SweepOptions& opt = o.sweep;
   const bool transpose = px == 0 && py == 0;
   const double nx = g.nx, ny = g.ny, zone = nvars * sizeof(double);
@@ -26,7 +27,7 @@ MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank,
     e.view("evh1::xdata, ydata", 1, state)
         .view("evh1::send, recv", 1, state)
         .host("evh1::send, recv (host copies for MPI)", 1,
-              MPIBuffer<double>::host_copy_bytes(state / sizeof(double), o.gpu_aware))
+              MPIBuffer<double>::host_copy_bytes(state / sizeof(double), comm))
         .host("host mirror of the state (verification copy, device back ends)", mem_space_on_host ? 0 : 1,
               std::max(rows * nx, cols * ny) * zone)
         .host("alltoall padding / node_aware leader buffers",

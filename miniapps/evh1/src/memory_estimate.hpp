@@ -11,7 +11,8 @@
 namespace proxylab::evh1 {
 
 // px = py = 0: algorithm transpose over `ranks`; otherwise the halo algorithm's px x py blocks. `rank`: this rank
-// (rank 0 writes the density file).
-MemoryEstimate estimate_memory(const RunOptions& o, const GridSpec& g, int rank, int ranks, int px, int py);
+// (rank 0 writes the density file). comm: the run's comm options (host copies for MPI).
+MemoryEstimate estimate_memory(const RunOptions& o, CommOptions comm, const GridSpec& g, int rank, int ranks, int px,
+                               int py);
 
 }  // namespace proxylab::evh1

@@ -31,7 +31,6 @@ RunOptions read_options(const Config& cfg) {
   o.algorithm = cfg.choice<DomainAlgorithm>("evh1.algorithm");
   o.transpose = cfg.choice<TransposeStrategy>("evh1.transpose_strategy");
   o.halo = cfg.choice<HaloStrategy>("evh1.halo_strategy");
-  o.gpu_aware = cfg.boolean("comm.gpu_aware");
   o.px = int(cfg.integer("decomp.px"));
   o.py = int(cfg.integer("decomp.py"));
   o.bc_x = cfg.choice<BoundaryChoice>("bc.x");

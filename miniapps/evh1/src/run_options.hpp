@@ -57,8 +57,7 @@ struct RunOptions {
   DomainAlgorithm algorithm = DomainAlgorithm::transpose;
   TransposeStrategy transpose = TransposeStrategy::alltoallv;
   HaloStrategy halo = HaloStrategy::packed;
-  int px = 0, py = 0;      // algorithm=halo; 0 = automatic
-  bool gpu_aware = false;  // comm.gpu_aware: MPI gets device buffers (device back ends)
+  int px = 0, py = 0;  // algorithm=halo; 0 = automatic
   BoundaryChoice bc_x = BoundaryChoice::automatic, bc_y = BoundaryChoice::automatic;
   SodOptions sod;
   SedovOptions sedov;

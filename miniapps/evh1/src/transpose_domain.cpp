@@ -59,9 +59,9 @@ auto element(const View& f, int v, int a, int b) {
 class TransposeDomain : public Domain {
  public:
   TransposeDomain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t, TransposeStrategy strategy,
-                  bool gpu_aware)
+                  CommOptions comm_options)
       : Domain(g, o, t), comm_(comm) {
-    Transpose::require_reachable(strategy, gpu_aware, "evh1.transpose_strategy");
+    Transpose::require_reachable(strategy, comm_options, "evh1.transpose_strategy");
     MPI_Comm_rank(comm, &rank_);
     MPI_Comm_size(comm, &size_);
     for (int r = 0; r < size_; ++r) {
@@ -71,8 +71,8 @@ class TransposeDomain : public Domain {
     const int nyl = rows_[rank_].size(), nxl = cols_[rank_].size();
     xdata_ = View3D<double>("evh1::xdata", nvars, nyl, g.nx);
     ydata_ = View3D<double>("evh1::ydata", nvars, nxl, g.ny);
-    send_ = MPIBuffer<double>("evh1::send", std::size_t(nvars) * nyl * g.nx, gpu_aware);
-    recv_ = MPIBuffer<double>("evh1::recv", std::size_t(nvars) * nxl * g.ny, gpu_aware);
+    send_ = MPIBuffer<double>("evh1::send", std::size_t(nvars) * nyl * g.nx, comm_options);
+    recv_ = MPIBuffer<double>("evh1::recv", std::size_t(nvars) * nxl * g.ny, comm_options);
     // counts for x -> y: to rank s my rows times its columns; from rank r its rows times my columns. This rank's
     // own block goes straight from xdata to ydata (no buffer, no message).
     for (int r = 0; r < size_; ++r) {
@@ -230,8 +230,8 @@ class TransposeDomain : public Domain {
 }  // namespace
 
 std::unique_ptr<Domain> make_transpose_domain(MPI_Comm comm, const GridSpec& g, const SweepOptions& o, Timers& t,
-                                              TransposeStrategy strategy, bool gpu_aware) {
-  return std::make_unique<TransposeDomain>(comm, g, o, t, strategy, gpu_aware);
+                                              TransposeStrategy strategy, CommOptions comm_options) {
+  return std::make_unique<TransposeDomain>(comm, g, o, t, strategy, comm_options);
 }
 
 double signal_rate(const View3D<double>& f, int a0, int a1, int b0, int b1, const GridSpec& g, double gamma, int i_axis,

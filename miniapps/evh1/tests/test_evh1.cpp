@@ -364,7 +364,7 @@ double sod_l1(int nx) {
   const Problem pb = make_problem(read_options(cfg), cfg);
   proxylab::Timers timers(nullptr, false);
   auto d = make_transpose_domain(MPI_COMM_SELF, pb.grid, SweepOptions{gas, SweepMapping::batched, 8}, timers,
-                                 proxylab::TransposeStrategy::alltoallv, false);
+                                 proxylab::TransposeStrategy::alltoallv, proxylab::CommOptions{});
   d->initialize(pb.init);
   const LoopResult r = run_to(*d, MPI_COMM_SELF, pb.t_end, 0.5, 0);
   REQUIRE(r.time == pb.t_end);
@@ -431,7 +431,7 @@ std::vector<double> run_spherical(int nr, int nt, long long steps,
   const Gas gas;
   proxylab::Timers timers(nullptr, false);
   auto d = make_transpose_domain(MPI_COMM_SELF, g, SweepOptions{gas, SweepMapping::batched, 4}, timers,
-                                 proxylab::TransposeStrategy::alltoallv, false);
+                                 proxylab::TransposeStrategy::alltoallv, proxylab::CommOptions{});
   const GridSpec grid = g;
   d->initialize([&](int i, int j, double* w) { f(grid.xc(i), grid.yc(j), w); });
   run_to(*d, MPI_COMM_SELF, 1.0, 0.5, steps);

@@ -23,7 +23,9 @@ TEST_CASE("evh1: the memory estimate matches the peak of Kokkos allocations", "[
     const double peak = testing::peak_kokkos_bytes_of_run(evh1::app_spec(), cfg, MPI_COMM_WORLD);
     const evh1::RunOptions o = evh1::read_options(cfg);
     const bool halo = o.algorithm == evh1::DomainAlgorithm::halo;
-    const double estimate = evh1::estimate_memory(o, evh1::make_problem(o, cfg).grid, 0, size, halo, halo).view_bytes();
+    const double estimate =
+        evh1::estimate_memory(o, read_comm_options(cfg), evh1::make_problem(o, cfg).grid, 0, size, halo, halo)
+            .view_bytes();
     INFO(variant);
     testing::check_estimate_matches(estimate, peak);
   }
@@ -39,10 +41,11 @@ TEST_CASE("evh1: the memory per rank falls as 1 / ranks", "[evh1][memory]") {
                                                         "}\ngrid: {nx: 16384, ny: 16384}\ntime: {t_end: 0.01}\n");
       const evh1::RunOptions o = evh1::read_options(*deck.config);
       const evh1::GridSpec g = evh1::make_problem(o, *deck.config).grid;
+      const CommOptions comm = read_comm_options(*deck.config);
       auto bytes = [&](int ranks) {
         const int side = int(std::lround(std::sqrt(double(ranks))));
         const int px = halo ? (side * side == ranks ? side : ranks) : 0, py = halo ? ranks / px : 0;
-        return evh1::estimate_memory(o, g, 1, ranks, px, py).bytes();  // rank 1: no density file, as most ranks
+        return evh1::estimate_memory(o, comm, g, 1, ranks, px, py).bytes();  // rank 1: no density file, as most ranks
       };
       const double one = bytes(1);
       for (int ranks : {2, 4, 64}) {

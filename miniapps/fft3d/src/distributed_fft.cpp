@@ -33,7 +33,7 @@ std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name) {
 }  // namespace
 
 DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt) : d_(d), opt_(opt) {
-  Transpose::require_reachable(opt.strategy, opt.gpu_aware, "fft3d.transpose");
+  Transpose::require_reachable(opt.strategy, opt.comm, "fft3d.transpose");
   grid_ =
       std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, d.p_row, d.p_col, false, false, "fft3d.p_row/p_col"));
   const int r = grid_->cx(), c = grid_->cy();
@@ -69,8 +69,8 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
     }
   work_ = make_field("fft3d::work", scratch);
   if (FFTOptions::pencil_path(d_.kind)) work2_ = make_field("fft3d::work2", scratch);
-  send_ = TransposeBuffer("fft3d::send", size_t(send), opt.gpu_aware);
-  recv_ = TransposeBuffer("fft3d::recv", size_t(recv), opt.gpu_aware);
+  send_ = TransposeBuffer("fft3d::send", size_t(send), opt.comm);
+  recv_ = TransposeBuffer("fft3d::recv", size_t(recv), opt.comm);
   choose_local_plan();
 }
 

@@ -29,6 +29,7 @@
 #include "decomposition.hpp"
 #include "field.hpp"
 #include "proxylab/comm/grid.hpp"
+#include "proxylab/comm/options.hpp"
 #include "proxylab/fft.hpp"
 #include "proxylab/model_counts.hpp"
 #include "reshape.hpp"
@@ -45,7 +46,7 @@ struct FFTOptions {
   Mapping mapping = Mapping::mdrange;  // of the pack/unpack kernels
   int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
   bool fuse_transpose = true;          // FFTs read/write the transposes' blocks directly (fused_transpose_fft.hpp)
-  bool gpu_aware = false;              // comm.gpu_aware: MPI gets the device buffers (device builds)
+  CommOptions comm;                    // what MPI is given for the transposes' buffers (the run's comm.* keys)
   bool in_place = false;               // fft3d.in_place: forward and inverse overwrite their input (one rank, host)
 
   // What runs: fused only on host back ends (the device library reads whole lines), and the pencil path for slabs

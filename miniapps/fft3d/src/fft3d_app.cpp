@@ -292,7 +292,7 @@ void run_ft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, cons
 }
 
 void run(RunContext& ctx) {
-  const RunOptions o = read_options(ctx.config);
+  const RunOptions o = read_options(ctx.config, ctx.comm_options);
   if (o.fft.in_place && o.mode == RunMode::ft)
     throw InputError(
         "key 'fft3d.in_place' has value 'true', which cannot run with fft3d.mode ft (NAS FT evolves "
@@ -307,7 +307,7 @@ void run(RunContext& ctx) {
   }
   publish_results(ctx,
                   SetupSummary{d, to_string(o.fft.strategy), to_string(o.fft.planning), ctx.threads(), o.fft.fused(),
-                               mpi_buffer_mode(o.fft.gpu_aware), to_string(fft->local_plan()), local_plan_times(*fft)});
+                               o.fft.comm.mpi_buffer_mode(), to_string(fft->local_plan()), local_plan_times(*fft)});
   publish_results(ctx, wisdom);
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());

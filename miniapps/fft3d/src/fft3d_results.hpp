@@ -17,7 +17,7 @@ struct SetupSummary {
   std::string transpose, planning;  // choice names
   int threads = 1;                  // per rank
   bool fused = true;                // fft3d.fuse_transpose as it runs (host back ends only)
-  std::string mpi_buffers;          // device.hpp mpi_buffer_mode()
+  std::string mpi_buffers;          // CommOptions::mpi_buffer_mode()
   std::string local_plan;           // fft3d.local as it runs (never auto)
   std::vector<std::pair<std::string, double>> local_plan_times;  // auto with measure or patient: s per pair tried
 

@@ -36,7 +36,7 @@ MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int 
   e.view("fft3d::work, work2", pencil ? 2 : 1, scratch * cplx)
       .view("fft3d::send, recv", 2, std::max(moved, 1.0) * cplx)
       .host("fft3d::send, recv host copies for MPI (device buffers staged)", 2,
-            TransposeBuffer::host_copy_bytes(std::max(moved, 1.0), o.fft.gpu_aware))
+            TransposeBuffer::host_copy_bytes(std::max(moved, 1.0), o.fft.comm))
       .view("fft3d::copy_a, copy_b (pack + unpack ceiling)", ft ? 0 : 2, copied * cplx)
       // fused transpose (fft3d.fuse_transpose): each host thread's team scratch for the lines of one chunk
       .view("fft3d fused FFT lines (team scratch per thread)", fused ? host_threads() : 0,

@@ -2,7 +2,7 @@
 
 namespace proxylab::fft3d {
 
-RunOptions read_options(const Config& cfg) {
+RunOptions read_options(const Config& cfg, CommOptions comm) {
   RunOptions o;
   o.mode = cfg.choice<RunMode>("fft3d.mode");
   o.nx = int(cfg.integer("fft3d.nx"));
@@ -16,7 +16,7 @@ RunOptions read_options(const Config& cfg) {
   o.fft.local = cfg.choice<LocalPlan>("fft3d.local");
   o.fft.mapping = cfg.choice<Mapping>("fft3d.mapping");
   o.fft.fuse_transpose = cfg.boolean("fft3d.fuse_transpose");
-  o.fft.gpu_aware = cfg.boolean("comm.gpu_aware");
+  o.fft.comm = comm;
   o.fft.in_place = cfg.boolean("fft3d.in_place");
   o.fft.ranks_per_node = int(cfg.integer("fft3d.ranks_per_node"));
   o.iterations = int(cfg.integer("fft3d.iterations"));

@@ -23,6 +23,7 @@ struct RunOptions {
   double tolerance = 0;             // verify.tolerance
 };
 
-RunOptions read_options(const Config& cfg);
+// comm: the run's comm options (RunContext::comm_options), kept in FFTOptions for the transposes.
+RunOptions read_options(const Config& cfg, CommOptions comm);
 
 }  // namespace proxylab::fft3d

@@ -21,7 +21,8 @@ TEST_CASE("fft3d: the memory estimate matches the peak of Kokkos allocations", "
       const fft3d::Decomposition d = fft3d::Decomposition::make(
           decomposition == std::string("slab") ? fft3d::DecompKind::slab : fft3d::DecompKind::pencil, 32, 24, 20, size,
           0, 0);
-      const double estimate = fft3d::estimate_memory(d, fft3d::read_options(cfg), rank, size).view_bytes();
+      const double estimate =
+          fft3d::estimate_memory(d, fft3d::read_options(cfg, read_comm_options(cfg)), rank, size).view_bytes();
       INFO(decomposition << " " << mode << " on rank " << rank);
       testing::check_estimate_matches(estimate, peak);
     }

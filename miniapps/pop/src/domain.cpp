@@ -35,7 +35,7 @@ std::vector<int> ocean_blocks(const GridSpec& g, int px, int py) {
 }  // namespace
 
 Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo, bool eliminate_land,
-               bool gpu_aware)
+               CommOptions comm_options)
     : spec_(spec), w_(width), eliminated_(eliminate_land) {
   if (eliminate_land) {
     if (px <= 0 || py <= 0)
@@ -72,7 +72,7 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
     MPI_Allreduce(&mine, &land_blocks_, 1, MPI_INT, MPI_SUM, grid_->comm());
   }
 
-  halo_ = HaloExchange::create(halo, *grid_, nxl_, nyl_, w_, 1, gpu_aware);
+  halo_ = HaloExchange::create(halo, *grid_, nxl_, nyl_, w_, 1, comm_options);
 }
 
 View2D<double> Domain::field(const std::string& name) const {

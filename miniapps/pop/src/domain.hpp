@@ -21,9 +21,9 @@ class Domain {
   // Collective. px = py = 0: automatic (not with eliminate_land); InputError (all ranks) when the grid
   // cannot be split so that every block is at least `width` points wide in both directions, or when
   // the rank count does not match the blocks that remain after elimination.
-  // gpu_aware: comm.gpu_aware, MPI gets the halo's device buffers (device builds; comm/halo.hpp).
-  Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo, bool eliminate_land = false,
-         bool gpu_aware = false);
+  // comm_options: what MPI is given for the halo's buffers (comm/options.hpp).
+  Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo, bool eliminate_land,
+         CommOptions comm_options);
 
   const GridSpec& spec() const { return spec_; }
   const ProcessGrid& grid() const { return *grid_; }

@@ -83,7 +83,7 @@ void run(RunContext& ctx) {
   View2D<double> x, xstar, b;
   {
     auto t = ctx.timers.scope("setup");
-    dom = std::make_unique<Domain>(ctx.comm, g, o.px, o.py, width, halo, o.eliminate_land, o.gpu_aware);
+    dom = std::make_unique<Domain>(ctx.comm, g, o.px, o.py, width, halo, o.eliminate_land, ctx.comm_options);
     ctx.check_stop();  // Ctrl-C is seen between the set-up phases (and inside build_operator's bathymetry)
     op = build_operator(*dom, opt.mapping);
     ctx.check_stop();

@@ -40,7 +40,6 @@ RunOptions read_options(const Config& cfg) {
   o.eliminate_land = cfg.boolean("decomp.eliminate_land");
   o.halo = cfg.choice<HaloStrategy>("comm.halo");
   o.halo_width = int(cfg.integer("comm.halo_width"));
-  o.gpu_aware = cfg.boolean("comm.gpu_aware");
   o.reduce = cfg.choice<ReduceStrategy>("comm.reduce");
   o.error_tol = cfg.real("verify.error_tol");
   o.bench_stream = cfg.boolean("bench.stream");

@@ -17,7 +17,6 @@ struct RunOptions {
   bool eliminate_land = false;  // decomp.eliminate_land
   HaloStrategy halo = HaloStrategy::packed;
   int halo_width = 2;
-  bool gpu_aware = false;  // comm.gpu_aware
   ReduceStrategy reduce = ReduceStrategy::allreduce;
   double error_tol = 0;       // verify.error_tol
   bool bench_stream = false;  // bench.stream

@@ -18,7 +18,7 @@ struct Problem {
   Operator op;
   View2D<double> x, xstar, b;
   Problem(MPI_Comm comm, const GridSpec& g, int width, HaloStrategy h, int px = 0, int py = 0)
-      : dom(comm, g, px, py, width, h),
+      : dom(comm, g, px, py, width, h, false, CommOptions{}),
         op(build_operator(dom, Mapping::flat)),
         x(dom.field("x")),
         xstar(dom.field("xstar")),

@@ -19,7 +19,7 @@ SpectralLayout all_rows(const LegendreSetup& s) { return SpectralLayout(s.option
 // MPI's memory for a spectral state of nfields fields (the caller's View, or its host copy: comm/mpi_buffer.hpp).
 MPIStage<double> spectral_stage(const LegendreSetup& s, const SpectralLayout& state) {
   return MPIStage<double>("pstswm::spectral", size_t(state.rows) * max_transform_fields * 2 * s.options.levels,
-                          s.options.gpu_aware);
+                          s.options.comm);
 }
 
 class AllreduceLegendre final : public ParallelLegendre {
@@ -54,7 +54,7 @@ class SplitStateLegendre : public ParallelLegendre {
       : ParallelLegendre(s, all_rows(s), pairs_mu(s, s.decomposition.my_pairs()),
                          SpectralLayout(s.options.ntrunc, s.decomposition.my_ms())),
         full_("pstswm::spectral_full", size_t(all_rows(s).rows) * max_transform_fields * 2 * s.options.levels,
-              s.options.gpu_aware),
+              s.options.comm),
         stage_(spectral_stage(s, state_layout())) {
     for (const std::vector<int>& ms : decomp_.ms) block_rows_.push_back(SpectralLayout(decomp_.ntrunc, ms).rows);
   }
@@ -125,7 +125,7 @@ class RingLegendre final : public SplitStateLegendre {
       : SplitStateLegendre(s),
         recv_("pstswm::ring_receive",
               size_t(*std::max_element(block_rows_.begin(), block_rows_.end())) * columns(max_transform_fields),
-              s.options.gpu_aware) {}
+              s.options.comm) {}
 
   // (Public only because it holds a KOKKOS_LAMBDA, which nvcc rejects in private or protected member functions.)
   // In step s rank r passes the running sum of block r-s-1 to r+1 and adds its own partial sums to block r-s-2

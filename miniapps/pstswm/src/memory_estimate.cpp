@@ -64,7 +64,7 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .view("pstswm::row_eps, row_eps_next, row_inv_lap", 3.0 * state.rows, sizeof(double))
       .view("pstswm::coriolis, mu", lats * opt.nlon + lats, sizeof(double))
       .view("pstswm::initial_grid, initial_spectral", 3 * lats * grid_row + 3 * state.rows * spec_row, sizeof(double))
-      .host("pstswm host copies for MPI", 1, MPIStage<double>::host_copy_bytes(staged, opt.gpu_aware))
+      .host("pstswm host copies for MPI", 1, MPIStage<double>::host_copy_bytes(staged, opt.comm))
       .host("pstswm gathered spectral state", double(SpectralLayout::all(N).rows) * 3 * spec_row, sizeof(double));
   return e;
 }

@@ -122,7 +122,7 @@ RunTotals sum_over_ranks(const RunTotals& mine, MPI_Comm comm) {
 }
 
 void run(RunContext& ctx) {
-  const RunOptions s = read_options(ctx.config);
+  const RunOptions s = read_options(ctx.config, ctx.comm_options);
   const auto& t = s.tr;
   require_memory(ctx.comm, estimate_memory(t, ctx.comm), "model.truncation, model.levels (grid.nlat, grid.nlon)");
   publish_results(ctx, SetupSummary{t, s.model, s.steps, ctx.size});

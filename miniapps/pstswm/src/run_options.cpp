@@ -32,7 +32,7 @@ long long steps_of_days(const Config& cfg, double& dt, bool automatic_dt) {
 
 }  // namespace
 
-RunOptions read_options(const Config& cfg) {
+RunOptions read_options(const Config& cfg, CommOptions comm) {
   RunOptions s;
   auto& t = s.tr;
   t.ntrunc = int(cfg.integer("model.truncation"));
@@ -64,7 +64,7 @@ RunOptions read_options(const Config& cfg) {
   t.algorithm = cfg.choice<Algorithm>("parallel.algorithm");
   t.combine = cfg.choice<Combine>("parallel.combine");
   t.strategy = cfg.choice<TransposeStrategy>("parallel.transpose");
-  t.gpu_aware = cfg.boolean("comm.gpu_aware");
+  t.comm = comm;
   auto& m = s.model;
   m.test_case = cfg.choice<TestCase>("model.case") == TestCase::case6 ? 6 : 2;
   // A truncation that cannot hold the test case's fields makes its checks meaningless (case 2 at T1

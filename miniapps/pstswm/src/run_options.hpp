@@ -23,7 +23,8 @@ struct RunOptions {
 
 // InputError naming the key for what the schema's ranges cannot refuse alone (grid sizes below 3N+1, a fixed level
 // count that was not compiled, a truncation too low for the test case, a time step above the stability limit or one
-// that does not divide time.days).
-RunOptions read_options(const Config& cfg);
+// that does not divide time.days). comm: the run's comm options (RunContext::comm_options), kept in TransformOptions
+// for the parallel Legendre transforms.
+RunOptions read_options(const Config& cfg, CommOptions comm);
 
 }  // namespace proxylab::pstswm

@@ -2,6 +2,7 @@
 // counts for the model and the record.
 #pragma once
 #include "legendre_transform.hpp"
+#include "proxylab/comm/options.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "proxylab/fft.hpp"
 #include "proxylab/named_choice.hpp"
@@ -30,7 +31,7 @@ struct TransformOptions {
   Algorithm algorithm = Algorithm::transpose;
   Combine combine = Combine::allreduce;
   TransposeStrategy strategy = TransposeStrategy::alltoallv;
-  bool gpu_aware = false;  // comm.gpu_aware: MPI gets device data (device back ends)
+  CommOptions comm;  // what MPI is given for the messages and the spectral state (the run's comm.* keys)
 };
 
 struct TransformStats {

@@ -56,10 +56,9 @@ class TransposeLegendre final : public ParallelLegendre {
     const int ncol = columns(max_transform_fields);
     const size_t n = own.ms.size() * size_t(decomp_.npairs) * ncol;
     wavenumber_ = FourierHalves("pstswm::halves_wavenumber", n);
-    latitude_side_ =
-        MPIBuffer<double>("pstswm::latitude_side", 2 * size_t(s.options.ntrunc + 1) * decomp_.my_pairs().size() * ncol,
-                          s.options.gpu_aware);
-    wavenumber_side_ = MPIBuffer<double>("pstswm::wavenumber_side", 2 * n, s.options.gpu_aware);
+    latitude_side_ = MPIBuffer<double>(
+        "pstswm::latitude_side", 2 * size_t(s.options.ntrunc + 1) * decomp_.my_pairs().size() * ncol, s.options.comm);
+    wavenumber_side_ = MPIBuffer<double>("pstswm::wavenumber_side", 2 * n, s.options.comm);
   }
 
   void forward(const FourierHalves& local, int nfields, const View1D<double>& spec) override {
@@ -180,7 +179,7 @@ void TransposeLegendre::exchange(const FourierHalves& local, int nfields, Toward
 }  // namespace
 
 std::unique_ptr<ParallelLegendre> make_transpose_legendre(const LegendreSetup& setup) {
-  Transpose::require_reachable(setup.options.strategy, setup.options.gpu_aware, "parallel.transpose");
+  Transpose::require_reachable(setup.options.strategy, setup.options.comm, "parallel.transpose");
   return std::make_unique<TransposeLegendre>(setup, SpectralLayout(setup.options.ntrunc, setup.decomposition.my_ms()));
 }
 

@@ -70,7 +70,9 @@ class ProcessGrid {
   MPI_Comm node_comm() const { return *node_; }
 
  private:
-  ProcessGrid() = default;
+  // The shape both makers give; the communicators, this rank and its coordinates come after.
+  ProcessGrid(int px, int py, int size, bool periodic_x, bool periodic_y)
+      : size_(size), px_(px), py_(py), periodic_x_(periodic_x), periodic_y_(periodic_y) {}
   void finish_setup(MPI_Comm parent);
   void split_row_col_node(MPI_Comm comm);
   CommHandle cart_, row_, col_, node_;

@@ -11,7 +11,7 @@
 //   rma         one-sided MPI_Put of packed edges into the neighbours' windows, MPI_Win_fence
 //               (the SHMEM / Co-Array Fortran analogue)
 // With device fields the packed buffers are MPIBuffers (comm/mpi_buffer.hpp): staged through host memory, or handed
-// to a GPU-aware MPI with gpu_aware (packed, sendrecv, persistent; rma's window and datatype's subarrays of the
+// to a GPU-aware MPI with comm.gpu_aware (packed, sendrecv, persistent; rma's window and datatype's subarrays of the
 // field stay in host memory: MPI_Win_create and derived types over device memory are where GPU-aware MPIs differ).
 #pragma once
 #include <memory>
@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "proxylab/comm/grid.hpp"
+#include "proxylab/comm/options.hpp"
 #include "proxylab/layout.hpp"
 #include "proxylab/named_choice.hpp"
 
@@ -32,10 +33,10 @@ inline HaloStrategy parse_halo_strategy(const std::string& name) { return parse_
 class HaloExchange {
  public:
   // nx, ny: interior size of this rank's block; width: ghost width w (>= 1, <= nx and ny);
-  // nfields: extent(0) of the views passed to exchange(); gpu_aware: comm.gpu_aware (device builds). Collective
+  // nfields: extent(0) of the views passed to exchange(); comm: what MPI is given (comm/options.hpp). Collective
   // over grid.comm().
   static std::unique_ptr<HaloExchange> create(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int width,
-                                              int nfields, bool gpu_aware = false);
+                                              int nfields, CommOptions comm);
   virtual ~HaloExchange() = default;
 
   // Blocking exchange of every field. Collective among neighbours (every rank must call it).

@@ -1,15 +1,13 @@
-// Default-space data handed to MPI, and the memory MPI is given for it (device.hpp):
-//   host back ends                the data itself
-//   device, comm.gpu_aware=false  a host copy: to_mpi() copies the part about to be sent there, from_mpi() copies
-//                                 the part received back (only those parts cross the bus)
-//   device, comm.gpu_aware=true   the device data itself, for a GPU-aware MPI
+// Default-space data handed to MPI, and the memory MPI is given for it (comm/options.hpp): the data itself, or on a
+// device without comm.gpu_aware a host copy, to which to_mpi() copies the part about to be sent and from which
+// from_mpi() copies the part received back (only those parts cross the bus).
 // MPIStage applies the rule to Views the caller owns (a host copy of up to `capacity` elements, shared by them);
 // MPIBuffer is a buffer of its own with its stage. Kernels pack into and unpack from the Views; MPI calls get mpi().
 #pragma once
 #include <algorithm>
 #include <string>
 
-#include "proxylab/device.hpp"
+#include "proxylab/comm/options.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/layout.hpp"
 
@@ -19,7 +17,7 @@ template <class T>
 class MPIStage {
  public:
   MPIStage() = default;
-  MPIStage(const std::string& label, size_t capacity, bool gpu_aware) : staged_(!mem_space_on_host && !gpu_aware) {
+  MPIStage(const std::string& label, size_t capacity, CommOptions comm) : staged_(comm.staged_through_host()) {
     if (staged_) host_ = HostView<T*>(label + " (host copy for MPI)", capacity > 0 ? capacity : 1);
   }
   bool staged() const { return staged_; }
@@ -36,9 +34,7 @@ class MPIStage {
     if (staged_ && count > 0) Kokkos::deep_copy(elements(v, first, count), elements(host_, first, count));
   }
   // Host-memory bytes of the copy MPI gets for n elements (0 unless staged): for memory estimates.
-  static double host_copy_bytes(double n, bool gpu_aware) {
-    return !mem_space_on_host && !gpu_aware ? n * sizeof(T) : 0;
-  }
+  static double host_copy_bytes(double n, CommOptions comm) { return comm.staged_through_host() ? n * sizeof(T) : 0; }
 
  private:
   void require_within(const View1D<T>& v, size_t first, size_t count) const {
@@ -56,14 +52,14 @@ template <class T>
 class MPIBuffer {
  public:
   MPIBuffer() = default;
-  MPIBuffer(const std::string& label, size_t n, bool gpu_aware)
-      : view_(label, n > 0 ? n : 1), stage_(label, view_.extent(0), gpu_aware) {}
+  MPIBuffer(const std::string& label, size_t n, CommOptions comm)
+      : view_(label, n > 0 ? n : 1), stage_(label, view_.extent(0), comm) {}
   const View1D<T>& view() const { return view_; }
   T* data() const { return view_.data(); }
   T* mpi() const { return stage_.mpi(view_); }
   bool staged() const { return stage_.staged(); }
   size_t size() const { return view_.extent(0); }
-  static double host_copy_bytes(double n, bool gpu_aware) { return MPIStage<T>::host_copy_bytes(n, gpu_aware); }
+  static double host_copy_bytes(double n, CommOptions comm) { return MPIStage<T>::host_copy_bytes(n, comm); }
 
   // Elements [first, first + count) about to be sent: in MPI's memory once this returns.
   void to_mpi(size_t first, size_t count) const { stage_.to_mpi(view_, first, count); }

@@ -17,6 +17,7 @@
 #include <string>
 #include <vector>
 
+#include "proxylab/comm/options.hpp"
 #include "proxylab/named_choice.hpp"
 
 namespace proxylab {
@@ -44,7 +45,7 @@ class Transpose {
   }
   // InputError naming the deck key where MPI would be handed device memory (comm.gpu_aware on a device back end)
   // and strategy s cannot take it.
-  static void require_reachable(TransposeStrategy s, bool gpu_aware, const std::string& key);
+  static void require_reachable(TransposeStrategy s, CommOptions comm, const std::string& key);
 
   // Collective: rank r receives sendcounts[r] doubles from send + sdispls[r] of every rank, stored
   // at recv + rdispls[src]. recvcounts[src] must equal what src sends here (as MPI_Alltoallv).

@@ -83,7 +83,8 @@ void probe_halo(RunContext& ctx, const Settings& s) {
       fill_interior(v, w, x0, y0, NX);
       const int reps = repetitions_for(8LL * s.halo_fields * tile * tile, s.repetitions), total = s.warmup + reps;
       for (const auto& name : s.halo_strategies) {
-        auto halo = HaloExchange::create(parse_halo_strategy(name), grid, tile, tile, w, s.halo_fields);
+        auto halo =
+            HaloExchange::create(parse_halo_strategy(name), grid, tile, tile, w, s.halo_fields, ctx.comm_options);
         std::vector<double> t(total, 0.0);
         for (int rep = 0; rep < total; ++rep) {
           reset_ghosts(v, w);
