@@ -46,10 +46,11 @@ KOKKOS_INLINE_FUNCTION void remap_update_with(const double* KOKKOS_RESTRICT dm, 
   const double gm1 = gas.gamma - 1.0, smallr = gas.smallr, smallp = gas.smallp;
   for (int i = lo * B + lanes.first; i < hi * B; i += lanes.step) {
     const int k = i + B;
-    const double mass = dm[i] + fm[i] - fm[k];
-    const double unew = (dm[i] * u[i] + fu[i] - fu[k]) / mass;
-    const double vnew = (dm[i] * v[i] + fv[i] - fv[k]) / mass;
-    const double enew = (dm[i] * e[i] + fe[i] - fe[k]) / mass;
+    // each net flux first: the mirror image of the zone gets the same sums bit for bit
+    const double mass = dm[i] + (fm[i] - fm[k]);
+    const double unew = (dm[i] * u[i] + (fu[i] - fu[k])) / mass;
+    const double vnew = (dm[i] * v[i] + (fv[i] - fv[k])) / mass;
+    const double enew = (dm[i] * e[i] + (fe[i] - fe[k])) / mass;
     const double rnew = mass / vol(i);
     const double pnew = gm1 * rnew * (enew - 0.5 * (unew * unew + vnew * vnew));
     r[i] = rnew > smallr ? rnew : smallr;
