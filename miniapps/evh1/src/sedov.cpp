@@ -46,9 +46,9 @@ double quarter_ball_volume(double x, double y, double r) {
 
 // The region the blast energy goes into, and each zone's share of it (the fraction of the zone's volume inside, 0
 // to 1): a disc (cartesian) or ball (cylindrical) of radius `r` zone widths about the centre, or the shell of r zone
-// widths at the inner sphere (spherical). Zone faces are measured in zone widths from the centre, exact
-// half-integers, and each share is a sum of terms odd in them, grouped so that a zone and its mirror image get the
-// same share bit for bit. Any r > 0 gives the central zone(s) a share: there is always a blast.
+// widths at the inner sphere (spherical). Zone faces are measured in zone widths from the centre (exact multiples of
+// one half), and each share is a sum of terms odd in them, grouped so that a zone and its mirror image get the same
+// share bit for bit. Any r > 0 gives the central zone(s) a share: there is always a blast.
 struct Injection {
   GridSpec g;
   double r = 0;
@@ -148,10 +148,10 @@ Limits limits(const VerifyLimits& v, const GridSpec& g, const SedovTaylor& blast
 }
 
 // The largest ambient pressure the strong-shock solution can judge the blast at radius r in: its effects stay
-// below a third of what the limits leave between a correct run and the limit (the checks' limits are 1.5x the
-// errors measured). The shock's Mach number M (M^2 = rho0 R'^2 / (gamma p0)) lowers the density jump to the
-// Rankine-Hugoniot (gamma + 1) M^2 / ((gamma - 1) M^2 + 2); the ambient gas inside the shock holds the energy
-// p0 V(R) / (gamma - 1), as much more as the blast, which moves R by that share / (nu + 2).
+// within a third of the room the limits leave below them (the limits are 1.5x the errors measured). The shock's
+// Mach number M (M^2 = rho0 R'^2 / (gamma p0)) lowers the density jump to the Rankine-Hugoniot
+// (gamma + 1) M^2 / ((gamma - 1) M^2 + 2); the ambient gas inside the shock holds the energy p0 V(R) / (gamma - 1),
+// which acts as that much more blast energy and moves R by its share / (nu + 2).
 double largest_ambient_pressure(const RunOptions& o, const Limits& l, const SedovTaylor& blast, double r, double t) {
   const double gamma = blast.gamma, jump = blast.density_jump(), rho0 = o.sedov.rho0;
   const double speed = blast.shock_speed(o.sedov.energy, rho0, t);
