@@ -1,8 +1,6 @@
 #include "problems.hpp"
 
-#include <algorithm>
 #include <cmath>
-#include <cstdio>
 #include <limits>
 
 #include "proxylab/comm/reduce.hpp"

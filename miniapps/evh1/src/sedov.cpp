@@ -65,11 +65,12 @@ struct Injection {
     const double yl = j - 0.5 * g.ny, yr = yl + 1.0;
     const double near_x = std::max(0.0, std::max(xl, -xr)), near_y = std::max(0.0, std::max(yl, -yr));
     if (near_x * near_x + near_y * near_y >= r * r) return 0.0;
-    // the part of [0, x] x [0, y] inside, signed by the quadrant (odd in x and y)
+    // the part of [0, x] x [0, y] inside, signed by the quadrant (odd in x and y); the disc's with the smaller side
+    // first, so that a square grid's zones (i, j) and (j, i) get the same share bit for bit as well
     auto inside = [&](double x, double y) {
-      const double sign = (x < 0) == (y < 0) ? 1.0 : -1.0;
-      return sign * (cylindrical ? quarter_ball_volume(std::fabs(x), std::fabs(y), r)
-                                 : quarter_disc_area(std::fabs(x), std::fabs(y), r));
+      const double sign = (x < 0) == (y < 0) ? 1.0 : -1.0, ax = std::fabs(x), ay = std::fabs(y);
+      return sign *
+             (cylindrical ? quarter_ball_volume(ax, ay, r) : quarter_disc_area(std::min(ax, ay), std::max(ax, ay), r));
     };
     const double part = (inside(xr, yr) - inside(xl, yr)) - (inside(xr, yl) - inside(xl, yl));
     return cylindrical ? part / (pi * (xr * xr - xl * xl)) : part;
