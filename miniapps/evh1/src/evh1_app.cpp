@@ -79,8 +79,13 @@ void declare(Schema& s) {
          "r dtheta of the innermost zones then cut the time step ~100x at 128^2)");
   s.real("sedov.energy", 1.0, 1e-10, 1e10, "blast energy (per unit length in cartesian)");
   s.real("sedov.rho0", 1.0, 1e-10, 1e10, "ambient density");
-  s.real("sedov.p0", 1e-5, 1e-20, 1e10, "ambient pressure");
-  s.real("sedov.radius_zones", 3.5, 0.5, 100, "energy deposited in zones whose centre lies within this many zones");
+  s.real("sedov.p0", 1e-5, 1e-20, 1e10,
+         "ambient pressure; at most what keeps the shock strong to t_end (derived from the blast and the checks' "
+         "limits: README)");
+  s.real("sedov.radius_zones", 3.5, 0.5, 100,
+         "zones: the radius of the disc (cartesian) or ball (cylindrical) about the centre, or the width of the shell "
+         "at the inner sphere (spherical), that the blast energy fills uniformly (each zone gets the share of its "
+         "volume inside)");
   s.real("advection.ux", 1.0, -100, 100, "flow velocity x");
   s.real("advection.uy", 1.0, -100, 100, "flow velocity y");
   s.real("advection.p", 1.0, 1e-10, 1e10, "uniform pressure");
@@ -89,11 +94,14 @@ void declare(Schema& s) {
          "shock tube: limit of the mean |rho - rho_exact| (exact Riemann solution); 0 = first order at the run's "
          "resolution, 2 (rho_max - rho_min) n^-0.8 (README)");
   s.real("verify.sedov_radius", 0, 0, 1e10,
-         "Sedov: limit of |R_num - R(t)| / R(t); 0 = 1.5 zones of R (the densest ring sits about a zone behind)");
-  s.real("verify.sedov_jump", 0, 0, 6,
-         "Sedov: lower limit of the peak density jump rho_max / rho0; 0 = 6 - c (R / dx)^-0.53, c = 18 (nu = 2) or 30 "
-         "(nu = 3) (README)");
-  s.real("verify.mirror", 1e-8, 0, 1e10, "Sedov: limit of the mirror asymmetry (round-off amplified by the flow)");
+         "Sedov: limit of |R_num - R(t)| / R(t); 0 = 2 zones (the densest ring sits about a zone behind) + 0.3 a^2 / R "
+         "(a blast from a source of radius a) (README)");
+  s.real("verify.sedov_jump", 0, 0, 1000,
+         "Sedov: lower limit of the peak density jump rho_max / rho0; 0 = J - 1.5 (J - 1) (1 + m / 0.8)^-0.6, J = "
+         "(gamma + 1) / (gamma - 1) the strong-shock jump, m = R / (nu J dx) the zones across the shell (README)");
+  s.real("verify.mirror", 1e-8, 0, 1e10,
+         "Sedov: limit of the mirror asymmetry (0 in slab directions, where the deposit and the sweeps are "
+         "mirror-symmetric bit for bit; round-off in the theta sweeps of r-theta)");
   s.real("verify.diagonal", 0.05, 0, 1e10, "Sedov: limit of the x <-> y asymmetry (operator-splitting error)");
   s.real("verify.sedov_theta_spread", 1.0, 0, 1e10,
          "Sedov spherical: limit of the variation over theta of the density-maximum radius (zones)");

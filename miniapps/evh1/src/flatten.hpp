@@ -26,7 +26,9 @@ KOKKOS_INLINE_FUNCTION void flatten(const double* KOKKOS_RESTRICT p, const doubl
   }
   for (int i = lo * B + lanes.first; i < hi * B; i += lanes.step) {
     const double dp = p[i + B] - p[i - B];
-    const double right = steep[i + B], left = steep[i - B], other = dp < 0.0 ? right : left;
+    // the upstream neighbour's (VH-1); with equal pressures on both sides the larger, the choice a mirror image makes
+    const double right = steep[i + B], left = steep[i - B], larger = right > left ? right : left;
+    const double other = dp < 0.0 ? right : dp > 0.0 ? left : larger;
     flat[i] = steep[i] > other ? steep[i] : other;
   }
 }

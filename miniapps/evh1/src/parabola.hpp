@@ -10,7 +10,11 @@
 namespace proxylab::evh1 {
 
 // Coefficients of the grid (VH-1: paraset). Zone j: slope da_j = c1 (a_{j+1} - a_j) + c2 (a_j - a_{j-1})
-// (eq. 1.7); face j+1/2: a = a_j + c3 (a_{j+1} - a_j) + c4 da_{j+1} + c5 da_j (eq. 1.6).
+// (eq. 1.7); face j+1/2: a = (a_j + a_{j+1}) / 2 + c3 (a_{j+1} - a_j) + (c4 da_{j+1} + c5 da_j) (eq. 1.6, with c3
+// the weight of a_{j+1} less 1/2). Every sum is grouped so that the mirror image of a grid and a state (the zones
+// in reverse order) gives the mirror image of the slopes and face values bit for bit: a symmetric problem (a
+// Sedov blast) stays exactly symmetric, and no round-off difference between a zone and its mirror image can flip
+// one of the scheme's switches (flattening, monotonicity) on one side only.
 // ParaCoef holds them per element (a non-uniform grid: the Lagrangian zones of the remap); UniformCoef is the
 // same interface for a uniform grid, where every zone has the same five numbers (no arrays to write or read).
 struct ParaCoef {
@@ -23,15 +27,15 @@ struct ParaCoef {
 };
 
 KOKKOS_INLINE_FUNCTION void paraset_zone(double dxm, double dx0, double dxp, double& c1, double& c2) {
-  const double s = dx0 / (dxm + dx0 + dxp);
+  const double s = dx0 / ((dxm + dxp) + dx0);
   c1 = s * (2.0 * dxm + dx0) / (dxp + dx0);
   c2 = s * (dx0 + 2.0 * dxp) / (dxm + dx0);
 }
 KOKKOS_INLINE_FUNCTION void paraset_face(double dxm, double dx0, double dxp, double dxpp, double& c3, double& c4,
                                          double& c5) {
-  const double sum = 1.0 / (dxm + dx0 + dxp + dxpp), a = dx0 + dxp;
+  const double sum = 1.0 / ((dxm + dxpp) + (dx0 + dxp)), a = dx0 + dxp;
   const double left = (dxm + dx0) / (2.0 * dx0 + dxp), right = (dxpp + dxp) / (2.0 * dxp + dx0);
-  c3 = dx0 / a + sum * 2.0 * dxp * dx0 / a * (left - right);
+  c3 = 0.5 * (dx0 - dxp) / a + sum * 2.0 * (dxp * dx0) / a * (left - right);
   c4 = -sum * dx0 * left;
   c5 = sum * dxp * right;
 }
@@ -73,7 +77,7 @@ KOKKOS_INLINE_FUNCTION double monotonized_slope(double am, double a0, double ap,
 // The value at the face between zone j (left) and zone i (eq. 1.6), with zone j's coefficients.
 KOKKOS_INLINE_FUNCTION double face_value(double aj, double ai, double daj, double dai, double k3, double k4,
                                          double k5) {
-  return aj + k3 * (ai - aj) + k4 * dai + k5 * daj;
+  return (0.5 * (aj + ai) + k3 * (ai - aj)) + (k4 * dai + k5 * daj);
 }
 // Flattening towards the average, then monotonicity (eq. 1.10): edge values and curvature of zone i from its
 // face values.

@@ -1,8 +1,9 @@
 // The test problems and how each run verifies itself:
 //   sod        shock tube with any left/right states along x, y or the diagonal (Sod, Toro's tests 1-5;
 //              shock_tube.hpp): L1 density error against the exact Riemann solution
-//   sedov      Sedov-Taylor blast in 2-D Cartesian (nu = 2): shock radius from the density maximum
-//              against R(t) = xi0 (E t^2 / rho0)^(1/4), peak density jump, mirror symmetry
+//   sedov      Sedov-Taylor blast, a line blast in x-y (nu = 2) or a point blast in r-z or r-theta (nu = 3;
+//              sedov.hpp): shock radius from the density maximum against R(t) = xi0 (E t^2 / rho0)^(1/(nu + 2)),
+//              peak density jump, mirror symmetry
 //   advection  a smooth density wave carried by a uniform flow through a periodic box: L1 error
 //              against the exactly translated profile
 // Every problem also checks that total mass and total energy are conserved to round-off (shock tubes with open
@@ -43,6 +44,10 @@ struct Problem {
 // The problem of o.problem on o's grid with o's boundaries and end time. InputError on values that cannot work
 // together (cfg only names the deck value in the message).
 Problem make_problem(const RunOptions& o, const Config& cfg);
+
+// Volume of zone (i, j): dx^2 per unit length (slab), 2 pi (r_R^2 - r_L^2) / 2 dz (cylindrical r-z) or
+// 2 pi (r_R^3 - r_L^3) / 3 (cos theta_L - cos theta_R) (spherical r-theta), with the sweeps' formulas.
+double zone_volume(const GridSpec& g, int i, int j);
 
 // Collective: the totals of the grid, from each rank's zones (exact sums: the same bits on every decomposition).
 Totals totals(const ZoneBlock& mine, const GridSpec& g, const Gas& gas, MPI_Comm comm);

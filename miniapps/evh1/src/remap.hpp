@@ -8,6 +8,7 @@
 #include "gas.hpp"
 #include "lanes.hpp"
 #include "parabola.hpp"
+#include "proxylab/kmath.hpp"
 
 namespace proxylab::evh1 {
 
@@ -46,15 +47,22 @@ KOKKOS_INLINE_FUNCTION void remap_update_with(const double* KOKKOS_RESTRICT dm, 
   const double gm1 = gas.gamma - 1.0, smallr = gas.smallr, smallp = gas.smallp;
   for (int i = lo * B + lanes.first; i < hi * B; i += lanes.step) {
     const int k = i + B;
-    const double mass = dm[i] + fm[i] - fm[k];
-    const double unew = (dm[i] * u[i] + fu[i] - fu[k]) / mass;
-    const double vnew = (dm[i] * v[i] + fv[i] - fv[k]) / mass;
-    const double enew = (dm[i] * e[i] + fe[i] - fe[k]) / mass;
+    // each net flux first: the mirror image of the zone gets the same sums bit for bit
+    const double mass = dm[i] + (fm[i] - fm[k]);
+    const double unew = (dm[i] * u[i] + (fu[i] - fu[k])) / mass;
+    const double vnew = (dm[i] * v[i] + (fv[i] - fv[k])) / mass;
+    const double enew = (dm[i] * e[i] + (fe[i] - fe[k])) / mass;
     const double rnew = mass / vol(i);
-    const double pnew = gm1 * rnew * (enew - 0.5 * (unew * unew + vnew * vnew));
+    // A cold, fast zone can come out of the remap with more kinetic energy than total energy (the parabolae of u
+    // and e are separate); VH-1 then raises p to smallp, which adds energy. Here the velocity is scaled down to
+    // leave the floor's thermal energy, so that the total energy stays what the fluxes brought.
+    const double kinetic = 0.5 * (unew * unew + vnew * vnew), thermal_min = smallp / (gm1 * rnew);
+    const double spare = enew - thermal_min;
+    const double scale = enew - kinetic >= thermal_min ? 1.0 : spare > 0.0 ? kmath::sqrt(spare / kinetic) : 0.0;
+    const double pnew = gm1 * rnew * (enew - kinetic * (scale * scale));
     r[i] = rnew > smallr ? rnew : smallr;
-    u[i] = unew;
-    v[i] = vnew;
+    u[i] = unew * scale;
+    v[i] = vnew * scale;
     p[i] = pnew > smallp ? pnew : smallp;
   }
 }

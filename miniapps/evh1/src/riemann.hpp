@@ -33,9 +33,11 @@ KOKKOS_INLINE_FUNCTION RiemannStates riemann_states(double p_left, double u_left
   return s;
 }
 
-// The acoustic first guess of p* (VH-1: riemann, before the iterations).
+// The acoustic first guess of p* (VH-1: riemann, before the iterations), (pl cr + pr cl - cl cr (ur - ul)) /
+// (cl + cr) written symmetric in the two sides: the mirror image of an interface (sides swapped, velocities negated)
+// gets the same p* bit for bit (the Newton steps are symmetric too).
 KOKKOS_INLINE_FUNCTION double riemann_guess(const RiemannStates& s, double smallp) {
-  const double pm = s.pl + (s.pr - s.pl - s.cr * (s.ur - s.ul)) * s.cl / (s.cl + s.cr);
+  const double pm = ((s.pl * s.cr + s.pr * s.cl) - s.cl * s.cr * (s.ur - s.ul)) / (s.cl + s.cr);
   return pm > smallp ? pm : smallp;
 }
 
