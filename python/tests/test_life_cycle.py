@@ -212,10 +212,10 @@ class Flags(unittest.TestCase):
             p = sh(f"{MPIEXEC} -n 1 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet "
                    f"--set verify.error_tol=0.5 --json {tmp}/r.json")
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertIn("verification limits changed from the defaults: verify.error_tol=0.5 [default 1e-05]\n"
+            self.assertIn("verification limits changed from the defaults: verify.error_tol=0.5 [default 0.0]\n"
                           "VERIFICATION: PASSED\n", p.stdout)
             changed = json.loads(Path(f"{tmp}/r.json").read_text())["verification"]["changed_limits"]
-            self.assertEqual(changed, [{"key": "verify.error_tol", "value": 0.5, "default": 1e-05}])
+            self.assertEqual(changed, [{"key": "verify.error_tol", "value": 0.5, "default": 0.0}])
             p = sh(f"{MPIEXEC} -n 1 {BUILD}/bin/proxylab-pop --deck inputs/pop/small.yaml --quiet")
             self.assertIn("VERIFICATION: PASSED\n", p.stdout)
 

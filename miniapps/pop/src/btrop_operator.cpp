@@ -19,7 +19,7 @@ Operator build_operator(const Domain& d, Mapping m) {
   op.tarea = View2D<double>("pop::TAREA", ny, nx);
   const GridSpec g = d.spec();
   const int gi0 = d.i0() - d.width(), gj0 = d.j0() - d.width();
-  const double time_factor = 1.0 / (implicit_beta * 2.0 * g.dt * g.dt * gravity);
+  const double time_factor = g.time_term();
   // Depths, each evaluated once (the synthetic bathymetry is the costly part of the set-up):
   // ht(J, I) = HT at global T-point (gi0 - 1 + I, gj0 - 1 + J), one point beyond the ghosts on each side;
   // hu(J, I) = HU at global U-point (gi0 - 1 + I, gj0 - 1 + J), the minimum of its four T depths.

@@ -42,6 +42,7 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
           });
     }
     const double rho = d[0], delta = d[1];
+    const bool spent = w.recurrence_spent(rho);
     const double beta = rho / rho_old;
     sigma = delta - beta * beta * sigma;
     const double alpha = rho / sigma;
@@ -63,7 +64,7 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
       w.axpy("pop::cg_update_x", x, alpha, s);
       w.axpy("pop::cg_update_r", r, -alpha, q);
     }
-    if (w.is_check(m)) {
+    if (w.is_check(m) || spent) {
       if (w.check(m, b, x, r)) break;
       if (fused) precondition();  // r is now the true residual
     }

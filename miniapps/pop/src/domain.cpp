@@ -1,10 +1,12 @@
 // Block decomposition of the POP grid (see domain.hpp).
 #include "domain.hpp"
 
+#include <algorithm>
 #include <string>
 #include <vector>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/run_results.hpp"
 #include "proxylab/stop.hpp"
 
 namespace proxylab::pop {
@@ -32,6 +34,15 @@ std::vector<int> ocean_blocks(const GridSpec& g, int px, int py) {
   return active;
 }
 
+// A grid without an ocean T-point has no system to solve (every sum of the solve and its checks would be 0 / 0).
+InputError no_ocean(const GridSpec& g) {
+  return InputError(text_printf(
+      "keys grid.lat_south = %g, grid.lat_north = %g, grid.nx = %d, grid.ny = %d give a grid whose T-points are all "
+      "land (the synthetic bathymetry is land at every longitude south of 70 S); allowed: a grid with ocean: "
+      "another latitude band (grid.lat_south, grid.lat_north) or more points (grid.nx, grid.ny)",
+      g.lat_south, g.lat_north, g.nx, g.ny));
+}
+
 }  // namespace
 
 Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, HaloStrategy halo, bool eliminate_land,
@@ -44,6 +55,7 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
                        "; allowed: a given block grid (both positive) to eliminate land blocks from");
     const std::vector<int> active = ocean_blocks(spec, px, py);
     if (stop_agreed(comm)) throw Interrupted();  // a partial list must never reach the collective grid set-up
+    if (std::find(active.begin(), active.end(), 1) == active.end()) throw no_ocean(spec);
     grid_ =
         std::make_unique<ProcessGrid>(ProcessGrid::make_masked_2d(comm, px, py, true, false, active, "decomp.px/py"));
   } else {
@@ -70,6 +82,7 @@ Domain::Domain(MPI_Comm comm, const GridSpec& spec, int px, int py, int width, H
     all_land_ = count_ocean(spec_, i0_, j0_, nxl_, nyl_) == 0;
     int mine = all_land_ ? 1 : 0;
     MPI_Allreduce(&mine, &land_blocks_, 1, MPI_INT, MPI_SUM, grid_->comm());
+    if (land_blocks_ == grid_->size()) throw no_ocean(spec);  // the same sum on every rank
   }
 
   halo_ = HaloExchange::create(halo, *grid_, nxl_, nyl_, w_, 1, comm_options);

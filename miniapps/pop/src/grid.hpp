@@ -30,6 +30,8 @@ struct GridSpec {
   KOKKOS_INLINE_FUNCTION double lat_t(int j) const { return lat_south * deg + (j + 0.5) * dlat(); }
   KOKKOS_INLINE_FUNCTION double lat_u(int j) const { return lat_south * deg + (j + 1.0) * dlat(); }
   KOKKOS_INLINE_FUNCTION double lon_t(int i) const { return (i + 0.5) * dlon(); }
+  // the implicit time term's factor tf: the operator's diagonal holds -TAREA tf besides the spatial part
+  KOKKOS_INLINE_FUNCTION double time_term() const { return 1.0 / (implicit_beta * 2.0 * dt * dt * gravity); }
 
   KOKKOS_INLINE_FUNCTION double dxu(int j) const { return earth_radius * kmath::cos(lat_u(j)) * dlon(); }
   KOKKOS_INLINE_FUNCTION double dyu() const { return earth_radius * dlat(); }

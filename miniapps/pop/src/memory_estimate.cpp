@@ -4,6 +4,9 @@
 #include <mpi.h>
 
 #include <algorithm>
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/halo.hpp"
@@ -48,6 +51,12 @@ MemoryEstimate estimate_memory(const RunOptions& o, int ranks) {
       // halo buffers: x is periodic, y closed (a neighbour in y once the grid has more than one block row)
       .view("halo buffers", 1, halo_buffer_bytes(o.halo == HaloStrategy::rma, nx, ny, w, 1, 2, py > 1 ? 2 : 0));
   return e;
+}
+
+void unpool_large_allocations() {
+#if defined(__GLIBC__)
+  mallopt(M_MMAP_THRESHOLD, 128 * 1024);
+#endif
 }
 
 }  // namespace proxylab::pop

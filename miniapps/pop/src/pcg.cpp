@@ -21,6 +21,7 @@ void pcg_unfused(Workspace& w, const View2D<double>& b, const View2D<double>& x)
         "pop::pcg_precond", 3, 1, KOKKOS_LAMBDA(int j, int i) { z(j, i) = r(j, i) * rA0(j, i); });
     const double eta1 = w.sum<1>(
         "reduction", "pop::pcg_dot_rz", 2, 2, KOKKOS_LAMBDA(int j, int i, double* c) { c[0] = r(j, i) * z(j, i); })[0];
+    const bool spent = w.recurrence_spent(eta1);
     const double beta = eta1 / eta0;
     w.xpby("pop::pcg_direction", s, z, beta);
     w.halo(s);
@@ -31,7 +32,7 @@ void pcg_unfused(Workspace& w, const View2D<double>& b, const View2D<double>& x)
     eta0 = eta1;
     w.axpy("pop::pcg_update_x", x, alpha, s);
     w.axpy("pop::pcg_update_r", r, -alpha, q);
-    if (w.is_check(m) && w.check(m, b, x, r)) break;
+    if ((w.is_check(m) || spent) && w.check(m, b, x, r)) break;
   }
   w.end_iterations(m > w.opt.max_iters ? w.opt.max_iters : m);
 }
@@ -56,6 +57,7 @@ void pcg_fused(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   w.begin_iterations();
   int m = 1;
   for (; m <= w.opt.max_iters; ++m) {
+    const bool check = w.recurrence_spent(eta1) || w.is_check(m);
     const double beta = eta1 / eta0;
     if (x_pending) {
       const double a = alpha_pending;
@@ -78,7 +80,7 @@ void pcg_fused(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
         })[0];
     const double alpha = eta1 / sq;
     eta0 = eta1;
-    if (!w.is_check(m)) {  // X += alpha S waits for the next search direction
+    if (!check) {  // X += alpha S waits for the next search direction
       eta1 = w.sum<1>(
           "vector+reduction", "pop::pcg_update_r_dot", 4, 5, KOKKOS_LAMBDA(int j, int i, double* c) {
             const double rn = r(j, i) - alpha * q(j, i);

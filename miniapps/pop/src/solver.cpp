@@ -2,6 +2,7 @@
 #include "solver.hpp"
 
 #include <cmath>
+#include <limits>
 
 #include "proxylab/errors.hpp"
 
@@ -40,11 +41,23 @@ bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, c
     throw RuntimeError("pop: the true residual is not finite at iteration " + std::to_string(m) +
                        " (the solver diverged; for pcsi try a larger pcsi.mu_safety)");
   stats.converged = rr < stats.tolerance2;
+  rz_from_true_ = true;
   const bool go_on = on_check ? on_check(m) : true;
   return stats.converged || !go_on;
 }
 
+bool Workspace::recurrence_spent(double rz) {
+  if (rz_from_true_) {
+    rz_true_ = rz;
+    rz_from_true_ = false;
+    return false;
+  }
+  constexpr double eps = std::numeric_limits<double>::epsilon();
+  return std::fabs(rz) < eps * eps * std::fabs(rz_true_);
+}
+
 void Workspace::begin_iterations() {
+  rz_from_true_ = true;
   stats.setup_halo_updates = halo_count_;
   stats.setup_reductions = gsum.reductions() - red0_;
   halo0_ = halo_count_;

@@ -109,11 +109,19 @@ class Workspace {
   // on_check). Records the history; RuntimeError (all ranks) when the residual is not finite.
   bool check(int m, const View2D<double>& b, const View2D<double>& x, const View2D<double>& r, bool recompute = true);
   bool is_check(int m) const { return m % opt.check_freq == 0 || m == opt.max_iters; }
+  // Whether the recurrence has run dry: rz, the recursively updated residual's inner product (<r, M^-1 r>), has fallen
+  // below eps^2 times its first value after the last true residual (the start or a check). The true residual
+  // stagnates at round-off while the recursive one decreases on: that far below, it no longer describes b - A x, and
+  // left alone it underflows to 0 and the next step divides 0 by 0 (a run far past convergence between two checks,
+  // as benchmark mode with a large check_freq). The CG solvers then check at once, which replaces it by the true one.
+  bool recurrence_spent(double rz);
   void begin_iterations();  // marks the end of set-up for the counters
   void end_iterations(int iterations);
 
  private:
   double bytes_ = 0, flops_ = 0;
+  double rz_true_ = 0;        // recurrence_spent's reference
+  bool rz_from_true_ = true;  // the next rz comes from a true residual
   long long halo_count_ = 0, red0_ = 0, words0_ = 0, halo0_ = 0;
   double bytes0_ = 0, flops0_ = 0;
 };

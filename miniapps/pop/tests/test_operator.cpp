@@ -1,7 +1,8 @@
 // The barotropic operator on a small grid (one rank), assembled column by column from the Kokkos
 // operator: it matches the stencil formula of docs/references.md (pop) applied on the host, it is symmetric, its rows
 // sum to the time term (the spatial part conserves), it is negative definite on ocean points (LAPACK
-// dsyev), and a LAPACK banded direct solve (dgbsv) of b = A x* returns x* and the iterative solution.
+// dsyev), less its time term it is negative semi-definite (the error bound's premise), and a LAPACK banded direct solve
+// (dgbsv) of b = A x* returns x* and the iterative solution.
 #include <algorithm>
 #include <cmath>
 #include <utility>
@@ -135,6 +136,24 @@ TEST_CASE("pop operator: stencil, symmetry, conservation, negative definite, ban
     for (int p = 0; p < N; ++p)
       for (int q = 0; q < N; ++q) xax += x[p] * A(p, q) * x[q];
     CHECK(xax < 0.0);
+  }
+  SECTION("-A - tf TAREA is positive semi-definite and a row's |A| sums to at most 4 |A0| (error_bound.hpp)") {
+    const double tf = pb.dom.spec().time_term();
+    std::vector<int> idx;
+    for (int p = 0; p < N; ++p)
+      if (mask[p] > 0) idx.push_back(p);
+    const int n = int(idx.size()), lwork = 4 * n;
+    std::vector<double> a(size_t(n) * n), ev(n), work(lwork);
+    for (int r = 0; r < n; ++r) {
+      double row = 0;
+      for (int q = 0; q < N; ++q) row += std::fabs(A(idx[r], q));
+      CHECK(row <= 4.0 * std::fabs(A(idx[r], idx[r])));
+      for (int c = 0; c < n; ++c) a[size_t(c) * n + r] = -A(idx[r], idx[c]) - (r == c ? tf * tarea[idx[r]] : 0.0);
+    }
+    int info = 0;
+    dsyev_("N", "U", &n, a.data(), &n, ev.data(), work.data(), &lwork, &info);
+    REQUIRE(info == 0);
+    CHECK(ev.front() >= -1e-12 * amax);  // the spatial part: a sum of weighted squares
   }
   SECTION("LAPACK dgbsv of b = A x* returns x*, and PCG converges to the same solution") {
     int kl = 0;
