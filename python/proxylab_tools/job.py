@@ -181,6 +181,7 @@ class _Stopper:
         self.launcher = "spared" if all_local and self.ranks_exe is not None else "due"
         self.signal = 0
         self.deadline: float | None = None
+        self.grace, self.grace_from = 0.0, ""  # set by stop()
         self.abort_now = False
         self.previous = {}
         self.stopped: set[int] = set()  # ranks told to stop
@@ -201,10 +202,13 @@ class _Stopper:
             return
         self.stop(sig)
 
-    def stop(self, sig: int) -> None:
-        """Ask the job to stop (a signal, a timeout): SIGTERM now, and to local ranks that start later."""
+    def stop(self, sig: int, grace: float | None = None) -> None:
+        """Ask the job to stop (a signal, a timeout): SIGTERM now, and to local ranks that start later; aborted when
+        it has not stopped after `grace` seconds (default PROXYLAB_STOP_GRACE)."""
         self.signal = self.signal or sig
-        self.deadline = time.monotonic() + stop_grace()
+        self.grace = stop_grace() if grace is None else grace
+        self.grace_from = "PROXYLAB_STOP_GRACE" if grace is None else "a timeout's grace: at most 10 s"
+        self.deadline = time.monotonic() + self.grace
         self.pass_on()
 
     def why_abort(self) -> str:
@@ -212,7 +216,7 @@ class _Stopper:
             return "a second signal"
         told = f"{len(self.stopped)} of {self.ranks} rank(s) told here" + (", and the launcher"
                                                                             if self.launcher == "told" else "")
-        return f"the job did not stop within {stop_grace():g} s (PROXYLAB_STOP_GRACE) of SIGTERM ({told})"
+        return f"the job did not stop within {self.grace:g} s ({self.grace_from}) of SIGTERM ({told})"
 
     def pass_on(self) -> None:
         """Once stopping (called again and again): SIGTERM to every local rank not yet told, once it catches SIGTERM
@@ -333,8 +337,7 @@ def run_job(cmd: list[str], env: dict[str, str], cwd, capture: bool, timeout: fl
                     break
                 if end is not None and now > end and not result.timed_out:
                     result.timed_out = True  # stop it as after Ctrl-C: the ranks write what they have
-                    stopper.stop(0)
-                    stopper.deadline = now + min(stop_grace(), 10.0)
+                    stopper.stop(0, grace=min(stop_grace(), 10.0))
                 stopper.pass_on()
                 try:
                     proc.wait(timeout=0.1)

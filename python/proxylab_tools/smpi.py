@@ -173,9 +173,9 @@ def main(args) -> int:
     rows, doc = [], {"app": args.app, "deck": str(deck or ""), "sets": args.set, "machine": m, "points": []}
     counts, rate = None, "dgemm"
     if not args.no_model:
-        args.count_ranks = None
+        args.count_ranks, args.quiet = None, False  # the model's defaults: its counting runs, with progress lines
         try:
-            lo_record, lo, hi = measure_counts(args, [])
+            lo_record, lo, hi = measure_counts(args, [], "counting")
             costs = mdl.unit_costs(lo_record, here, m) if any(k["rate"] == "calibrated" for k in lo["kernels"]) \
                 else {}
             # kernels at the fraction of their bound measured here: SMPI, too, scales what it measured here

@@ -153,6 +153,15 @@ class FakeApp(unittest.TestCase):
         self.assertEqual([(r["variant"], r["returncode"], r["verified"]) for r in doc["runs"]],
                          [("sleep=30", 124, False), ("sleep=0", 0, True)])  # the run after it ran
 
+    def test_a_run_that_ignores_the_timeouts_stop_is_aborted_after_10_s(self):
+        # the abort after a timeout comes at most 10 s later; its message named PROXYLAB_STOP_GRACE's 30 s instead
+        p = cli(["compare", "fake", "--deck", self.deck, "--set", "fake.ignore_signals=1", "--vary", "fake.sleep=60",
+                 "--repeat", "1", "--timeout", "1", "--out", str(self.out("abort")), "--quiet", "--no-plot"],
+                self.build.name, env={"PROXYLAB_STOP_GRACE": "30"})
+        text = p.stdout + p.stderr
+        self.assertEqual(p.returncode, 124, text)
+        self.assertIn("the job did not stop within 10 s (a timeout's grace: at most 10 s) of SIGTERM", text)
+
     def test_a_counting_run_past_the_timeout_ends_the_model_with_124(self):
         p = cli(["model", "fake", "--deck", self.deck, "--machine", "xt4", "--count-ranks", "1,2", "--set",
                  "fake.sleep=30", "--timeout", "2", "--out", str(self.out("model")), "--no-plot"], self.build.name,

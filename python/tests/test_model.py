@@ -352,3 +352,24 @@ class Measuring(unittest.TestCase):
 
 if __name__ == "__main__":
     unittest.main()
+
+
+class SimulateWithTheModel(unittest.TestCase):
+    """`proxylab simulate` without --no-model counts a run first, as `model` does (it called the counting with an
+    argument missing and read an option it does not have: a traceback)."""
+
+    def test_the_counting_runs_are_asked_as_the_model_asks_them(self):
+        from proxylab_tools import smpi
+        parser = argparse.ArgumentParser()
+        smpi.register(parser.add_subparsers())
+        args = parser.parse_args(["simulate", "pop", "--machine", "xt4", "--ranks", "4"])
+        seen = {}
+
+        def counting(a, sets, what):
+            seen.update(sets=sets, what=what, quiet=a.quiet, count_ranks=a.count_ranks)
+            raise mdl.ModelError("counting stops here")
+
+        with mock.patch.object(smpi, "unavailable", return_value=None), \
+                mock.patch.object(model_command, "measure_counts", counting):
+            self.assertEqual(args.func(args), 2)
+        self.assertEqual(seen, {"sets": [], "what": "counting", "quiet": False, "count_ranks": None})
