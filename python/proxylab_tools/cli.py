@@ -100,19 +100,26 @@ def ensure_built(args) -> int:
 
 
 # ---- run ------------------------------------------------------------------------------------------
-def checked_launch(args, ranks: int, threads: int) -> launch.Launch:
-    """The launch of a command, checked before anything is built or started (LaunchError: bad input)."""
+def checked_launch(args, ranks: int, threads: int, here: bool = True) -> launch.Launch:
+    """The launch of a command, checked before anything is built or started (LaunchError: bad input). here=False:
+    a dry run, which prints the line without starting it (this machine's cores and launcher are not checked)."""
     plan = launch.Launch(ranks, threads, launch.options_from(args))
-    plan.check()
-    plan.check_launcher_program()
+    plan.check(here)
+    if here:
+        plan.check_launcher_program()
     return plan
+
+
+# The binaries' flags that print something and exit without a run (and without a record).
+INFORMATIONAL_FLAGS = ("--help-deck", "--version", "--help", "-h")
 
 
 def cmd_run(args) -> int:
     if not runner.is_app(args.app, args.preset):
         log(runner.unknown_app_message(args.app, args.preset))
         return 2
-    plan = checked_launch(args, launch.ranks_for(args.ranks, launch.options_from(args)), args.threads)
+    plan = checked_launch(args, launch.ranks_for(args.ranks, launch.options_from(args)), args.threads,
+                          here=not args.dry_run)
     for flag, path in (("--json", args.json), ("--trace", args.trace)):
         if path is not None:  # given empty: "the path is empty" (exit 2), not "no output"
             output_files.require_writable(path, flag)
@@ -133,6 +140,8 @@ def cmd_run(args) -> int:
     res = runner.run_app(args.app, plan.ranks, plan.threads, deck, args.set or [], args.json,
                          runner.output_path(args.trace), args.quiet, args.extra, capture=False, preset=args.preset,
                          launch=plan.options)
+    if res.record is None and res.launcher_returncode == 0 and set(INFORMATIONAL_FLAGS) & set(args.extra):
+        return 0  # the binary printed what was asked and wrote no record, as it should
     if res.returncode == runner.EXIT_INTERRUPTED:
         log("interrupted: " + (f"the record says so ({args.json})" if res.record and args.json else
                                "the job stopped" if res.record else "no record was written"))

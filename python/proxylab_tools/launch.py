@@ -180,8 +180,10 @@ class Launch:
             return -(-self.ranks // o.ranks_per_node)
         return 1
 
-    def check(self) -> None:
-        """LaunchError unless the launch makes sense (before anything is built or started)."""
+    def check(self, here: bool = True) -> None:
+        """LaunchError unless the launch makes sense (before anything is built or started). here=False (a dry run,
+        whose line may be meant for another machine): the launch's own consistency only, not this machine's cores,
+        memory and caps."""
         o = self.options
         for name, value in (("--ranks", self.ranks), ("--threads", self.threads), ("--nodes", o.nodes),
                             ("--ranks-per-node", o.ranks_per_node)):
@@ -215,6 +217,8 @@ class Launch:
             raise LaunchError(f"--nodes {o.nodes} with --launcher mpiexec: mpiexec takes its hosts from a host file or "
                               "the allocation; use --launcher srun or flux, or a template "
                               "(PROXYLAB_LAUNCHER='mpiexec -n {ranks} -f hosts -ppn {ranks_per_node}')")
+        if not here:
+            return
         if self.local and not o.oversubscribe:
             cores = cores_available()
             if self.ranks * self.threads > cores:

@@ -366,6 +366,19 @@ class RefusedBeforeBuilding(unittest.TestCase):
                          "/usr/bin/mpiexec.mpich -n 2 -bind-to core:1 /nonexistent-build/bin/proxylab-pop --deck "
                          f"{runner.ROOT}/inputs/pop/x1.yaml --json r.json --kokkos-tools-libs=kt.so")
 
+    def test_a_dry_run_prints_a_launch_this_machine_could_not_run(self):
+        # it refused more ranks than the local cores, and srun outside an allocation: printing the line is its purpose
+        env = {"PROXYLAB_BUILD_DIR": "/nonexistent-build", "SLURM_JOB_ID": ""}
+        with mock.patch.dict(os.environ, env), mock.patch.object(launch.shutil, "which", return_value="/usr/bin/srun"):
+            rc, text = self.run_cli("run", "pop", "--ranks", "64", "--dry-run")
+            self.assertEqual(rc, 0, text)
+            self.assertIn("-n 64 ", text.splitlines()[-1])
+            rc, text = self.run_cli("run", "pop", "--ranks", "8", "--nodes", "2", "--launcher", "srun", "--dry-run")
+            self.assertEqual(rc, 0, text)
+            self.assertRegex(text.splitlines()[-1], r"^.*srun .*-n 8 .*proxylab-pop")
+            rc, text = self.run_cli("run", "pop", "--ranks", "0", "--dry-run")  # the launch's own sense still checked
+            self.assertEqual(rc, 2, text)
+
     def test_unknown_app_bad_counts_and_paths(self):
         with mock.patch.dict(os.environ, {"PROXYLAB_BUILD_DIR": "/nonexistent-build"}):
             cases = [(["run", "foo"], "unknown app 'foo'"),

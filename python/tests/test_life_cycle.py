@@ -179,6 +179,14 @@ class OutputTargets(unittest.TestCase):
 @unittest.skipUnless((BUILD / "bin" / "proxylab-stream").exists() and (BUILD / "bin" / "proxylab-pop").exists(),
                      "stream and pop are not built")
 class Flags(unittest.TestCase):
+    def test_the_binaries_informational_flags_through_the_front_end_exit_0(self):
+        # run --help suggests `-- --help-deck`: the text came, then exit 3 ("no rank wrote a record")
+        for flag, text in (("--help-deck", "stream.n"), ("--version", "proxylab-stream")):
+            p = sh(f"{sys.executable} -m proxylab_tools.cli run stream -- {flag}")
+            self.assertEqual(p.returncode, 0, f"{flag}: {p.stdout[-1000:]}{p.stderr[-1000:]}")
+            self.assertIn(text, p.stdout, flag)
+            self.assertNotIn("no rank wrote a record", p.stderr, flag)
+
     def test_bad_kokkos_values_are_bad_input(self):
         threads_flag = "--kokkos-num-threads"  # what Kokkos >= 3.7 accepts (the binaries' --help names it)
         p = sh(f"{BUILD}/bin/proxylab-stream --help")
