@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-"""Every proxy verifies at resolutions no deck in inputs/ has: odd, prime and non-square grids, 1-4 ranks.
+"""Every proxy verifies at resolutions and parameters no deck in inputs/ has: odd, prime and non-square grids, 1-4
+ranks; solver tolerances, time steps, physical parameters and step caps.
 
 A correct run must pass its own checks at any size the deck schema allows (limits scale with the problem),
 or be refused with exit 2 where a check cannot be meaningful; this runs each proxy's binary directly over such sizes
@@ -47,6 +48,29 @@ QUICK = [
     ("pstswm", "small", ["model.truncation=1"], [1], "refused"),  # T1 cannot hold case 2's height field
 ]
 
+# Parameter sweeps: solver tolerances, time steps, physical parameters and step caps at values no deck uses; the
+# limits follow them (pop's from solver.crit and grid.dt, evh1's Sedov from gamma and the source), or the run is
+# refused where its checks cannot judge it. Part of the quick set.
+PARAMETERS = [
+    ("pop", "small", ["solver.crit=1e-9"], [2]),  # a looser criterion: a larger guaranteed error
+    ("pop", "small", ["solver.name=pcsi", "grid.dt=1e6"], [1]),  # a long time step: a worse-conditioned operator
+    ("pop", "small", ["solver.name=chrongear", "solver.crit=0", "solver.max_iters=3000", "solver.check_freq=3000"],
+     [1]),  # benchmark mode run far past convergence between two checks
+    ("pop", "small", ["grid.dt=1e6", "solver.crit=1e-11"], [1], "refused"),  # a criterion that guarantees nothing
+    ("pop", "small", ["grid.lat_south=-89", "grid.lat_north=-72"], [1], "refused"),  # all land
+    ("pstswm", "small", ["time.dt=1800", "time.days=0.5"], [2]),  # a fixed step near the stability limit
+    ("pstswm", "small-case6", ["time.dt=4000"], [1], "refused"),  # beyond it
+    ("pstswm", "small", ["time.dt=1800", "time.days=0.01"], [1], "refused"),  # a step longer than the run
+    ("evh1", "sedov-128", ["grid.nx=64", "grid.ny=64", "hydro.gamma=1.1"], [1]),
+    ("evh1", "sedov-128", ["grid.nx=64", "grid.ny=64", "hydro.gamma=5", "time.t_end=0.04"], [2]),
+    ("evh1", "sedov-cyl-128", ["grid.nx=41", "grid.ny=81", "hydro.gamma=1.6666667"], [1]),
+    ("evh1", "sedov-128", ["grid.nx=64", "grid.ny=64", "sedov.radius_zones=0.5"], [1]),  # even grid, a sub-zone source
+    ("evh1", "sedov-128", ["grid.nx=65", "grid.ny=65", "sedov.radius_zones=3"], [2]),  # odd grid
+    ("evh1", "sedov-128", ["time.max_steps=3"], [1]),  # stopped before the blast forms
+    ("evh1", "sedov-128", ["grid.nx=64", "grid.ny=64", "sedov.p0=10"], [1], "refused"),  # no strong shock
+    ("evh1", "advection", ["bc.x=reflect"], [1], "refused"),  # the exact solution assumes periodic boundaries
+]
+
 # The benchmark: larger and more sizes, every rank count 1-4 (among them the sizes at which runs used to fail).
 FULL = QUICK + [
     ("pop", "small", ["grid.nx=97", "grid.ny=71"], [1, 2, 3]),
@@ -91,7 +115,7 @@ def main(argv: list[str]) -> int:
     ap.add_argument("--full", action="store_true", help="the benchmark's larger set (minutes)")
     ap.add_argument("--timeout", type=float, default=600, help="seconds per run")
     args = ap.parse_args(argv)
-    cases = FULL if args.full else QUICK
+    cases = (FULL if args.full else QUICK) + PARAMETERS
     failed, total = [], 0
     t_all = time.perf_counter()
     print(f"{'proxy':7} {'deck':14} {'ranks':5} {'time':>7}  result  overrides")
