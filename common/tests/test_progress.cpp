@@ -8,8 +8,15 @@
 #include "proxylab/testing.hpp"
 
 namespace {
+// The common keys alone (the run context reads the comm.* keys, which every proxy's schema has).
+proxylab::Schema common_schema() {
+  proxylab::Schema s;
+  proxylab::declare_common_keys(s);
+  return s;
+}
+
 struct QuietContext {
-  proxylab::Schema schema;
+  proxylab::Schema schema = common_schema();
   proxylab::Config config{schema, "", "test"};
   proxylab::Trace trace{MPI_COMM_WORLD, false};
   proxylab::Timers timers{nullptr, false};
