@@ -59,6 +59,7 @@ PARAMETERS = [
     ("pop", "small", ["grid.dt=1e6", "solver.crit=1e-11"], [1], "refused"),  # a criterion that guarantees nothing
     ("pop", "small", ["grid.lat_south=-89", "grid.lat_north=-72"], [1], "refused"),  # all land
     ("pstswm", "small", ["time.dt=1800", "time.days=0.5"], [2]),  # a fixed step near the stability limit
+    ("pstswm", "small-case6", ["model.asselin=0.5"], [1]),  # the strongest filter: a lower limit, a shorter step
     ("pstswm", "small-case6", ["time.dt=4000"], [1], "refused"),  # beyond it
     ("pstswm", "small", ["time.dt=1800", "time.days=0.01"], [1], "refused"),  # a step longer than the run
     ("evh1", "sedov-128", ["grid.nx=64", "grid.ny=64", "hydro.gamma=1.1"], [1]),

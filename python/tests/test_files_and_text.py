@@ -82,6 +82,23 @@ class RunFiles(unittest.TestCase):
             self.refused(f"{cmd} --json {wisdom}", f"--json '{wisdom}' is the same file as fft3d.wisdom")
             self.assertEqual(wisdom.read_text(), "(fftw-3.3.10 fftw_wisdom)\n", name)
 
+    def test_a_stopped_run_leaves_the_wisdom_file_alone(self):
+        # fft_wisdom.hpp: a run that ends early leaves the file as it was; one stopped in its loop still wrote it
+        wisdom = self.dir / "fft3d.wisdom"
+        p = subprocess.Popen(["bash", "-c", f"{MPIEXEC} -n 2 {BUILD}/bin/proxylab-fft3d --deck inputs/fft3d/small.yaml "
+                              f"--set fft3d.planning=measure --set fft3d.wisdom={wisdom} --set fft3d.iterations=100000 "
+                              "2>&1 >/dev/null"], cwd=ROOT, env=ENV, stdout=subprocess.PIPE, start_new_session=True)
+        text, deadline = b"", time.monotonic() + 60
+        while b"iteration " not in text and time.monotonic() < deadline:
+            chunk = os.read(p.stdout.fileno(), 4096)
+            if not chunk:
+                break
+            text += chunk
+        os.killpg(p.pid, signal.SIGTERM)
+        rest, _ = p.communicate(timeout=60)
+        self.assertIn(b"interrupted at iteration", text + rest, (text + rest)[-1000:])  # stopped in its loop
+        self.assertFalse(wisdom.exists(), "a stopped run wrote the wisdom file")
+
     def test_a_deck_is_never_waited_for(self):
         # --deck on a FIFO with no writer hung the front end and the binary (which then ignored SIGTERM).
         fifo = self.dir / "deck.fifo"

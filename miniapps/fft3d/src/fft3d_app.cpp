@@ -322,7 +322,7 @@ void run(RunContext& ctx) {
     run_fft_mode(ctx, o, *fft, u, spectrum, back);
   else
     run_ft_mode(ctx, o, *fft, u, spectrum, back);
-  wisdom.save();  // every plan the run made, for the next run with this file
+  if (!ctx.interrupted()) wisdom.save();  // every plan a finished run made, for the next run with this file
 }
 
 }  // namespace

@@ -266,7 +266,7 @@ void run(RunContext& ctx) {
   publish_results(ctx, r);
   const double rate = (total.fft_flops + total.legendre_flops + total.grid_point_flops) / wall * 1e-9;
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
-  wisdom.save();  // every plan the run made, for the next run with this file
+  if (!ctx.interrupted()) wisdom.save();  // every plan a finished run made, for the next run with this file
 }
 
 }  // namespace
