@@ -248,8 +248,9 @@ TEST_CASE("pop: benchmark mode's check passes every solver and fails one that do
 // The converged runs' error limit (error_bound.hpp) is a bound: every solver that meets solver.crit is within it, on
 // the test grid at any rank count, and at 1 and 2 ranks at a longer time step and on a 1-degree latitude band (cells
 // 100 times wider than tall), at the loosest criterion accepted (limit 0.5) and a tight one (limit 1e-5). A solution
-// moved by 3 times the limit is beyond it; one stopped a check short of the criterion fails the residual check (the error check
-// need not see it: pcg's errors here are far inside the bound, while pcsi's on the band come within 2% of it).
+// moved by 3 times the limit is beyond it; one stopped a check short of the criterion fails the residual check (the
+// error check need not see it: pcg's errors here are far inside the bound, while pcsi's on the band come within 2% of
+// it).
 TEST_CASE("pop: converged solvers are within the error solver.crit guarantees and wrong solutions beyond it",
           "[pop][mpi]") {
   GridSpec slow = grid, band = grid;
