@@ -40,7 +40,10 @@ def unwritable(argv: list[str]) -> str | None:
     return None
 
 
-def directives(scheduler: str, app: str, plan: launch.Launch, minutes: int, partition: str, account: str) -> list[str]:
+def directives(scheduler: str, app: str, plan: launch.Launch, minutes: int, partition: str, account: str,
+               gpus_per_task: int = 0) -> list[str]:
+    """gpus_per_task: GPUs each rank gets (0: none asked); the scheduler makes them the only ones a rank sees, so
+    Kokkos' choice (local rank modulo the visible devices, docs/gpu.md) gives each rank its own."""
     prefix, _, _, job_id = SCHEDULERS[scheduler]
     name, out = f"proxylab-{app}", f"proxylab-{app}-{job_id}.out"
     if scheduler == "slurm":
@@ -49,10 +52,14 @@ def directives(scheduler: str, app: str, plan: launch.Launch, minutes: int, part
                  f"--output={out}"]
         if plan.options.ranks_per_node:
             lines.insert(3, f"--ntasks-per-node={plan.options.ranks_per_node}")
+        if gpus_per_task:
+            lines.insert(-2, f"--gpus-per-task={gpus_per_task}")
         site = [("--partition", partition), ("--account", account)]
     else:
         lines = [f"--job-name={name}", f"-N {plan.nodes}", f"-n {plan.ranks}", f"-c {plan.threads}", f"-t {minutes}m",
                  f"--output={out}"]
+        if gpus_per_task:
+            lines.insert(-2, f"-g {gpus_per_task}")
         site = [("--queue", partition), ("--bank", account)]
     text = [f"{prefix} {line}" for line in lines]
     for flag, value in site:
@@ -86,7 +93,7 @@ def script(args, plan: launch.Launch) -> str:
     lines = ["#!/bin/bash",
              f"# Written by: ./proxylab {shlex.join(args.command_line)}",
              f"# The same experiment as: ./proxylab run {args.app} ... --launcher {launcher} (see docs/harness.md)",
-             *directives(args.scheduler, args.app, plan, args.time, args.partition, args.account),
+             *directives(args.scheduler, args.app, plan, args.time, args.partition, args.account, args.gpus_per_task),
              "",
              "# Your site's environment (fill in; the front end needs python3, the build needs MPI and Kokkos):",
              "# module load gcc mpich cmake python",
@@ -110,6 +117,9 @@ def main(args) -> int:
     plan = launch.Launch(launch.ranks_for(args.ranks, options), args.threads, options)
     if args.time < 1:
         print(f"[jobscript] --time {args.time}: at least 1 minute")
+        return 2
+    if args.gpus_per_task < 0:
+        print(f"[jobscript] --gpus-per-task {args.gpus_per_task}: at least 0 (0: no GPU asked)")
         return 2
     problem = unwritable(args.command_line)
     for flag, value in (("--partition", args.partition), ("--account", args.account)):
@@ -145,6 +155,8 @@ def register(subparsers) -> None:
     sp.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", help="deck override (repeatable)")
     sp.add_argument("--json", help="record file (default proxylab-APP-<job id>.json in the submission folder)")
     sp.add_argument("--time", type=int, default=30, help="time limit in minutes (default 30)")
+    sp.add_argument("--gpus-per-task", type=int, default=0, metavar="N",
+                    help="GPUs for each rank (a cuda build; default 0: none asked): --gpus-per-task (Slurm), -g (Flux)")
     sp.add_argument("--partition", default="", help="partition (Slurm) or queue (Flux); else a comment to fill in")
     sp.add_argument("--account", default="", help="account (Slurm) or bank (Flux); else a comment to fill in")
     sp.add_argument("--preset", default=runner.DEFAULT_PRESET, help="build preset (default openmp)")

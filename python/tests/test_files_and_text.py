@@ -82,6 +82,19 @@ class RunFiles(unittest.TestCase):
             self.refused(f"{cmd} --json {wisdom}", f"--json '{wisdom}' is the same file as fft3d.wisdom")
             self.assertEqual(wisdom.read_text(), "(fftw-3.3.10 fftw_wisdom)\n", name)
 
+    def test_a_refused_deck_leaves_an_input_given_as_output(self):
+        # A deck refused for another key: its file keys are never read, so the wisdom file it names was not known
+        # when the run ended, and the binary removed it as the "stale record" at --json. Only a record goes now.
+        wisdom, record = self.dir / "fft.wisdom", self.dir / "old.json"
+        wisdom.write_text("(fftw-3.3.10 fftw_wisdom)\n")
+        for name, cmd in self.commands("fft3d", f"--deck inputs/fft3d/small.yaml --set fft3d.planning=measure "
+                                                f"--set fft3d.wisdom={wisdom} --set fft3d.nope=1"):
+            self.refused(f"{cmd} --json {wisdom}", "fft3d.nope")
+            self.assertEqual(wisdom.read_text(), "(fftw-3.3.10 fftw_wisdom)\n", name)
+            record.write_text('{"status": "completed"}')
+            self.refused(f"{cmd} --json {record}", "fft3d.nope")
+            self.assertFalse(record.exists(), f"{name}: an earlier run's record is still there")
+
     def test_a_stopped_run_leaves_the_wisdom_file_alone(self):
         # fft_wisdom.hpp: a run that ends early leaves the file as it was; one stopped in its loop still wrote it
         wisdom = self.dir / "fft3d.wisdom"

@@ -272,6 +272,18 @@ class JobScripts(unittest.TestCase):
                      "--nodes 2 --ranks-per-node 8"):
             self.assertIn(line, text)
 
+    def test_gpus_per_task(self):
+        # one GPU per rank: each rank sees only its own, and Kokkos takes the first it sees (docs/gpu.md)
+        rc, text = self.script("pop", "--ranks", "8", "--nodes", "2", "--gpus-per-task", "1", "--preset", "openmp")
+        self.assertEqual(rc, 0, text)
+        self.assertIn("#SBATCH --gpus-per-task=1\n", text)
+        rc, text = self.script("pop", "--scheduler", "flux", "--ranks", "4", "--gpus-per-task", "1")
+        self.assertEqual(rc, 0, text)
+        self.assertIn("#flux: -g 1\n", text)
+        rc, text = self.script("pop", "--ranks", "4")
+        self.assertNotIn("gpus", text)
+        self.assertEqual(self.script("pop", "--gpus-per-task", "-1")[0], 2)
+
     def test_the_launch_line_and_its_variables_are_shown(self):
         with machine(cores=8):
             rc, text = self.script("pop", "--deck", "x1", "--ranks", "4", "--threads", "2")
