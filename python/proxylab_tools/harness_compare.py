@@ -115,7 +115,9 @@ def summarize(runs: list[dict], labels: list[str], regions: list[str] | None = N
                     continue
                 pairs = [stats.ratio(vals[r], ref[r]) for r in vals if r in ref]
                 entry["variants"][lab] = {"n": s.n, "median": s.median, "min": s.min, "max": s.max,
-                                          "ratio": stats.median(pairs) if pairs else math.nan}
+                                          "ratio": stats.median(pairs) if pairs else math.nan,
+                                          "verdict": "reference" if lab == labels[0] else
+                                          stats.verdict(pairs, entry["higher_is_better"])}
             rows.append(entry)
         out[key] = {"ranks": c["ranks"], "threads": c["threads"], "verification": c["verification"], "metrics": rows}
     return out
@@ -135,9 +137,10 @@ def format_summary(summary: dict, labels: list[str], repeat: int) -> str:
             for lab in [lab for lab in labels if lab in m["variants"]]:
                 v = m["variants"][lab]
                 rows.append([name, lab, str(v["n"]), stats.fmt(v["median"]), stats.fmt(v["min"]), stats.fmt(v["max"]),
-                             stats.fmt_ratio(v["ratio"])])
+                             v["verdict"], stats.fmt_ratio(v["ratio"])])
                 name = ""  # the metric is named on its first row only
-        table = format_table(rows, ["metric", "variant", "n", "median", "min", "max", f"ratio to {labels[0]}"])
+        table = format_table(rows, ["metric", "variant", "n", "median", "min", "max", "verdict",
+                                    f"ratio to {labels[0]}"])
         parts.append(head + "\n" + table)
     return "\n\n".join(parts)
 
@@ -183,5 +186,6 @@ def main(args) -> int:
     print(f"{args.app} {hc.deck_label(args)}: {' vs '.join(labels)}   ({status}; {hc.machine_line(m)})")
     print(format_summary(summary, labels, args.repeat))
     print(f"FOM: {fom_name}; region X: time in timer region X of the slowest rank; ratio: median over repeats of\n"
-          f"(variant / {labels[0]}) for runs made back to back.")
+          f"(variant / {labels[0]}) for runs made back to back; verdict: resolved when every such pair lies on one\n"
+          f"side of 1, else within the noise (docs/harness.md, 'Verdicts'); the ratio of the medians can disagree.")
     return hc.finish(TOOL, args, runs, status, results, folder / "compare.png")

@@ -55,7 +55,7 @@ def perturbation_rows(summary: dict) -> list[list[str]]:
                     continue
                 pert = 100.0 * (v["ratio"] - 1.0) if not math.isnan(v["ratio"]) else math.nan
                 rows.append([f"{c['ranks']} x {c['threads']}", m["metric"], f"{label} ({flag})", str(v["n"]),
-                             stats.fmt(v["median"]), stats.fmt(v["min"]), stats.fmt(v["max"]),
+                             stats.fmt(v["median"]), stats.fmt(v["min"]), stats.fmt(v["max"]), v["verdict"],
                              "reference" if label == SETTINGS[0][0] else f"{pert:+.2f}"])
     return rows
 
@@ -91,13 +91,13 @@ def main(args) -> int:
     print()
     print(f"{args.app} {hc.deck_label(args)}: perturbation by the measurement ({status})")
     print(format_table(perturbation_rows(summary), ["ranks x threads", "metric", "setting", "n", "median", "min", "max",
-                                                    "perturbation %"]))
+                                                    "verdict", "perturbation %"]))
     overheads = [r["record"].get("timer_overhead_s") for r in runs if r.get("record")]
     overhead = stats.median(overheads)
     if not math.isnan(overhead):
         print(f"one timer start/stop pair costs {overhead * 1e9:.0f} ns (measured by the binary); FOM: {fom_name}")
-    print("perturbation = median over repeats of (setting / timers off) - 1, runs made back to back; within the\n"
-          "min..max spread of the reference it is noise, not cost.")
+    print("perturbation = median over repeats of (setting / timers off) - 1, runs made back to back; verdict: resolved\n"
+          "when every back-to-back pair lies on one side of 1, else within the noise (docs/harness.md, 'Verdicts').")
     kept = [str(folder / name) for name in traces if (folder / name).exists()]
     hc.log(TOOL, f"the last verified trace of each rank count (for ./proxylab gantt): {', '.join(kept)}" if kept else
            "no trace kept: no traced run verified")

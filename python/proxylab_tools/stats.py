@@ -60,6 +60,22 @@ def ratio(value: float | None, reference: float | None) -> float:
     return value / reference
 
 
+# Pairs of back-to-back runs a verdict needs: with fewer, every pair on one side of 1 happens by chance too often.
+VERDICT_PAIRS = 3
+
+
+def verdict(pairs: list[float], higher_better: bool) -> str:
+    """A variant against the reference from its pairwise ratios (runs made back to back): 'better, resolved' or
+    'worse, resolved' when every pair lies on one side of 1 (the min..max of the pairs excludes 1), else 'within the
+    noise'; 'too few repeats' below VERDICT_PAIRS pairs. The rule is docs/harness.md's, 'Verdicts'."""
+    pairs = finite(pairs)
+    if len(pairs) < VERDICT_PAIRS:
+        return "too few repeats"
+    if min(pairs) > 1.0 or max(pairs) < 1.0:
+        return "better, resolved" if (min(pairs) > 1.0) == higher_better else "worse, resolved"
+    return "within the noise"
+
+
 def higher_is_better(unit: str) -> bool:
     """A figure of merit in a time unit (s, ms, us, ns) is better when lower; a rate (GB/s, cells/s) when higher."""
     return unit.strip() not in TIME_UNITS

@@ -20,6 +20,7 @@ from proxylab_tools import harness_compare as compare
 from proxylab_tools import harness_gantt as gantt
 from proxylab_tools import harness_perturbation as perturbation
 from proxylab_tools import roofline_analysis as roofline
+from proxylab_tools import stats
 from proxylab_tools import harness_sweep as sweep
 
 
@@ -71,9 +72,20 @@ class CompareStatistics(unittest.TestCase):
         s = compare.summarize(runs, ["A", "B"])["1x1"]
         fom = next(m for m in s["metrics"] if m["metric"] == "FOM [GB/s]")
         self.assertTrue(fom["higher_is_better"])
-        self.assertEqual(fom["variants"]["A"], {"n": 3, "median": 2.0, "min": 1.0, "max": 3.0, "ratio": 1.0})
+        self.assertEqual(fom["variants"]["A"], {"n": 3, "median": 2.0, "min": 1.0, "max": 3.0, "ratio": 1.0,
+                                                "verdict": "reference"})
         self.assertAlmostEqual(fom["variants"]["B"]["median"], 3.0)
         self.assertAlmostEqual(fom["variants"]["B"]["ratio"], 1.1)
+        self.assertEqual(fom["variants"]["B"]["verdict"], "better, resolved")  # every pair above 1, FOM: higher
+
+    def test_verdicts_from_the_pairs(self):
+        # the medians (3.76e6 vs 2.33e6 in a lesson) said one thing, the pairs another: the verdict reads the pairs
+        self.assertEqual(stats.verdict([1.2, 1.1, 1.3], True), "better, resolved")
+        self.assertEqual(stats.verdict([1.2, 1.1, 1.3], False), "worse, resolved")  # a time that grew
+        self.assertEqual(stats.verdict([0.5, 0.9, 0.8], False), "better, resolved")
+        self.assertEqual(stats.verdict([1.4, 0.9, 1.3], True), "within the noise")
+        self.assertEqual(stats.verdict([1.4, 1.3], True), "too few repeats")
+        self.assertEqual(stats.verdict([1.4, math.nan, 1.3], True), "too few repeats")  # a missing pair is no pair
 
     def test_timer_regions_and_run_time(self):
         runs = [run("A", 0, 1.0, 2.0, regions={"step": 1.0, "step/halo": 0.5}),
@@ -126,6 +138,8 @@ class CompareStatistics(unittest.TestCase):
         rows = perturbation.perturbation_rows(compare.summarize(runs, labels))
         fom = {r[2].split(" (")[0]: r[-1] for r in rows if r[1].startswith("FOM")}
         self.assertEqual(fom, {"timers off": "reference", "timers on": "-10.00", "timers + trace": "-20.00"})
+        verdicts = {r[2].split(" (")[0]: r[-2] for r in rows if r[1].startswith("FOM")}
+        self.assertEqual(verdicts["timers on"], "too few repeats")  # one repeat: -10 % says nothing yet
 
 
 class Sweep(unittest.TestCase):
