@@ -221,6 +221,13 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   std::unique_ptr<OutputFile> json_out, trace_out;
   std::unique_ptr<Config> cfg;
   RunFiles files;  // no output may be an input or another output of the run
+  // Ended before the deck was read: its file keys are unknown, and an output's target may be one of them (an FFTW
+  // wisdom file given as --json): only a stale record or trace is removed.
+  auto leave_what_may_be_inputs = [&] {
+    if (cfg) return;
+    if (json_out) json_out->keep_target_unless_json_with("status");
+    if (trace_out) trace_out->keep_target_unless_json_with("traceEvents");
+  };
   try {
     // A flag given with an empty value names no file: refused, never taken for "no such output" (otherwise
     // --json '' would run without a record and exit 0).
@@ -244,10 +251,13 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     if (slow_ranks.empty()) slow_ranks = slow_ranks_from_deck(*cfg, size);
     if (slow_factor_flag->count() == 0) slow_factor = cfg->real("imbalance.slow_factor");
   } catch (const InputError& e) {
+    leave_what_may_be_inputs();
     return end_with_error(comm, exit_bad_input, spec.name, "bad input", e.what());
   } catch (const Interrupted&) {  // while a piped deck's writer was awaited
+    leave_what_may_be_inputs();
     return end_with_error(comm, exit_interrupted, spec.name, "interrupted", "before the run, while the deck was read");
   } catch (const std::exception& e) {
+    leave_what_may_be_inputs();
     return end_with_error(comm, exit_runtime_failure, spec.name, "runtime failure", failure_message(e));
   }
 
