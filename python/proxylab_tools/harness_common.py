@@ -315,10 +315,14 @@ def finish_plot(tool: str, args, results_json: Path, png: Path) -> bool:
     return ok
 
 
-def stop_after_bad_input(tool: str, results: Path) -> int:
-    """The end of a command whose run was refused as bad input (a typo in --vary or --set): the binary's message,
-    printed by run_plan, is the whole story; no summary, no verification verdict (nothing was measured)."""
-    log(tool, f"stopped on bad input (exit 2): nothing was measured; records: {results}")
+def stop_after_bad_input(tool: str, results: Path, runs: list[dict]) -> int:
+    """The end of a command whose run was refused as bad input (a typo in --vary or --set, a size the deck cannot
+    take): the binary's message, printed by run_plan, says why; this says which run it was and how many finished
+    before it (kept in the records, not summarized: the plan is incomplete)."""
+    refused = next((r for r in reversed(runs) if r["returncode"] == 2), None)
+    which = (f" at {refused['variant']}, {refused['ranks']} x {refused['threads']}" if refused else "")
+    done = sum(1 for r in runs if r["returncode"] != 2)
+    log(tool, f"stopped on bad input (exit 2){which}, after {done} finished run(s) (no summary); records: {results}")
     return exit_code("bad input", 0)
 
 

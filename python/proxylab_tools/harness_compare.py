@@ -181,7 +181,7 @@ def main(args) -> int:
     hc.write_results(results, TOOL, args, runs, status,
                      {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
     if status == "bad input":
-        return hc.stop_after_bad_input(TOOL, results)
+        return hc.stop_after_bad_input(TOOL, results, runs)
     print()
     print(f"{args.app} {hc.deck_label(args)}: {' vs '.join(labels)}   ({status}; {hc.machine_line(m)})")
     print(format_summary(summary, labels, args.repeat))

@@ -87,7 +87,7 @@ def main(args) -> int:
     hc.write_results(results, TOOL, args, runs, status,
                      {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
     if status == "bad input":
-        return hc.stop_after_bad_input(TOOL, results)
+        return hc.stop_after_bad_input(TOOL, results, runs)
     print()
     print(f"{args.app} {hc.deck_label(args)}: perturbation by the measurement ({status})")
     print(format_table(perturbation_rows(summary), ["ranks x threads", "metric", "setting", "n", "median", "min", "max",

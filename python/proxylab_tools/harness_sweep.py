@@ -129,7 +129,7 @@ def main(args) -> int:
     hc.write_results(results, TOOL, args, runs, status, {"mode": args.mode, "metric": metric, "repeat": args.repeat,
                                                          "threads": threads, "fom_unit": fom_unit, "curves": summary})
     if status == "bad input":
-        return hc.stop_after_bad_input(TOOL, results)
+        return hc.stop_after_bad_input(TOOL, results, runs)
     print()
     print(f"{args.app} {hc.deck_label(args)}: {args.mode} scaling, {metric}, median of {args.repeat} "
           f"({status}; {hc.machine_line(m)})")

@@ -62,9 +62,14 @@ class FakeApp(unittest.TestCase):
                  str(out), "--quiet", "--no-plot"], self.build.name)
         self.assertEqual(p.returncode, 2)
         self.assertIn("fake.bad = 1: allowed 0", p.stdout)
-        self.assertIn("stopped on bad input (exit 2): nothing was measured", p.stdout)
+        self.assertIn("stopped on bad input (exit 2) at fom=1, 1 x 1, after 0 finished run(s)", p.stdout)
         self.assertNotIn("VERIFICATION FAILED", p.stdout)  # a typo is bad input, not a failed verification
         self.assertEqual(len(json.loads((out / "records.json").read_text())["runs"]), 1)
+        # refused after a finished run (a size the deck cannot take): it said "nothing was measured"
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "fake.bad=0,1", "--repeat", "1", "--out",
+                 str(self.out("bad-later")), "--quiet", "--no-plot"], self.build.name)
+        self.assertEqual(p.returncode, 2)
+        self.assertIn("stopped on bad input (exit 2) at bad=1, 1 x 1, after 1 finished run(s)", p.stdout)
 
     def test_bad_options(self):
         p = cli(["compare", "fake", "--deck", self.deck, "--vary", "fake.fom"], self.build.name)
