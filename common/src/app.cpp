@@ -247,6 +247,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
     cfg = std::make_unique<Config>(schema, load_deck_text(deck_path, comm, deck_name), deck_name, overrides);
     files.add_declared(schema, *cfg);
     files.check(comm, {json_out.get(), trace_out.get()});
+    const std::string unreadable = gpu_aware_refusal(read_comm_options(*cfg), !mem_space_on_host, mpi_device_memory());
+    if (!unreadable.empty()) throw InputError(unreadable);
     // The flags win over the deck, so a run can be slowed without editing its deck.
     if (slow_ranks.empty()) slow_ranks = slow_ranks_from_deck(*cfg, size);
     if (slow_factor_flag->count() == 0) slow_factor = cfg->real("imbalance.slow_factor");

@@ -41,3 +41,20 @@ TEST_CASE("CommOptions: what MPI is given on this back end, as the header and th
   CHECK(staged.mpi_buffer_mode() == (device ? "device buffers staged through host memory" : "host memory"));
   CHECK(gpu_aware.mpi_buffer_mode() == (device ? "device memory (comm.gpu_aware)" : "host memory"));
 }
+
+TEST_CASE("CommOptions: comm.gpu_aware is refused on a device build whose MPI says it cannot read device memory",
+          "[comm]") {
+  const CommOptions staged{false}, gpu_aware{true};
+  for (MpiDeviceMemory mpi : {MpiDeviceMemory::readable, MpiDeviceMemory::not_readable, MpiDeviceMemory::unknown}) {
+    CHECK(gpu_aware_refusal(staged, true, mpi).empty());      // host copies: any MPI
+    CHECK(gpu_aware_refusal(gpu_aware, false, mpi).empty());  // a host build: the key has no effect
+  }
+  CHECK(gpu_aware_refusal(gpu_aware, true, MpiDeviceMemory::readable).empty());
+  CHECK(gpu_aware_refusal(gpu_aware, true, MpiDeviceMemory::unknown).empty());  // no query: the user's word stands
+  const std::string why = gpu_aware_refusal(gpu_aware, true, MpiDeviceMemory::not_readable);
+  CHECK(why.find("key 'comm.gpu_aware' has value 'true'; allowed: false") != std::string::npos);
+  // Debian's MPICH answers the query (it is not CUDA-aware); whatever the library, the query returns
+  const MpiDeviceMemory here = mpi_device_memory();
+  CHECK(
+      (here == MpiDeviceMemory::readable || here == MpiDeviceMemory::not_readable || here == MpiDeviceMemory::unknown));
+}
