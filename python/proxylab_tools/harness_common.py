@@ -6,7 +6,9 @@ Standard library only; plots are drawn by proxylab_tools.plots in a subprocess (
 from __future__ import annotations
 
 import argparse
+import csv
 import datetime
+import io
 import json
 import math
 import os
@@ -285,12 +287,27 @@ def verification_lines(runs: list[dict]) -> tuple[list[str], int, int]:
     return lines, len(bad) - late, late
 
 
+# The columns of runs.csv: one line per run, to paste into a spreadsheet (the JSON records keep everything).
+CSV_COLUMNS = ("app", "variant", "ranks", "threads", "repeat", "verified", "returncode", "seconds", "fom", "fom_unit")
+
+
+def runs_csv(app: str, runs: list[dict]) -> str:
+    out = io.StringIO()
+    w = csv.writer(out, lineterminator="\n")
+    w.writerow(CSV_COLUMNS)
+    for r in runs:
+        w.writerow([app if c == "app" else "" if r.get(c) is None else r[c] for c in CSV_COLUMNS])
+    return out.getvalue()
+
+
 def write_results(path: Path, tool: str, args, runs: list[dict], status: str, summary: dict) -> dict:
+    """records.json (the command, the machine, the summary, every run with its record) and runs.csv beside it."""
     doc = {"tool": tool, "command": command_line(), "machine": machine(), "app": args.app,
            "deck": str(resolve_deck(args) or ""), "sets": args.set, "status": status,
            "date": datetime.datetime.now().astimezone().isoformat(timespec="seconds"),
            "summary": summary, "runs": runs}
     output_files.atomic_write(path, json.dumps(strict_json(doc), indent=1, allow_nan=False) + "\n")
+    output_files.atomic_write(Path(path).with_name("runs.csv"), runs_csv(args.app, runs))
     return doc
 
 

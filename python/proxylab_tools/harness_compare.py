@@ -170,7 +170,7 @@ def main(args) -> int:
         return 2
     labels = [lab for lab, _ in var]
     todo = plan(var, args.ranks, args.threads, args.repeat)
-    folder = hc.out_dir(TOOL, args, ("records.json", "compare.png"))
+    folder = hc.out_dir(TOOL, args, ("records.json", "runs.csv", "compare.png"))
     m = hc.machine()
     hc.log(TOOL, f"{args.app}: {len(labels)} variant(s) x {len(args.ranks) * len(args.threads)} rank/thread count(s) "
                  f"x {args.repeat} repeat(s) = {len(todo)} runs on {hc.machine_line(m)}")

@@ -73,7 +73,7 @@ def main(args) -> int:
         hc.log(TOOL, problem)
         return 2
     traces = [trace_name(p, t) for p in args.ranks for t in args.threads]
-    folder = hc.out_dir(TOOL, args, ("records.json", "perturbation.png", *traces))
+    folder = hc.out_dir(TOOL, args, ("records.json", "runs.csv", "perturbation.png", *traces))
     for name in traces:  # a trace an earlier command left in this folder must not pass for one of this command
         output_files.remove_stale(folder / name)
     labels = [label for label, _ in SETTINGS]

@@ -118,7 +118,7 @@ def main(args) -> int:
         hc.log(TOOL, f"note: {max(args.ranks)} ranks x {threads} threads oversubscribe the {m['cores']} cores here; "
                      "efficiency beyond that count measures time sharing, not the code")
     todo = plan(cs, threads, args.repeat)
-    folder = hc.out_dir(TOOL, args, ("records.json", "sweep.png"))
+    folder = hc.out_dir(TOOL, args, ("records.json", "runs.csv", "sweep.png"))
     hc.log(TOOL, f"{args.app}: {args.mode} scaling over ranks {args.ranks}, {len(cs)} curve(s) x {args.repeat} "
                  f"repeat(s) = {len(todo)} runs on {hc.machine_line(m)}")
     runs, status = hc.run_plan(TOOL, args, todo)

@@ -1,6 +1,7 @@
 """End-to-end tests of compare / sweep / perturbation through the command line, with a fake binary whose numbers
 are known (fake_app.py behind mpiexec), so the printed ratios and efficiencies can be checked exactly, and the
 failure paths (failed verification, bad input, Ctrl-C) can be provoked."""
+import csv
 import json
 import os
 import re
@@ -105,6 +106,16 @@ class FakeApp(unittest.TestCase):
         self.assertEqual([r[8] for r in rows], ["100.0", "50.0"])  # the same time on 2 ranks: E = 50 %
         self.assertEqual(json.loads((out / "records.json").read_text())["summary"]["curves"][0]["points"][1]["time"], 8)
 
+    def test_runs_csv_has_a_line_per_run(self):
+        out = self.out("csv")
+        p = cli(["compare", "fake", "--deck", self.deck, "--vary", "fake.fom=1,2", "--repeat", "2", "--out", str(out),
+                 "--quiet", "--no-plot"], self.build.name)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        rows = list(csv.DictReader((out / "runs.csv").read_text().splitlines()))
+        self.assertEqual(len(rows), 4)
+        self.assertEqual(sorted({(r["variant"], r["verified"]) for r in rows}), [("fom=1", "True"), ("fom=2", "True")])
+        self.assertEqual({r["app"] for r in rows}, {"fake"})
+
     def test_perturbation(self):
         out = self.out("pert")
         p = cli(["perturbation", "fake", "--deck", self.deck, "--set", "fake.untimed_factor=1.25", "--repeat", "1",
@@ -181,7 +192,7 @@ class FakeApp(unittest.TestCase):
                  "--timeout", "2", "--out", str(out), "--quiet", "--no-plot"], self.build.name, env=self.QUICK_STOP)
         self.assertEqual(p.returncode, 124, p.stdout + p.stderr)
         self.assertIn("no trace kept: no traced run verified", p.stdout)
-        self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json"])
+        self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json", "runs.csv"])
 
     def test_a_traced_run_cut_short_by_ctrl_c_leaves_no_trace(self):
         out = self.out("trace-interrupt")
@@ -198,7 +209,7 @@ class FakeApp(unittest.TestCase):
         text, _ = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 130, text)
         self.assertEqual(json.loads((out / "records.json").read_text())["status"], "interrupted")
-        self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json"])
+        self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json", "runs.csv"])
 
 
 if __name__ == "__main__":

@@ -42,7 +42,7 @@ class CompareStream(unittest.TestCase):
                      "--set", "stream.iterations=5", "--repeat", "2", "--out", str(out), "--no-plot", "--quiet"],
                     stream_build(self))
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-            self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json", "trace-1x1.json"])
+            self.assertEqual(sorted(f.name for f in out.iterdir()), ["records.json", "runs.csv", "trace-1x1.json"])
             p = cli(["gantt", str(out / "trace-1x1.json"), "--no-plot"])
             self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
             self.assertIn("triad", p.stdout)
