@@ -23,8 +23,10 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
-from . import launch, output_files, runner
+from . import harness_common as hc
+from . import launch, output_files, run_files, runner
 from .job import STOP_SIGNALS
 from .runner import ROOT
 from .user_text import quote
@@ -120,9 +122,14 @@ def cmd_run(args) -> int:
         return 2
     plan = checked_launch(args, launch.ranks_for(args.ranks, launch.options_from(args)), args.threads,
                           here=not args.dry_run)
-    for flag, path in (("--json", args.json), ("--trace", args.trace)):
+    for flag, path in (("--json", args.json), ("--trace", args.trace), ("--csv", args.csv)):
         if path is not None:  # given empty: "the path is empty" (exit 2), not "no output"
             output_files.require_writable(path, flag)
+    if args.csv:
+        run_files.require_distinct([run_files.RunFile("--deck", runner.resolve_deck(args.app, args.deck),
+                                                      run_files.INPUT)] +
+                                   [run_files.RunFile(f, p, run_files.OUTPUT)
+                                    for f, p in (("--json", args.json), ("--trace", args.trace), ("--csv", args.csv))])
     if args.deck is not None and not args.deck:
         log("--deck '': the path is empty; allowed: a deck file, or a name under inputs/" + args.app)
         return 2
@@ -148,7 +155,24 @@ def cmd_run(args) -> int:
     failure = runner.job_failure(res)
     if failure:
         log(failure)
+    if args.csv:
+        append_csv_line(args.csv, res)
     return res.returncode
+
+
+def append_csv_line(path: str, res: runner.RunResult) -> None:
+    """run --csv: the run as one line of the harness's runs.csv columns, appended (the header first into a new or
+    empty file); the file is rewritten whole and atomically."""
+    try:
+        old = Path(path).read_text()
+    except FileNotFoundError:
+        old = ""
+    value, unit, _ = res.fom
+    verified = res.returncode == 0 and bool((res.record or {}).get("verification", {}).get("passed"))
+    row = {"variant": "", "ranks": res.ranks, "threads": res.threads, "repeat": 0, "verified": verified,
+           "returncode": res.returncode, "seconds": res.seconds, "fom": value, "fom_unit": unit}
+    text = hc.runs_csv(res.app, [row])
+    output_files.atomic_write(path, old + (text if not old.strip() else text.split("\n", 1)[1]))
 
 
 # ---- demo -----------------------------------------------------------------------------------------
@@ -268,6 +292,8 @@ def build_parser() -> argparse.ArgumentParser:
     sp.add_argument("--json", help="write the JSON run record here ('-' or /dev/stdout: stdout carries the record "
                                    "alone, the run's lines go to stderr)")
     sp.add_argument("--trace", help="write a Chrome trace here (view with ./proxylab gantt)")
+    sp.add_argument("--csv", help="append the run as one CSV line here (the header first into a new file; the "
+                                  "columns of compare's runs.csv)")
     sp.add_argument("--quiet", action="store_true", help="print only the FOM and VERIFICATION lines")
     sp.add_argument("--dry-run", action="store_true",
                     help="print the launch line (the OMP_* / binding variables set, launcher, binary, arguments) and "

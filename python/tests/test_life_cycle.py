@@ -6,6 +6,7 @@ the errno), a failed run leaves no stale record, evh1's density file is checked 
 Flags: bad --kokkos-* values and KOKKOS_* variables, a flag the linked Kokkos does not accept, --slow-ranks
 beyond the rank count: exit 2 with a message, never std::terminate; changed verify.* limits are named.
 Launch: ranks are bound to their own cores by the front end; --version of the binaries and the front end."""
+import csv
 import json
 import os
 import signal
@@ -152,6 +153,19 @@ class OutputTargets(unittest.TestCase):
                "print(r[\"config\"][\"stream\"][\"n\"], r[\"verification\"][\"passed\"])'")
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         self.assertEqual(p.stdout.split()[-2:], ["4096", "True"])
+
+    def test_csv_gets_a_line_per_run(self):
+        table = self.dir / "runs.csv"
+        for _ in range(2):
+            p = sh(f"{front()} --csv {table}")
+            self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        rows = list(csv.DictReader(table.read_text().splitlines()))
+        self.assertEqual([(r["app"], r["ranks"], r["verified"], r["fom_unit"]) for r in rows],
+                         [("stream", "1", "True", "GB/s")] * 2)
+        self.assertGreater(float(rows[0]["fom"]), 0)
+        p = sh(f"{front()} --csv {ROOT}/inputs/stream/small.yaml")  # never over an input
+        self.assertEqual(p.returncode, 2, p.stdout + p.stderr)
+        self.assertIn("an output may not replace an input", p.stdout + p.stderr)
 
     def test_failed_run_leaves_no_stale_record(self):
         for name, cmd in (("direct", direct()), ("front end", front())):
