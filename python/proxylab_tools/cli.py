@@ -25,10 +25,10 @@ import sys
 import time
 from pathlib import Path
 
-from . import harness_common as hc
 from . import launch, output_files, run_files, runner
 from .job import STOP_SIGNALS
 from .runner import ROOT
+from .runs_csv import runs_csv
 from .user_text import quote
 
 
@@ -171,8 +171,7 @@ def append_csv_line(path: str, res: runner.RunResult) -> None:
     verified = res.returncode == 0 and bool((res.record or {}).get("verification", {}).get("passed"))
     row = {"variant": "", "ranks": res.ranks, "threads": res.threads, "repeat": 0, "verified": verified,
            "returncode": res.returncode, "seconds": res.seconds, "fom": value, "fom_unit": unit}
-    text = hc.runs_csv(res.app, [row])
-    output_files.atomic_write(path, old + (text if not old.strip() else text.split("\n", 1)[1]))
+    output_files.atomic_write(path, old + runs_csv(res.app, [row], header=not old.strip()))
 
 
 # ---- demo -----------------------------------------------------------------------------------------

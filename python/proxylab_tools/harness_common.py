@@ -6,9 +6,7 @@ Standard library only; plots are drawn by proxylab_tools.plots in a subprocess (
 from __future__ import annotations
 
 import argparse
-import csv
 import datetime
-import io
 import json
 import math
 import os
@@ -19,6 +17,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from . import launch, output_files, run_files, runner
+from .runs_csv import runs_csv
 from .host import cpu_model, machine, machine_line  # noqa: F401  (the harness commands use hc.machine)
 
 EXIT_BAD_INPUT = 2  # the binaries' exit code for a bad deck or option (every run would fail alike)
@@ -285,19 +284,6 @@ def verification_lines(runs: list[dict]) -> tuple[list[str], int, int]:
              for r in bad]
     late = sum(timed_out(r) for r in bad)
     return lines, len(bad) - late, late
-
-
-# The columns of runs.csv: one line per run, to paste into a spreadsheet (the JSON records keep everything).
-CSV_COLUMNS = ("app", "variant", "ranks", "threads", "repeat", "verified", "returncode", "seconds", "fom", "fom_unit")
-
-
-def runs_csv(app: str, runs: list[dict]) -> str:
-    out = io.StringIO()
-    w = csv.writer(out, lineterminator="\n")
-    w.writerow(CSV_COLUMNS)
-    for r in runs:
-        w.writerow([app if c == "app" else "" if r.get(c) is None else r[c] for c in CSV_COLUMNS])
-    return out.getvalue()
 
 
 def write_results(path: Path, tool: str, args, runs: list[dict], status: str, summary: dict) -> dict:
