@@ -10,6 +10,21 @@
 set -euo pipefail
 cuda_build=${1:?usage: bundle.sh CUDA_BUILD_DIR [HOST_BUILD_DIR]}
 host_build=${2:-}
+# One clean build: every binary must carry the git hash its build's build_info.cpp has now. A partial rebuild (some
+# binaries relinked at a later commit) gave a bundle whose pstswm and evh1 came from different commits.
+want=$(sed -n 's/.*git_hash = "\([0-9a-f]*\)".*/\1/p' "$cuda_build/common/build_info.cpp" 2>/dev/null || true)
+[ -n "$want" ] || { echo "bundle.sh: no git hash in $cuda_build/common/build_info.cpp (not a proxylab build?)" >&2; exit 1; }
+stale=()
+for b in "$cuda_build"/bin/proxylab-* "$cuda_build"/bin/test-*; do
+  [ -f "$b" ] || continue
+  case $b in *workshop*) continue ;; esac
+  grep -qa "$want" "$b" || stale+=("$(basename "$b")")
+done
+if [ ${#stale[@]} != 0 ]; then
+  echo "bundle.sh: built at another commit than $cuda_build's $want (a partial rebuild): ${stale[*]};" \
+       "rebuild the whole tree (cmake --build $cuda_build) and bundle again" >&2
+  exit 1
+fi
 stage=$(mktemp -d); trap 'rm -rf "$stage"' EXIT
 mkdir -p "$stage/bin/host" "$stage/lib"
 for b in "$cuda_build"/bin/proxylab-*; do case $b in *workshop*) ;; *) cp "$b" "$stage/bin/" ;; esac; done

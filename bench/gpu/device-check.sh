@@ -34,6 +34,9 @@ for lib in 'libcudart.so.13*' 'libcufft.so.12*' 'libcublas.so.13*'; do
 done
 export LD_LIBRARY_PATH=$PWD/.gpu/lib$cuda_libs${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
 export OMP_PROC_BIND=spread OMP_PLACES=threads OMP_NUM_THREADS=8
+# Every kernel module loaded at start-up: a launch failure then names its own kernel, not one loaded lazily later
+# (cudaErrorInvalidResourceHandle in cudaFuncGetAttributes was seen on 2026-11-27 with a partial-rebuild bundle).
+export CUDA_MODULE_LOADING=EAGER
 # The host runs' OpenBLAS (Debian 12's, carried in the bundle) does not know the GPU machine's Xeon and fell back to
 # its SSE3 kernels there (2026-11-27): name the kernels for the ISA the CPU has.
 if grep -q avx512f /proc/cpuinfo; then export OPENBLAS_CORETYPE=SkylakeX; elif grep -q avx2 /proc/cpuinfo; then
