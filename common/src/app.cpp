@@ -9,10 +9,12 @@
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
+#include <fstream>
 #include <iostream>
 #include <sstream>
 
 #include "proxylab/build_info.hpp"
+#include "proxylab/comm/mpi_device_memory.hpp"
 #include "proxylab/device.hpp"
 #include "proxylab/kokkos_args.hpp"
 #include "proxylab/launch_check.hpp"
@@ -35,6 +37,16 @@ void declare_common_keys(Schema& schema) {
 }
 
 namespace {
+
+// A run that ended before it knew every file it reads (its deck was refused, so the deck's file keys are unknown):
+// `out`'s target is removed as stale only if it is what `out` writes, a JSON object with `key` (a record's "status",
+// a trace's "traceEvents"); anything else may be an input of the run and is left as it is.
+void keep_target_unless_json_with(OutputFile& out, const char* key) {
+  if (!out.enabled() || !out.is_writer()) return;
+  std::ifstream in(output_target(out.path()), std::ios::binary);
+  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
+  if (!doc.is_object() || !doc.contains(key)) out.keep_target();
+}
 
 std::string g_process_cpus;  // the launcher's binding, read before Kokkos binds the main thread
 // end_with_error's own communicator: its barrier must never match a collective the other ranks are in
@@ -225,8 +237,8 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   // wisdom file given as --json): only a stale record or trace is removed.
   auto leave_what_may_be_inputs = [&] {
     if (cfg) return;
-    if (json_out) json_out->keep_target_unless_json_with("status");
-    if (trace_out) trace_out->keep_target_unless_json_with("traceEvents");
+    if (json_out) keep_target_unless_json_with(*json_out, "status");
+    if (trace_out) keep_target_unless_json_with(*trace_out, "traceEvents");
   };
   try {
     // A flag given with an empty value names no file: refused, never taken for "no such output" (otherwise

@@ -1,4 +1,5 @@
-// The comm.* keys and the options read from them (see comm/options.hpp).
+// The comm.* keys and the options read from them (see comm/options.hpp), and what the MPI library says of device
+// memory (comm/mpi_device_memory.hpp).
 #include <mpi.h>
 
 #include "proxylab/comm/options.hpp"
@@ -6,6 +7,7 @@
 #include <mpi-ext.h>
 #endif
 
+#include "proxylab/comm/mpi_device_memory.hpp"
 #include "proxylab/config.hpp"
 
 namespace proxylab {

@@ -10,8 +10,6 @@
 #include <csignal>
 #include <cstdlib>
 #include <cstring>
-#include <fstream>
-#include <nlohmann/json.hpp>
 #include <vector>
 
 #include "proxylab/errors.hpp"
@@ -169,13 +167,6 @@ OutputFile::~OutputFile() {
   const std::string target = output_target(path_);
   struct stat st;
   if (::lstat(target.c_str(), &st) == 0 && S_ISREG(st.st_mode)) ::unlink(target.c_str());
-}
-
-void OutputFile::keep_target_unless_json_with(const char* key) {
-  if (!enabled() || !is_writer()) return;
-  std::ifstream in(output_target(path_), std::ios::binary);
-  const nlohmann::json doc = nlohmann::json::parse(in, nullptr, /*allow_exceptions=*/false);
-  if (!doc.is_object() || !doc.contains(key)) keep_ = true;
 }
 
 void OutputFile::commit(const void* data, size_t size) {

@@ -1,6 +1,7 @@
 // CommOptions (comm/options.hpp): the comm.* keys every proxy's deck has, read once by the life cycle into
 // RunContext::comm_options, and what they make of MPI's memory on this build's back end.
 #include "proxylab/app.hpp"
+#include "proxylab/comm/mpi_device_memory.hpp"
 #include "proxylab/comm/options.hpp"
 #include "proxylab/testing.hpp"
 

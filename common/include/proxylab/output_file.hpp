@@ -35,10 +35,6 @@ class OutputFile {
   // The run ends without this output and leaves its target as it is, never removed as stale (the run was refused
   // because the path is also another of its files, maybe an input).
   void keep_target() { keep_ = true; }
-  // The run was refused before it knew every file it reads (the deck itself was refused, so its file keys are
-  // unknown): the target is removed as stale only if it is what this output writes, a JSON object with `key` (a
-  // record's "status", a trace's "traceEvents"); anything else may be an input and is left as it is.
-  void keep_target_unless_json_with(const char* key);
   const std::string& path() const { return path_; }
   bool is_writer() const { return rank_ == writer_; }
 

@@ -34,12 +34,4 @@ struct CommOptions {
 void declare_comm_keys(Schema& schema);
 CommOptions read_comm_options(const Config& cfg);
 
-// What the MPI library says of CUDA device memory: MPICH's MPIX_GPU_query_support(MPIX_GPU_SUPPORT_CUDA), Open MPI's
-// MPIX_Query_cuda_support (mpi-ext.h); unknown where the library has no such query. Call after MPI_Init.
-enum class MpiDeviceMemory { readable, not_readable, unknown };
-MpiDeviceMemory mpi_device_memory();
-// "" or why the run cannot hand MPI device memory: comm.gpu_aware=true on a device build whose MPI says it cannot
-// read it (its first message would crash inside MPI). Unknown is allowed: the user's word stands.
-std::string gpu_aware_refusal(const CommOptions& o, bool device_build, MpiDeviceMemory mpi);
-
 }  // namespace proxylab
