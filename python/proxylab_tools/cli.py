@@ -25,7 +25,7 @@ import sys
 import time
 from pathlib import Path
 
-from . import launch, output_files, run_files, runner
+from . import launch, output_files, run_files, runner, stats
 from .job import STOP_SIGNALS
 from .runner import ROOT
 from .runs_csv import runs_csv
@@ -206,13 +206,15 @@ def cmd_demo(args) -> int:
         fom = f"{value:.4g} {unit}" if isinstance(value, (int, float)) else "-"
         status = "PASSED" if res.verified else f"FAILED (exit {res.returncode})"
         failed += not res.verified
-        rows.append([app, str(deck.relative_to(ROOT)), f"{args.ranks} x {args.threads}", fom, name, status,
+        better = "" if fom == "-" else "higher" if stats.higher_is_better(unit) else "lower"
+        rows.append([app, str(deck.relative_to(ROOT)), f"{args.ranks} x {args.threads}", fom, better, name, status,
                      f"{res.seconds:.1f} s"])
         log(f"{app}: {status} in {res.seconds:.1f} s")
         if not res.verified:
             sys.stdout.write(res.stdout[-3000:] + res.stderr[-2000:])
     print()
-    print(format_table(rows, ["proxy", "deck", "ranks x threads", "FOM", "figure of merit", "verification", "time"]))
+    print(format_table(rows, ["proxy", "deck", "ranks x threads", "FOM", "better", "figure of merit", "verification",
+                              "time"]))
     print()
     print("Each proxy verified itself (see miniapps/<proxy>/README.md for what it checks).",
           "Run one yourself: ./proxylab run <proxy> --deck <deck> --ranks N --threads T")
