@@ -233,10 +233,25 @@ class ProgressLine:
             sys.stderr.flush()
 
 
+# A load average above this share of the cores before the runs: other work shares the machine with them.
+BUSY_LOAD_SHARE = 0.5
+
+
+def busy_note(load: float, cores: int) -> str:
+    """'' or the warning that the machine is busy before the runs start (their times then carry its noise)."""
+    if load <= BUSY_LOAD_SHARE * cores:
+        return ""
+    return (f"note: the machine is busy before the runs (load average {load:.1f} on {cores} cores): their times "
+            "will be noisy; the verdicts cancel drift between back-to-back pairs, not noise within a pair")
+
+
 def run_plan(tool: str, args, plan: list[Planned]) -> tuple[list[dict], str]:
     """Runs the plan in order. Returns (one entry per finished run, status) with status 'completed',
     'interrupted' (Ctrl-C: the runs so far are kept) or 'bad input' (a run exited 2: the rest would too).
     A run stopped by --timeout is a failed run (returncode 124): the plan goes on."""
+    note = busy_note(os.getloadavg()[0], launch.cores_available())
+    if note:
+        log(tool, note)
     deck = resolve_deck(args)
     progress = ProgressLine(tool, len(plan), args.quiet)
     runs: list[dict] = []

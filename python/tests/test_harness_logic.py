@@ -78,6 +78,10 @@ class CompareStatistics(unittest.TestCase):
         self.assertAlmostEqual(fom["variants"]["B"]["ratio"], 1.1)
         self.assertEqual(fom["variants"]["B"]["verdict"], "better, resolved")  # every pair above 1, FOM: higher
 
+    def test_a_busy_machine_is_named(self):
+        self.assertEqual(hc.busy_note(0.9, 2), "")
+        self.assertIn("load average 3.5 on 2 cores", hc.busy_note(3.5, 2))
+
     def test_verdicts_from_the_pairs(self):
         # the medians (3.76e6 vs 2.33e6 in a lesson) said one thing, the pairs another: the verdict reads the pairs
         self.assertEqual(stats.verdict([1.2, 1.1, 1.3], True), "better, resolved")
