@@ -93,7 +93,8 @@ def script(args, plan: launch.Launch) -> str:
     lines = ["#!/bin/bash",
              f"# Written by: ./proxylab {shlex.join(args.command_line)}",
              f"# The same experiment as: ./proxylab run {args.app} ... --launcher {launcher} (see docs/harness.md)",
-             *directives(args.scheduler, args.app, plan, args.time, args.partition, args.account, args.gpus_per_task),
+             *directives(args.scheduler, args.app, plan, args.time, args.partition, args.account,
+                         plan.options.gpus_per_task),
              "",
              "# Your site's environment (fill in; the front end needs python3, the build needs MPI and Kokkos):",
              "# module load gcc mpich cmake python",
@@ -117,9 +118,6 @@ def main(args) -> int:
     plan = launch.Launch(launch.ranks_for(args.ranks, options), args.threads, options)
     if args.time < 1:
         print(f"[jobscript] --time {args.time}: at least 1 minute")
-        return 2
-    if args.gpus_per_task < 0:
-        print(f"[jobscript] --gpus-per-task {args.gpus_per_task}: at least 0 (0: no GPU asked)")
         return 2
     problem = unwritable(args.command_line)
     for flag, value in (("--partition", args.partition), ("--account", args.account)):

@@ -134,6 +134,7 @@ class LaunchOptions:
     oversubscribe: bool = False
     ignore_caps: bool = False    # --ignore-caps: run beyond the sanity caps on ranks and threads
     srun_mpi: str = ""           # --srun-mpi: srun's --mpi=TYPE; "" = PROXYLAB_SRUN_MPI, else the site's default
+    gpus_per_task: int = 0       # --gpus-per-task: GPUs the scheduler gives each rank (srun, flux); 0 = none asked
 
     def resolved_srun_mpi(self) -> str:
         return self.srun_mpi or os.environ.get("PROXYLAB_SRUN_MPI", "")
@@ -205,6 +206,12 @@ class Launch:
                 escaped = " ({{ranks}} is the text {ranks}, not the count)" if "{{ranks}}" in launcher else ""
                 raise LaunchError(f"launcher {quote(launcher)}: neither one of {', '.join(LAUNCHERS)} nor a template with "
                                   f"{{ranks}}{escaped} (e.g. 'srun -n {{ranks}} -c {{threads}} --cpu-bind=cores')")
+        if o.gpus_per_task < 0:
+            raise LaunchError(f"--gpus-per-task {o.gpus_per_task}: at least 0 (0: no GPU asked)")
+        if o.gpus_per_task and launcher not in ("srun", "flux"):
+            raise LaunchError(f"--gpus-per-task {o.gpus_per_task}: the scheduler's GPU request, for --launcher srun or "
+                              f"flux only (here {launcher}); with mpiexec each rank takes GPU (local rank modulo the "
+                              "visible GPUs), docs/gpu.md")
         if o.srun_mpi and launcher != "srun":
             raise LaunchError(f"--srun-mpi {o.srun_mpi}: srun's MPI plugin, for --launcher srun only (here {launcher})")
         if launcher == "srun" and o.resolved_srun_mpi() and not SRUN_MPI_TYPE.fullmatch(o.resolved_srun_mpi()):
@@ -298,6 +305,8 @@ class Launch:
                 words += ["-N", str(o.nodes)]
             if o.ranks_per_node:
                 words += ["--ntasks-per-node", str(o.ranks_per_node)]
+            if o.gpus_per_task:
+                words.append(f"--gpus-per-task={o.gpus_per_task}")
             words += ["--cpu-bind=cores"] if self.bound else ["--cpu-bind=none", "--overcommit"]
             return words
         if launcher == "flux":
@@ -306,6 +315,8 @@ class Launch:
                 words += ["-N", str(o.nodes)]
             if o.ranks_per_node:
                 words += ["--tasks-per-node", str(o.ranks_per_node)]
+            if o.gpus_per_task:
+                words += ["-g", str(o.gpus_per_task)]
             words += ["-o", "cpu-affinity=per-task" if self.bound else "cpu-affinity=off"]
             return words
         exe = mpiexec_executable()
@@ -362,6 +373,9 @@ def add_arguments(sp) -> None:
     sp.add_argument("--srun-mpi", default="", metavar="TYPE",
                     help="srun's --mpi=TYPE (pmi2, pmix, ...; default: PROXYLAB_SRUN_MPI, else none: the site's "
                          "default or SLURM_MPI_TYPE)")
+    sp.add_argument("--gpus-per-task", type=int, default=0, metavar="N",
+                    help="GPUs for each rank, asked of the scheduler (srun --gpus-per-task, flux run -g; a cuda build; "
+                         "default 0: none asked)")
     sp.add_argument("--ignore-caps", action="store_true",
                     help=f"run beyond the sanity caps ({OVERSUBSCRIBE_PER_CORE} threads per core, {RANK_MEMORY_MIB} MiB "
                          f"per rank, {MAX_THREADS_PER_RANK} threads per rank)")
@@ -379,7 +393,8 @@ def ranks_for(ranks: int | None, options: LaunchOptions, default: int = 1) -> in
 def options_from(args) -> LaunchOptions:
     return LaunchOptions(getattr(args, "launcher", "") or "", getattr(args, "nodes", None),
                          getattr(args, "ranks_per_node", None), bool(getattr(args, "oversubscribe", False)),
-                         bool(getattr(args, "ignore_caps", False)), getattr(args, "srun_mpi", "") or "")
+                         bool(getattr(args, "ignore_caps", False)), getattr(args, "srun_mpi", "") or "",
+                         getattr(args, "gpus_per_task", 0) or 0)
 
 
 def main(argv: list[str]) -> int:

@@ -103,6 +103,15 @@ class LaunchChecks(unittest.TestCase):
         with machine(env={"PROXYLAB_SRUN_MPI": "pmix;x"}):
             self.refused(plan(launcher="srun"), "PROXYLAB_SRUN_MPI 'pmix;x'", "plugin name")
 
+    def test_gpus_per_task_is_asked_of_the_scheduler(self):
+        with machine():
+            self.assertIn("--gpus-per-task=1", plan(ranks=8, launcher="srun", gpus_per_task=1).prefix())
+            words = plan(ranks=8, launcher="flux", gpus_per_task=2).prefix()
+            self.assertEqual(words[words.index("-g"):][:2], ["-g", "2"])
+            self.assertNotIn("-g", plan(ranks=8, launcher="flux").prefix())
+            self.refused(plan(launcher="mpiexec", gpus_per_task=1), "--gpus-per-task 1", "srun or flux only")
+            self.refused(plan(launcher="srun", gpus_per_task=-1), "--gpus-per-task -1: at least 0")
+
     def test_ranks_from_nodes(self):
         o = launch.LaunchOptions("srun", nodes=3, ranks_per_node=4)
         self.assertEqual(launch.ranks_for(None, o), 12)
