@@ -38,6 +38,17 @@ def table(title, header, rows):
         print("| " + " | ".join(str(x) for x in r) + " |")
 
 
+def strategy_table(title: str, case_names: list[str], times: dict) -> None:
+    """One row per case (the key's first two fields), one column per strategy (its third), and the fastest."""
+    cases = sorted({k[:2] for k in times})
+    strategies = sorted({k[2] for k in times})
+    rows = []
+    for c in cases:
+        row = {s: times[(*c, s)] for s in strategies if (*c, s) in times}
+        rows.append((*c, *[f"{row[s]:.3g}" if s in row else "-" for s in strategies], min(row, key=row.get)))
+    table(title, [*case_names, *strategies, "fastest"], rows)
+
+
 def report(ranks, runs):
     print(f"\n### {ranks} ranks ({len(runs)} runs; median over runs of each point's {STAT})")
     lat = median_of(runs, "pingpong", ["bytes"], STAT)
@@ -54,26 +65,13 @@ def report(ranks, runs):
               [(k[0], k[1], f"{ring[k]:.3g}", f"{ring_bw[k]:.3g}") for k in sorted(ring)])
     halo = median_of(runs, "halo", ["tile", "width", "strategy"], STAT)
     if halo:
-        cases = sorted({(k[0], k[1]) for k in halo})
-        strategies = sorted({k[2] for k in halo})
-        rows = []
-        for c in cases:
-            times = {s: halo[(c[0], c[1], s)] for s in strategies if (c[0], c[1], s) in halo}
-            best = min(times, key=times.get)
-            rows.append((c[0], c[1], *[f"{times[s]:.3g}" for s in strategies], best))
-        table("halo, us per exchange (2-D, edges + corners)", ["tile", "width", *strategies, "fastest"], rows)
+        strategy_table("halo, us per exchange (2-D, edges + corners)", ["tile", "width"], halo)
     h3 = median_of(runs, "halo3d", ["n", "method"], STAT)
     if h3:
         table("halo3d, us per six-face swap", ["n", "method", "us"], [(k[0], k[1], f"{h3[k]:.3g}") for k in sorted(h3)])
     a2a = median_of(runs, "alltoall", ["group", "bytes", "strategy"], STAT)
     if a2a:
-        cases = sorted({(k[0], k[1]) for k in a2a})
-        strategies = sorted({k[2] for k in a2a})
-        rows = []
-        for c in cases:
-            times = {s: a2a[(c[0], c[1], s)] for s in strategies if (c[0], c[1], s) in a2a}
-            rows.append((c[0], c[1], *[f"{times[s]:.3g}" for s in strategies], min(times, key=times.get)))
-        table("alltoall, us per call", ["group", "bytes/pair", *strategies, "fastest"], rows)
+        strategy_table("alltoall, us per call", ["group", "bytes/pair"], a2a)
     red = median_of(runs, "allreduce", ["operation", "group", "words"], STAT)
     if red:
         table("allreduce / barrier, us per call", ["operation", "group", "words", "us"],
