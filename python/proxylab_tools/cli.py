@@ -168,8 +168,7 @@ def append_csv_line(path: str, res: runner.RunResult) -> None:
     except FileNotFoundError:
         old = ""
     value, unit, _ = res.fom
-    verified = res.returncode == 0 and bool((res.record or {}).get("verification", {}).get("passed"))
-    row = {"variant": "", "ranks": res.ranks, "threads": res.threads, "repeat": 0, "verified": verified,
+    row = {"variant": "", "ranks": res.ranks, "threads": res.threads, "repeat": 0, "verified": res.verified,
            "returncode": res.returncode, "seconds": res.seconds, "fom": value, "fom_unit": unit}
     output_files.atomic_write(path, old + runs_csv(res.app, [row], header=not old.strip()))
 

@@ -156,7 +156,12 @@ class RunResult:
 
     @property
     def verified(self) -> bool:
-        return self.returncode == 0 and "VERIFICATION: PASSED" in self.stdout
+        """Exit 0 and the record's verdict; without a record, the printed one (the output was captured)."""
+        if self.returncode != 0:
+            return False
+        if self.record is not None:
+            return bool(self.record.get("verification", {}).get("passed"))
+        return "VERIFICATION: PASSED" in self.stdout
 
     @property
     def fom(self) -> tuple[float | None, str, str]:
