@@ -62,4 +62,21 @@ if [ "$warnings" != 0 ]; then
 fi
 built=$(cd build/cuda/bin && ls | tr '\n' ' ')
 echo "stage-cuda: built with CUDA $(nvcc --version | sed -n 's/.*release \([0-9.]*\),.*/\1/p') ($arch), no warning: $built"
+
+# Per-kernel registers, stack, spills and shared memory of the proxies' kernels (ci/cuda_resources.py), read from
+# the built binaries; a spill in a kernel ci/cuda-no-spill.txt names fails the stage. The toolkit here lacks
+# cuobjdump, so the pinned PyPI wheel is installed once into the cache.
+cuobjdump_version=13.4.92
+tools=${PROXYLAB_CACHE_DIR:-${XDG_CACHE_HOME:-$HOME/.cache}/proxylab}/cuobjdump-$cuobjdump_version
+cuobjdump=$(command -v cuobjdump || echo "$tools/nvidia/cu13/bin/cuobjdump")
+if [ ! -x "$cuobjdump" ]; then
+  pip=(python3 -m pip); [ -x .deps/venv/bin/python ] && pip=(.deps/venv/bin/python -m pip)
+  "${pip[@]}" install -q --disable-pip-version-check --root-user-action=ignore --target "$tools" "nvidia-cuda-cuobjdump==$cuobjdump_version" ||
+    { echo "stage-cuda: could not install nvidia-cuda-cuobjdump==$cuobjdump_version (pip) for the resource report"; exit 1; }
+fi
+bins=(); for t in "${targets[@]}"; do [[ $t == proxylab-* ]] && bins+=("build/cuda/bin/$t"); done
+[ "${targets[0]}" = all ] && bins=(build/cuda/bin/proxylab-*)
+python3 ci/cuda_resources.py --cuobjdump "$cuobjdump" --no-spill ci/cuda-no-spill.txt \
+  --out build/ci/cuda-resources.txt "${bins[@]}" || { echo "stage-cuda: the resource report failed (above; table: build/ci/cuda-resources.txt)"; exit 1; }
+echo "stage-cuda: per-kernel resources in build/ci/cuda-resources.txt"
 echo "stage-cuda: $((SECONDS - start)) s"
