@@ -86,7 +86,7 @@ LESSONS = [
              keep=r"^(pingpong|ring|allreduce):"),
         Step("dgemm-pstswm", "run --deck inputs/pstswm/small.yaml --set perf.measure_dgemm=true pstswm",
              PST_SMOKE, out="json", keep=r"DGEMM [0-9]"),
-        Step("roofline", "roofline --out docs/workshop/results/02-know-the-machine/roofline", out="none"),
+        Step("roofline", "roofline --out roofline", out="none"),
     ]),
     Lesson("03-vectorization", "Vectorization and loop structure", [
         Step("evh1-pencil-batched", f"{EVH1} --vary evh1.mapping=pencil,batched --ranks 1 --repeat 3", EVH1_SMOKE,
@@ -208,6 +208,8 @@ def command_words(step: Step, lesson: Lesson, smoke: bool, outdir: Path) -> list
         if words[0] == "roofline":
             extra += ["--quick", "--repeat", "1"]
         words = [w.replace("docs/workshop/results/" + lesson.folder, str(outdir)) for w in words]
+    if words[0] == "roofline":  # the lesson names the participant's own folder; this run writes the lesson's results
+        words[words.index("--out") + 1] = str(outdir / "roofline")
     if step.out == "dir":
         extra += ["--out", str(outdir / step.name), "--quiet"]
     elif step.out == "json":

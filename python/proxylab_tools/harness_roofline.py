@@ -90,8 +90,14 @@ def main(args) -> int:
     for rep in range(args.repeat):  # interleaved, as compare runs variants, so drift hits every kernel alike
         for i, (app, deck, sets) in enumerate(plan):
             hc.log(TOOL, f"repeat {rep + 1}/{args.repeat}, run {i + 1}/{len(plan)}: {app} {deck} {' '.join(sets)}")
-            res = runner.run_app(app, 1, 1, deck, sets, quiet=True, preset=args.preset,
-                                 launch=launch.LaunchOptions(args.launcher))
+            try:
+                res = runner.run_app(app, 1, 1, deck, sets, quiet=True, preset=args.preset,
+                                     launch=launch.LaunchOptions(args.launcher))
+            except KeyboardInterrupt:
+                res = None
+            if res is None or res.returncode == runner.EXIT_INTERRUPTED:  # not a failed verification: no table
+                hc.log(TOOL, f"interrupted during {app} (repeat {rep + 1}/{args.repeat}): nothing written")
+                return runner.EXIT_INTERRUPTED
             if not res.verified or not res.record:
                 hc.log(TOOL, f"{app} did not verify (exit {res.returncode}): {' '.join(res.command)}")
                 return 1

@@ -52,6 +52,16 @@ def run_time(record: dict | None, region: str | None) -> float | None:
     return record.get("run_seconds")
 
 
+def pair_efficiencies(runs: list[dict], label: str, mode: str, region: str | None, p_ref: int, p: int) -> list[float]:
+    """The efficiency of each repeat's run at p against the same repeat's run at p_ref (made back to back)."""
+    def times(ranks):
+        return {r["repeat"]: run_time(r["record"], region) for r in runs
+                if r["curve"] == label and r["ranks"] == ranks and r["verified"]}
+    ref, mine = times(p_ref), times(p)
+    return [stats.parallel_efficiency(mode, p_ref, ref[k], p, mine[k]) for k in sorted(ref.keys() & mine.keys())
+            if ref[k] and mine[k]]
+
+
 def summarize(runs: list[dict], cs, mode: str, region: str | None) -> list[dict]:
     """Per curve and rank count: median/min/max time of the verified runs, speedup and efficiency vs the first count."""
     out = []
@@ -70,6 +80,8 @@ def summarize(runs: list[dict], cs, mode: str, region: str | None) -> list[dict]
             q["efficiency"] = stats.parallel_efficiency(mode, ref["ranks"], ref["time"], q["ranks"], q["time"]) if ok \
                 else math.nan
             q["fom_ratio"] = stats.ratio(q["fom"], ref["fom"]) if ok else math.nan
+            q["verdict"] = "reference" if q is ref else stats.scaling_verdict(
+                pair_efficiencies(runs, label, mode, region, ref["ranks"], q["ranks"])) if ok else "-"
         out.append({"label": label, "points": points})
     return out
 
@@ -80,10 +92,10 @@ def format_curves(summary: list[dict], fom_unit: str) -> str:
         for q in c["points"]:
             rows.append([c["label"], str(q["ranks"]), " ".join(q["sets"]) or "-", str(q["n"]), stats.fmt(q["time"]),
                          stats.fmt(q["min"]), stats.fmt(q["max"]), stats.fmt_ratio(q["speedup"]),
-                         "-" if math.isnan(q["efficiency"]) else f"{100 * q['efficiency']:.1f}", stats.fmt(q["fom"]),
-                         stats.fmt_ratio(q["fom_ratio"])])
+                         "-" if math.isnan(q["efficiency"]) else f"{100 * q['efficiency']:.1f}", q["verdict"],
+                         stats.fmt(q["fom"]), stats.fmt_ratio(q["fom_ratio"])])
     return format_table(rows, ["curve", "ranks", "size", "n", "time [s]", "min", "max", "speedup", "efficiency %",
-                               f"FOM [{fom_unit}]", "FOM ratio"])
+                               "verdict", f"FOM [{fom_unit}]", "FOM ratio"])
 
 
 def register(subparsers) -> None:

@@ -19,6 +19,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[2]
 VENV_PYTHON = ROOT / ".deps" / "venv" / "bin" / "python"
 COLOURS = {"compute": "#2ca02c", "communication": "#d62728", "io": "#1f77b4", "other": "#9467bd", "idle": "#e8e8e8"}
+# colours of the regions in gantt --color-by region: none of them is a category's, so the timeline's legend and the
+# utilization legend beside it never show one colour for two things (matplotlib's tab20b and tab10 leftovers)
+REGION_COLOURS = ["#ff7f0e", "#17becf", "#8c564b", "#bcbd22", "#e377c2", "#393b79", "#637939", "#8c6d31", "#843c39",
+                  "#7b4173"]
 
 
 # ---- launching (standard library) -------------------------------------------------------------------
@@ -69,6 +73,16 @@ def title_text(what: str, machine: dict, command: str) -> str:
     return "\n".join([what, host, *textwrap.wrap(command, 150, break_on_hyphens=False)[:3]])
 
 
+def label_log_axes(fig) -> None:
+    """Every decimal log axis labels ticks between the powers of ten when it spans under 2.5 decades (a time
+    axis from 3 to 30 ms showed the one label "10^1"): 2, 4 and 6 of each decade, and every tick under one decade."""
+    from matplotlib.ticker import LogFormatterSciNotation
+    for ax in fig.axes:
+        for axis in (ax.xaxis, ax.yaxis):
+            if axis.get_scale() == "log" and getattr(axis.get_transform(), "base", None) == 10:
+                axis.set_minor_formatter(LogFormatterSciNotation(labelOnlyBase=False, minor_thresholds=(2.5, 1)))
+
+
 def save(fig, png: str | Path) -> None:
     """Into memory first, then atomically to the path (no truncated PNG after a failure). A 256-colour palette PNG:
     the charts draw a few hundred colours, so it looks the same at a third of matplotlib's RGBA file (the workshop
@@ -76,6 +90,7 @@ def save(fig, png: str | Path) -> None:
     import io
     from PIL import Image
     from .output_files import atomic_write
+    label_log_axes(fig)
     buf, small = io.BytesIO(), io.BytesIO()
     fig.savefig(buf, format="png", dpi=110, bbox_inches="tight")
     # method 0: median cut, dither 0: none (Pillow's Quantize and Dither enums hold these values since 9.1)
@@ -186,14 +201,14 @@ def plot_sweep(doc: dict, png: str | Path) -> None:
     save(fig, png)
 
 
-def region_colours(leaves: dict, top: int = 10) -> dict[str, str]:
-    """The `top` leaf regions with the most time over all ranks get a colour of their own (tab10)."""
+def region_colours(leaves: dict, top: int = len(REGION_COLOURS)) -> dict[str, str]:
+    """The `top` leaf regions with the most time over all ranks get a colour of their own (REGION_COLOURS)."""
     total: dict[str, float] = {}
     for segs in leaves.values():
         for s in segs:
             total[s.name] = total.get(s.name, 0.0) + s.t1 - s.t0
     names = sorted(total, key=total.get, reverse=True)[:top]
-    return {n: f"C{i}" for i, n in enumerate(names)}
+    return dict(zip(names, REGION_COLOURS))
 
 
 def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "category") -> None:

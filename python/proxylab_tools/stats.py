@@ -76,6 +76,21 @@ def verdict(pairs: list[float], higher_better: bool) -> str:
     return "within the noise"
 
 
+def scaling_verdict(efficiencies: list[float]) -> str:
+    """A rank count's parallel efficiency against ideal scaling from its pairs (each repeat's run against the same
+    repeat's run at the curve's first rank count, made back to back): 'below ideal, resolved' or 'above ideal,
+    resolved' when every pair lies on one side of 1, else 'ideal within the noise'; 'too few repeats' below
+    VERDICT_PAIRS pairs. docs/harness.md, 'Verdicts'."""
+    pairs = finite(efficiencies)
+    if len(pairs) < VERDICT_PAIRS:
+        return "too few repeats"
+    if max(pairs) < 1.0:
+        return "below ideal, resolved"
+    if min(pairs) > 1.0:
+        return "above ideal, resolved"
+    return "ideal within the noise"
+
+
 def higher_is_better(unit: str) -> bool:
     """A figure of merit in a time unit (s, ms, us, ns) is better when lower; a rate (GB/s, cells/s) when higher."""
     return unit.strip() not in TIME_UNITS

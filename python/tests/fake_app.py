@@ -6,7 +6,7 @@ checked exactly: it takes the binaries' flags and writes a run record whose numb
     fake.seconds=<s>     run time and time of region "step" (default 1); "step/halo" gets a quarter of it
     fake.fail=1          verification fails (exit 1)
     fake.bad=1           bad input (exit 2)
-    fake.sleep=<s>       sleep this long first (for the Ctrl-C and --timeout tests)
+    fake.sleep=<s>       sleep this long first (for the Ctrl-C and --timeout tests; default: $FAKE_APP_SLEEP, else 0)
     fake.trace_sleep=<s> sleep this long first when writing a trace (only the traced run of perturbation is slow)
     fake.record=<kind>   write a record that is no record: deep (lists nested 1,200 deep), list, latin1 (not UTF-8)
     fake.ignore_signals=1  ignore SIGINT and SIGTERM (a job the front end must abort after its grace period)
@@ -17,6 +17,7 @@ can see that it runs; SIGINT or SIGTERM while it sleeps ends it as a real binary
 """
 import argparse
 import json
+import os
 import signal
 import sys
 import time
@@ -59,7 +60,7 @@ def main() -> int:
             signal.signal(sig, stop)
     write(a.trace, {"traceEvents": [{"ph": "X", "name": "step", "cat": "compute", "ts": 0, "dur": 5, "pid": 0}]})
     try:
-        time.sleep(float(cfg.get("fake.sleep", 0)) + (float(cfg.get("fake.trace_sleep", 0)) if a.trace else 0.0))
+        time.sleep(float(cfg.get("fake.sleep", os.environ.get("FAKE_APP_SLEEP", 0))) + (float(cfg.get("fake.trace_sleep", 0)) if a.trace else 0.0))
     except Interrupted:
         write(a.json, {"app": "fake", "status": "interrupted", "verification": {"passed": False, "checks": []},
                        "timers": [], "run_seconds": 0.0})

@@ -5,6 +5,7 @@ import csv
 import json
 import os
 import re
+import shutil
 import signal
 import subprocess
 import sys
@@ -150,6 +151,30 @@ class FakeApp(unittest.TestCase):
         self.assertEqual(doc["status"], "interrupted")
         self.assertGreaterEqual(len(doc["runs"]), 1)
         self.assertLess(len(doc["runs"]), 40)
+
+    def test_ctrl_c_stops_roofline_without_blaming_verification(self):
+        # interrupted during its STREAM run, roofline said "stream did not verify" (exit 1)
+        for app in ("stream", "pstswm", "pop", "fft3d"):
+            shutil.copy(Path(self.build.name) / "bin" / "proxylab-fake", Path(self.build.name) / "bin" / f"proxylab-{app}")
+        out = self.out("roofline")
+        env = dict(os.environ, PYTHONPATH=str(ROOT / "python"), PROXYLAB_BUILD_DIR=self.build.name, FAKE_APP_SLEEP="30",
+                   **self.QUICK_STOP)
+        proc = subprocess.Popen([sys.executable, "-m", "proxylab_tools.cli", "roofline", "--out", str(out), "--quick",
+                                 "--no-plot"], cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                text=True, start_new_session=True)
+        seen = []
+        for line in proc.stdout:  # the first run has started
+            seen.append(line)
+            if "run 1/" in line:
+                break
+        time.sleep(1)
+        os.killpg(proc.pid, signal.SIGINT)
+        rest, _ = proc.communicate(timeout=60)
+        text = "".join(seen) + rest
+        self.assertEqual(proc.returncode, 130, text)
+        self.assertIn("interrupted during stream", text)
+        self.assertNotIn("did not verify", text)
+        self.assertFalse((out / "roofline.json").exists())
 
     # A job past --timeout is stopped as after Ctrl-C; where its ranks are not told directly (the fake is a Python
     # script, not the binary the front end looks for) it is aborted after the grace period: 1 s here.

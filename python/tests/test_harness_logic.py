@@ -166,6 +166,11 @@ class Sweep(unittest.TestCase):
         self.assertAlmostEqual(pts[1]["efficiency"], 8.2 / 8.8)
         self.assertAlmostEqual(pts[2]["efficiency"], 8.2 / 10.0)
         self.assertAlmostEqual(pts[2]["speedup"], 8.2 / 2.5)
+        # verdicts from each repeat's pair: at 2 ranks 0.91, 1.00, 0.93 (one pair reaches ideal); at 4 all below
+        self.assertEqual([p["verdict"] for p in pts], ["reference", "ideal within the noise", "below ideal, resolved"])
+        self.assertEqual(stats.scaling_verdict([1.02, 1.1, 1.05]), "above ideal, resolved")
+        self.assertEqual(stats.scaling_verdict([0.5, 0.6]), "too few repeats")
+        self.assertIn("below ideal, resolved", sweep.format_curves(sweep.summarize(runs, cs, "strong", None), "s"))
 
     def test_region_time_and_weak_summary(self):
         cs = sweep.curves("weak", [1, 2], None, [])

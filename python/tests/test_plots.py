@@ -64,6 +64,17 @@ class Charts(unittest.TestCase):
         self.check_figure(png, doc["command"])
         self.assertEqual(self.plt.gcf().axes[1].get_ylabel(), "parallel efficiency [%]")
 
+    def test_a_log_axis_within_two_decades_has_several_labels(self):
+        # 3 to 30 on a log axis showed one tick label (10^1)
+        fig, ax = self.plt.subplots()
+        ax.bar(["a", "b"], [3, 30])
+        plots.log_scale_if_spread(ax, [3, 30], 5)
+        plots.save(fig, self.dir / "log.png")
+        lo, hi = ax.get_ylim()
+        shown = [t for t in ax.yaxis.get_ticklabels(minor=True) + ax.yaxis.get_ticklabels()
+                 if t.get_text() and lo <= t.get_position()[1] <= hi]
+        self.assertGreaterEqual(len(shown), 3, [t.get_text() for t in shown])
+
     def test_gantt_chart_of_the_fixture(self):
         png = self.dir / "g.png"
         plots.plot_gantt(HERE / "fixtures" / "trace_fft3d_2ranks.json", png, "./proxylab gantt trace_fft3d_2ranks.json")
@@ -77,6 +88,10 @@ class Charts(unittest.TestCase):
         names = [t.get_text() for t in self.plt.gcf().legends[0].get_texts()]
         self.assertIn("forward/transpose", names)
         self.assertLessEqual(len(names), 11)  # ten regions and "other regions"
+        # the regions' colours are not the utilization legend's (compute was green in both)
+        region = {tuple(h.get_facecolor()) for h in self.plt.gcf().legends[0].legend_handles}
+        utilization = {tuple(h.get_facecolor()) for h in self.plt.gcf().axes[1].get_legend().legend_handles}
+        self.assertFalse(region & utilization)
 
     def test_comm_chart_of_the_fixture(self):
         # fixture: `./proxylab run comm --ranks 2 --deck inputs/comm/small.yaml --json ...` (workshop lesson 2; the

@@ -33,13 +33,18 @@ void require_normal_replay(const Config& cfg, int iterations, double scalar, lon
 
 }  // namespace
 
-RunOptions read_options(const Config& cfg, long long last_level_cache_bytes) {
+RunOptions read_options(const Config& cfg, const NodeMemory& node) {
   RunOptions o;
   o.mapping = cfg.choice<Mapping>("stream.mapping");
   o.iterations = static_cast<int>(cfg.integer("stream.iterations"));
   o.scalar = cfg.real("stream.scalar");
   o.n = cfg.integer("stream.n");
-  if (o.n == 0) o.n = std::max<long long>(1LL << 22, 4 * last_level_cache_bytes / 8);
+  if (o.n == 0) {
+    const double rule = std::max(double(1LL << 22), 4.0 * double(node.last_level_cache_bytes) / 8 / node.ranks_on_node);
+    const double cap = node.available_per_rank / 2 / (3 * sizeof(double));
+    o.size_capped = cap < rule;
+    o.n = static_cast<long long>(std::min({rule, cap, double((1LL << 31) - 1)}));
+  }
   if (o.n < 1024) cfg.reject("stream.n", "at least 1024 elements (or 0 for automatic)");
   require_normal_replay(cfg, o.iterations, o.scalar, o.n);
   return o;

@@ -42,7 +42,8 @@ constexpr int nkernels = int(std::size(kernels));
 
 void declare(Schema& s) {
   s.integer("stream.n", 0, 0, (1LL << 31) - 1,
-            "elements per array per rank; 0 = automatic (each array 4x the last-level cache, at least 2^22)");
+            "elements per array per rank; 0 = automatic (the ranks' arrays 4x the last-level cache, at least 2^22, "
+            "at most half the memory)");
   s.integer("stream.iterations", 20, 2, 100000, "timed repetitions of the five kernels (the first is a warm-up)");
   s.choice("stream.mapping", Mapping::flat, "loop mapping of the kernels (common/mapping.hpp)");
   s.real("stream.scalar", 0.4, -1e6, 1e6, "the scalar of mul and triad");
@@ -50,10 +51,11 @@ void declare(Schema& s) {
 
 void run(RunContext& ctx) {
   const LastLevelCache cache = last_level_cache();
-  const RunOptions o = read_options(ctx.config, cache.bytes);
+  const MemoryAvailable memory = available_memory(ctx.comm);
+  const RunOptions o = read_options(ctx.config, {cache.bytes, memory.ranks_on_node, memory.per_rank()});
   const long long n = o.n;
   require_memory(ctx.comm, MemoryEstimate().view("stream arrays a, b, c", 3, double(n) * sizeof(double)), "stream.n");
-  publish_results(ctx, SetupSummary{n, cache, o.mapping});
+  publish_results(ctx, SetupSummary{n, cache, o.mapping, o.size_capped});
 
   Arrays x(static_cast<int>(n));
   init(x, o.mapping);

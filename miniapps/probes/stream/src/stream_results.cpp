@@ -12,11 +12,17 @@ std::string SetupSummary::to_text() const {
   out << "  arrays: 3 x " << n << " doubles per rank (" << 3.0 * n * 8 / 1048576.0 << " MiB); last-level cache "
       << cache.bytes / 1048576.0 << " MiB (shared by " << cache.cpus << " CPUs); mapping " << to_string(mapping)
       << "\n";
+  if (size_capped)
+    out << "  note: the automatic size stops at half this rank's available memory, under STREAM's 4x the cache: "
+           "a figure above the machine's DRAM bandwidth is the cache's\n";
   return out.str();
 }
 
 nlohmann::json SetupSummary::to_json() const {
-  return {{"elements_per_rank", n}, {"last_level_cache_bytes", cache.bytes}, {"last_level_cache_cpus", cache.cpus}};
+  return {{"elements_per_rank", n},
+          {"last_level_cache_bytes", cache.bytes},
+          {"last_level_cache_cpus", cache.cpus},
+          {"automatic_size_capped", size_capped}};
 }
 
 const KernelResult& RunResults::kernel(const std::string& name) const {

@@ -15,6 +15,7 @@ struct SetupSummary {
   long long n = 0;  // elements per array per rank
   LastLevelCache cache;
   Mapping mapping = Mapping::flat;
+  bool size_capped = false;  // the automatic size stopped at half the memory, under 4x the cache
 
   std::string to_text() const;
   nlohmann::json to_json() const;
