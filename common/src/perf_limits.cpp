@@ -54,10 +54,10 @@ double PhaseLimit::fraction() const { return counted / seconds / ceiling_rate; }
 
 std::string LimitsSection::to_text() const {
   std::string text = "  limits per " + step + " (perf.limits: ceilings measured in this run, all ranks):\n" +
-                     text_printf("    %-34s %11s %6s %11s  %-40s %11s %7s\n", "phase", "counted", "unit", "seconds",
+                     text_printf("    %-36s %11s %6s %11s  %-48s %11s %7s\n", "phase", "counted", "unit", "seconds",
                                  "ceiling", "ceiling/s", "of it");
   for (const PhaseLimit& p : phases)
-    text += text_printf("    %-34s %11.4e %6s %11.4e  %-40s %11.4e %6.1f%%\n", p.phase.c_str(), p.counted,
+    text += text_printf("    %-36s %11.4e %6s %11.4e  %-48s %11.4e %6.1f%%\n", p.phase.name.c_str(), p.counted,
                         p.unit.c_str(), p.seconds, p.ceiling.c_str(), p.ceiling_rate, 100.0 * p.fraction());
   return text;
 }
@@ -65,7 +65,8 @@ std::string LimitsSection::to_text() const {
 nlohmann::json LimitsSection::to_json() const {
   nlohmann::json list = nlohmann::json::array();
   for (const PhaseLimit& p : phases)
-    list.push_back({{"phase", p.phase},
+    list.push_back({{"phase", p.phase.name},
+                    {"regions", p.phase.regions},
                     {"unit", p.unit},
                     {"counted", p.counted},
                     {"seconds", p.seconds},
@@ -117,27 +118,27 @@ double mpi_bytes_per_second(const CommCount& c, double bytes, MPI_Comm comm) {
 
 LimitsBuilder::LimitsBuilder(std::string step, MPI_Comm comm) : comm_(comm) { section_.step = std::move(step); }
 
-void LimitsBuilder::add(const std::string& phase, const std::string& unit, double counted_this_rank, double seconds,
+void LimitsBuilder::add(const Phase& phase, const std::string& unit, double counted_this_rank, double seconds,
                         const std::string& ceiling, double ceiling_rate_this_rank) {
   const double counted = sum_over_ranks(counted_this_rank, comm_), rate = sum_over_ranks(ceiling_rate_this_rank, comm_);
   if (counted > 0 && seconds > 0 && rate > 0) section_.phases.push_back({phase, unit, counted, seconds, ceiling, rate});
 }
 
-void LimitsBuilder::memory(const std::string& phase, double bytes_this_rank, double seconds) {
+void LimitsBuilder::memory(const Phase& phase, double bytes_this_rank, double seconds) {
   add(phase, "bytes", bytes_this_rank, seconds, "STREAM triad of the same bytes",
       triad_bytes_per_second(bytes_this_rank));
 }
 
-void LimitsBuilder::dgemm(const std::string& phase, double flops_this_rank, double seconds) {
+void LimitsBuilder::dgemm(const Phase& phase, double flops_this_rank, double seconds) {
   add(phase, "flops", flops_this_rank, seconds, "DGEMM 1024^3", 1e9 * measure_dgemm_gflops(1024, 3));
 }
 
-void LimitsBuilder::fft(const std::string& phase, double flops_this_rank, double seconds, const std::string& library,
+void LimitsBuilder::fft(const Phase& phase, double flops_this_rank, double seconds, const std::string& library,
                         double library_flops_per_second) {
   add(phase, "flops", flops_this_rank, seconds, library, library_flops_per_second);
 }
 
-void LimitsBuilder::exchange(const std::string& phase, const CommCount& c, double seconds) {
+void LimitsBuilder::exchange(const Phase& phase, const CommCount& c, double seconds) {
   // Every rank calls the probe with the largest bytes per call of any rank: the collectives need one size.
   const double bytes = max_over_ranks(c.bytes, comm_);
   if (bytes <= 0 || c.calls <= 0) return;

@@ -24,37 +24,38 @@ TEST_CASE("perf.limits: a phase's fraction is its rate over the ceiling's, rende
           "[limits]") {
   LimitsSection s;
   s.step = "iteration";
-  s.phases.push_back({"solve/halo", "bytes", 4e6, 2e-3, "MPI_Sendrecv of the same bytes", 4e9});
+  s.phases.push_back({{"halo", {"solve/halo"}}, "bytes", 4e6, 2e-3, "MPI_Sendrecv of the same bytes", 4e9});
   CHECK(s.phases[0].fraction() == 0.5);
   const nlohmann::json j = s.to_json();
   REQUIRE(j.contains("limits"));
   CHECK(j["limits"]["step"] == "iteration");
   const nlohmann::json& p = j["limits"]["phases"].at(0);
-  for (const char* key : {"phase", "unit", "counted", "seconds", "ceiling", "ceiling_rate", "fraction"})
+  for (const char* key : {"phase", "regions", "unit", "counted", "seconds", "ceiling", "ceiling_rate", "fraction"})
     CHECK(p.contains(key));
   CHECK(p["fraction"] == 0.5);
-  CHECK(p["phase"] == "solve/halo");
+  CHECK(p["phase"] == "halo");
+  CHECK(p["regions"] == nlohmann::json::array({"solve/halo"}));
   const std::string text = s.to_text();
-  CHECK(text.find("solve/halo") != std::string::npos);
+  CHECK(text.find("halo") != std::string::npos);
   CHECK(text.find("50.0%") != std::string::npos);
 }
 
 TEST_CASE("perf.limits: the builder measures each ceiling in this run and leaves out phases that did no work",
           "[limits]") {
   LimitsBuilder b("step", MPI_COMM_SELF);
-  b.memory("memory phase", 3e6, 1e-3);
-  b.dgemm("dgemm phase", 1e8, 1e-2);
-  b.fft("fft phase", 1e7, 1e-3, "a library's plan", 2e10);
-  b.exchange("halo phase", {"halo", 2, 4096, 4, 1}, 1e-4);
-  b.exchange("sum phase", {"allreduce", 3, 16, 1, 1}, 1e-4);
-  b.exchange("transpose phase", {"alltoall", 1, 1 << 16, 0, 1}, 1e-4);
-  b.memory("no bytes", 0, 1e-3);  // left out: nothing counted
-  b.memory("no time", 1e6, 0);    // left out: never ran
-  b.exchange("no calls", {"halo", 0, 4096, 4, 1}, 1e-4);
+  b.memory({"memory phase", {"a"}}, 3e6, 1e-3);
+  b.dgemm({"dgemm phase", {"b"}}, 1e8, 1e-2);
+  b.fft({"fft phase", {"c"}}, 1e7, 1e-3, "a library's plan", 2e10);
+  b.exchange({"halo phase", {"d"}}, {"halo", 2, 4096, 4, 1}, 1e-4);
+  b.exchange({"sum phase", {"e"}}, {"allreduce", 3, 16, 1, 1}, 1e-4);
+  b.exchange({"transpose phase", {"f"}}, {"alltoall", 1, 1 << 16, 0, 1}, 1e-4);
+  b.memory({"no bytes", {"g"}}, 0, 1e-3);  // left out: nothing counted
+  b.memory({"no time", {"h"}}, 1e6, 0);    // left out: never ran
+  b.exchange({"no calls", {"i"}}, {"halo", 0, 4096, 4, 1}, 1e-4);
   const auto& phases = b.section().phases;
   REQUIRE(phases.size() == 6);
   for (const PhaseLimit& p : phases) {
-    INFO(p.phase << ": " << p.ceiling);
+    INFO(p.phase.name << ": " << p.ceiling);
     CHECK(finite_and_positive(p.ceiling_rate));
     CHECK(finite_and_positive(p.fraction()));
   }

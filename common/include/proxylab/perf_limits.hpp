@@ -27,9 +27,16 @@ class Schema;
 void declare_limits_key(Schema& schema);
 bool limits_requested(const Config& cfg);
 
+// A timed phase: its name in the section and the timer regions whose time it is (paths as the timer table names
+// them: a phase counted over several regions, such as pop's operator and vector kernels, lists them all).
+struct Phase {
+  std::string name;
+  std::vector<std::string> regions;
+};
+
 // One timed phase against its ceiling. counted and ceiling_rate are of all ranks; seconds is the slowest rank's.
 struct PhaseLimit {
-  std::string phase;        // the timed phase, as the timer table names it ("solve/halo", "forward+inverse/pack")
+  Phase phase;
   std::string unit;         // what is counted: "bytes" or "flops"
   double counted = 0;       // per step, all ranks
   double seconds = 0;       // per step, the slowest rank
@@ -44,7 +51,7 @@ struct LimitsSection {
   std::vector<PhaseLimit> phases;
 
   std::string to_text() const;     // a table, one line per phase
-  nlohmann::json to_json() const;  // {"limits": {"step": ..., "phases": [{phase, unit, counted, seconds, ...}]}}
+  nlohmann::json to_json() const;  // {"limits": {"step": ..., "phases": [{phase, regions, unit, counted, ...}]}}
 };
 
 // Builds the section from the app's counts, measuring each ceiling as it goes. Every call is collective over comm
@@ -55,20 +62,20 @@ class LimitsBuilder {
   LimitsBuilder(std::string step, MPI_Comm comm);
 
   // A memory-bound phase: `bytes_this_rank` per step of this rank; ceiling: a triad over that many bytes.
-  void memory(const std::string& phase, double bytes_this_rank, double seconds);
+  void memory(const Phase& phase, double bytes_this_rank, double seconds);
   // A phase of DGEMMs: `flops_this_rank` per step; ceiling: one 1024^3 DGEMM of the default space's library.
-  void dgemm(const std::string& phase, double flops_this_rank, double seconds);
+  void dgemm(const Phase& phase, double flops_this_rank, double seconds);
   // A phase of FFTs: ceiling `library_flops_per_second` of this rank's plan, measured by the app (`library` names it).
-  void fft(const std::string& phase, double flops_this_rank, double seconds, const std::string& library,
+  void fft(const Phase& phase, double flops_this_rank, double seconds, const std::string& library,
            double library_flops_per_second);
   // An exchange: the pattern of `c` ("halo", "alltoall*", "allreduce") with c.calls per step and c.bytes per call
   // sent by this rank; ceiling: the MPI probe's call of that pattern and size, host memory.
-  void exchange(const std::string& phase, const CommCount& c, double seconds);
+  void exchange(const Phase& phase, const CommCount& c, double seconds);
 
   const LimitsSection& section() const { return section_; }
 
  private:
-  void add(const std::string& phase, const std::string& unit, double counted_this_rank, double seconds,
+  void add(const Phase& phase, const std::string& unit, double counted_this_rank, double seconds,
            const std::string& ceiling, double ceiling_rate_this_rank);
   MPI_Comm comm_;
   LimitsSection section_;
