@@ -1,4 +1,4 @@
-"""perf.limits through the real binaries, one class per proxy (2 ranks, so that every exchange runs): the record's
+"""perf.limits through the real binaries, one class per proxy and the STREAM probe (2 ranks, so that every exchange runs): the record's
 results.limits section has every timed phase of the step (each leaf timer region under the step with time in it is
 one of a phase's regions), and each phase's counted amount, seconds, ceiling and fraction are finite and positive.
 The section's shape is docs/architecture.md's ("How far from the machine")."""
@@ -57,6 +57,10 @@ class Evh1(LimitsCase, unittest.TestCase):
 class Fft3d(LimitsCase, unittest.TestCase):
     # separate passes: pack, transpose, unpack and the local FFTs are each timed
     app, deck, sets, step_prefixes = "fft3d", "small", ["fft3d.fuse_transpose=false"], ("forward/", "inverse/")
+
+
+class Stream(LimitsCase, unittest.TestCase):
+    app, deck, step_prefixes = "stream", "small", ("copy", "mul", "add", "triad", "dot")
 
 
 if __name__ == "__main__":
