@@ -21,15 +21,17 @@
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/memory_budget.hpp"
 #include "proxylab/output_file.hpp"
+#include "proxylab/perf_limits.hpp"
 #include "proxylab/placement.hpp"
 #include "proxylab/run_files.hpp"
 
 namespace proxylab {
 
-// Every proxy's deck accepts an `imbalance` section (the seed's "process 24" on demand, workshop lesson 10) and
-// the comm.* keys (comm/options.hpp).
+// Every proxy's deck accepts an `imbalance` section (the seed's "process 24" on demand, workshop lesson 10), the
+// comm.* keys (comm/options.hpp) and perf.limits (perf_limits.hpp).
 void declare_common_keys(Schema& schema) {
   declare_comm_keys(schema);
+  declare_limits_key(schema);
   schema.text("imbalance.slow_ranks", "",
               "inject load imbalance: comma-separated ranks (e.g. \"1,3\") whose compute timer regions take "
               "imbalance.slow_factor times their time (same as --slow-ranks; empty = none)");

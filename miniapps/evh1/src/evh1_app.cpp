@@ -15,6 +15,7 @@
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "proxylab/launch_counter.hpp"
+#include "proxylab/perf_limits.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
 #include "run_options.hpp"
@@ -275,6 +276,18 @@ void run(RunContext& ctx) {
   if (o.algorithm == DomainAlgorithm::transpose)
     set_max_ranks(r.model_counts, std::min(g.nx, g.ny));  // a column and a row per rank (make_domain)
   publish_results(ctx, r);
+  if (limits_requested(ctx.config)) {
+    // The sweeps have no byte count of their own: each reads and writes this rank's state once (every variable of
+    // every own zone, ghosts left out), the compulsory traffic of a PPM sweep.
+    const double state_bytes = 8.0 * double(mine.f.size());
+    const std::vector<double> sweeps =
+        ctx.timers.reduce(ctx.comm, {{"hydro/sweep_x"}, {"hydro/sweep_y"}}, Timers::OverRanks::max);
+    LimitsBuilder limits("time step (an x and a y sweep)", ctx.comm);
+    limits.memory({"x sweep", {"hydro/sweep_x"}}, 2 * state_bytes, sweeps[0] * per_step);
+    limits.memory({"y sweep", {"hydro/sweep_y"}}, 2 * state_bytes, sweeps[1] * per_step);
+    if (ctx.size > 1) limits.exchange({"exchange", {"hydro/communication"}}, exchange, r.communication_s * per_step);
+    publish_results(ctx, limits.section());
+  }
   ctx.report.set_fom("zone-cycles per second", r.zone_cycles / elapsed, "zone-cycles/s");
 
   // the whole density on rank 0, only when a file asks for it

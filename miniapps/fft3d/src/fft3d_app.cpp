@@ -17,6 +17,7 @@
 #include "proxylab/errors.hpp"
 #include "proxylab/fft_wisdom.hpp"
 #include "proxylab/launch_counter.hpp"
+#include "proxylab/perf_limits.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
 #include "proxylab/timers.hpp"
@@ -135,6 +136,29 @@ void verify_transform(RunContext& ctx, const RunOptions& o, DistributedFFT& fft,
                       max_relative_difference(u, back, fft.x_stage().size(), n, ctx.comm), tol);
 }
 
+// perf.limits for one transform (forward or inverse): the local FFT stage against the library's 3-D plan of this
+// rank's X-stage data (its flops: the transform's 5 N log2 N shared evenly by the ranks), pack + unpack (each copied
+// byte read and written) against a triad of the same bytes, the transposes against MPI_Alltoall of the same bytes.
+LimitsSection transform_limits(RunContext& ctx, const RunOptions& o, const DistributedFFT& fft, const Field& u,
+                               double sent_bytes, double copied_bytes, const TransformResults::Stages& s, double per,
+                               int repeats) {
+  LimitsBuilder limits("transform (forward or inverse)", ctx.comm);
+  const LibraryBaseline plan = library_3d_fft(fft.x_stage(), u, repeats, o.fft.planning);
+  limits.fft({"local FFT", {"forward/local_fft", "inverse/local_fft"}}, fft.flops() / ctx.size, s.local_fft * per,
+             plan.library, plan.flops / plan.seconds);
+  limits.memory({"pack and unpack", {"forward/pack", "inverse/pack", "forward/unpack", "inverse/unpack"}},
+                2 * copied_bytes, (s.pack + s.unpack) * per);
+  const std::vector<CommCount> transposes = fft.transpose_counts();
+  if (!transposes.empty()) {
+    CommCount all = transposes.front();  // every transpose of the transform together, as the timer counts them
+    all.calls = 0;
+    for (const CommCount& c : transposes) all.calls += c.calls;
+    all.bytes = sent_bytes / all.calls;
+    limits.exchange({"transpose", {"forward/transpose", "inverse/transpose"}}, all, s.transpose * per);
+  }
+  return limits.section();
+}
+
 void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, const Field& u, const Field& spectrum,
                   const Field& back) {
   const int iterations = o.iterations, warmup = o.warmup;
@@ -208,7 +232,7 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
   if (o.serial_baseline) {
     if (ctx.size == 1) {
       r.serial_baseline = TransformResults::SerialBaseline::measured;
-      const LibraryBaseline b = library_3d_fft(fft.decomposition(), u, std::max(3, done), o.fft.planning);
+      const LibraryBaseline b = library_3d_fft(fft.x_stage(), u, std::max(3, done), o.fft.planning);
       r.library_3d = b.library;
       r.library_3d_seconds = b.seconds;
     } else {
@@ -216,6 +240,8 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
     }
   }
   publish_results(ctx, r);
+  if (limits_requested(ctx.config))
+    publish_results(ctx, transform_limits(ctx, o, fft, u, double(bytes) * per, copied, s, per, std::max(3, done)));
   ctx.report.set_fom("3-D FFT rate, forward + inverse median (5 N log2 N / t, t max over ranks)",
                      2 * flops / (t_fwd + t_inv) * 1e-9, "GFLOP/s");
 }

@@ -3,6 +3,7 @@
 #include <mpi.h>
 
 #include <algorithm>
+#include <cmath>
 #include <vector>
 
 #ifdef PROXYLAB_DEVICE_FFT
@@ -30,12 +31,17 @@ double time_repeats(int repeats, const Run& run) {
   return median(t);
 }
 
+double flops_of(const Pencil& box) {
+  const double n = double(box.size());
+  return 5.0 * n * std::log2(n);
+}
+
 }  // namespace
 
 #ifdef PROXYLAB_DEVICE_FFT
-LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, FFTPlanning) {
+LibraryBaseline library_3d_fft(const Pencil& box, const Field& u, int repeats, FFTPlanning) {
   using Grid = Kokkos::View<Complex***, Kokkos::LayoutRight, MemSpace>;
-  const int nx = d.global[0], ny = d.global[1], nz = d.global[2];
+  const int nz = box.extent(0), ny = box.extent(1), nx = box.extent(2);
   Grid in("fft3d::baseline_in", nz, ny, nx), out("fft3d::baseline_out", nz, ny, nx);
   Kokkos::deep_copy(
       in, Kokkos::View<const Complex***, Kokkos::LayoutRight, MemSpace, Kokkos::MemoryTraits<Kokkos::Unmanaged>>(
@@ -46,18 +52,18 @@ LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repea
     KokkosFFT::execute(plan, in, out, KokkosFFT::Normalization::none);
     ExecSpace().fence();
   });
-  return {std::string("kokkos-fft 3-D plan (") + ExecSpace::name() + ")", seconds};
+  return {std::string("kokkos-fft 3-D plan (") + ExecSpace::name() + ")", seconds, flops_of(box)};
 }
 #else
-LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repeats, FFTPlanning planning) {
-  const long long n = d.points();
+LibraryBaseline library_3d_fft(const Pencil& box, const Field& u, int repeats, FFTPlanning planning) {
+  const long long n = box.size();
   fftw_complex* a = fftw_alloc_complex(n);
   fftw_complex* b = fftw_alloc_complex(n);
   bool cut_short = false;  // a stop came: the plan is not the full search's (the run ends as interrupted)
   fftw_plan plan = plan_fftw(
       fftw_planner_flag(planning),
       [&](unsigned flags) {
-        return fftw_plan_dft_3d(d.global[2], d.global[1], d.global[0], a, b, FFTW_FORWARD, flags);
+        return fftw_plan_dft_3d(box.extent(0), box.extent(1), box.extent(2), a, b, FFTW_FORWARD, flags);
       },
       &cut_short);
   if (!plan) throw RuntimeError("FFTW could not plan the serial 3-D transform of the library baseline");
@@ -68,7 +74,7 @@ LibraryBaseline library_3d_fft(const Decomposition& d, const Field& u, int repea
   fftw_free(b);
   return {std::string("serial FFTW 3-D plan (") + fftw_planner_flag_name(planning) +
               (cut_short ? ", cut short by a stop)" : ")"),
-          seconds};
+          seconds, flops_of(box)};
 }
 #endif
 

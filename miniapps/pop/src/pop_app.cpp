@@ -15,11 +15,11 @@
 #include "pop_results.hpp"
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/model_counts.hpp"
+#include "proxylab/perf_limits.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
 #include "run_options.hpp"
 #include "solver.hpp"
-#include "triad.hpp"
 #include "verify.hpp"
 
 namespace proxylab::pop {
@@ -227,12 +227,27 @@ void run(RunContext& ctx) {
       launches_per_iteration, ctx.comm);
   if (o.bench_stream) {
     const double t_kernels = t_op + t_vec + t_fused;
-    const long long n = (long long)(dom->nx_local() + 2 * width) * (dom->ny_local() + 2 * width);
+    const double block_bytes = 8.0 * (dom->nx_local() + 2 * width) * (dom->ny_local() + 2 * width);
     r.stream_measured = true;
     r.kernel_bandwidth_gbs = t_kernels > 0 ? bytes_all / t_kernels * 1e-9 : 0.0;
-    r.triad_bandwidth_gbs = sum_over_ranks(triad_bandwidth(n, 10, opt.mapping), ctx.comm);
+    r.triad_bandwidth_gbs = sum_over_ranks(triad_bytes_per_second(3 * block_bytes), ctx.comm) * 1e-9;
   }
   publish_results(ctx, r);
+  if (limits_requested(ctx.config)) {
+    // The operator and vector kernels are counted together (Workspace::count), the fused kernel+sum regions with them.
+    LimitsBuilder limits("solver iteration", ctx.comm);
+    limits.memory({"operator and vector kernels",
+                   {"solve/operator", "solve/vector", "solve/operator+reduction", "solve/vector+reduction",
+                    "solve/precond+reduction"}},
+                  st.bytes / it, (t_op + t_vec + t_fused) / it);
+    limits.exchange({"halo", {"solve/halo"}},
+                    {"halo", double(st.halo_updates) / it, double(dom->halo().bytes_per_exchange()),
+                     double(dom->halo().messages_per_exchange()), dom->grid().size()},
+                    t_halo / it);
+    limits.exchange({"global sums", {"solve/reduction"}},
+                    {"allreduce", double(st.reductions) / it, 8.0 * words_per_sum, 1, ctx.size}, t_red / it);
+    publish_results(ctx, limits.section());
+  }
   ctx.report.set_fom("solver time per iteration", t_solve / it * 1e6, "us");
 }
 

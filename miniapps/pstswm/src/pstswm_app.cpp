@@ -15,6 +15,7 @@
 #include "proxylab/fft_wisdom.hpp"
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/model_counts.hpp"
+#include "proxylab/perf_limits.hpp"
 #include "proxylab/progress.hpp"
 #include "proxylab/run_results.hpp"
 #include "pstswm_results.hpp"
@@ -264,6 +265,16 @@ void run(RunContext& ctx) {
       comms, launched / n, ctx.comm);
   set_max_ranks(r.model_counts, Decomposition::max_ranks(t.nlat, t.ntrunc));
   publish_results(ctx, r);
+  if (limits_requested(ctx.config)) {
+    LimitsBuilder limits("time step", ctx.comm);
+    limits.fft({"FFT", fft_stage}, mine.fft_flops / n, t_fft / n, "one batched r2c + c2r plan of the stage's shape",
+               1e9 * measure_fft_gflops(t, ctx.comm));
+    limits.dgemm({"Legendre transform", both("legendre")}, mine.legendre_flops / n, t_lt / n);
+    limits.memory({"grid-point products", {"timestep/grid_point"}}, mine.grid_point_bytes / n, secs[4] / n);
+    limits.memory({"spectral update", {"timestep/spectral"}}, mine.spectral_bytes / n, secs[5] / n);
+    if (!comms.empty()) limits.exchange({"transform communication", both("comm")}, comms.front(), t_comm / n);
+    publish_results(ctx, limits.section());
+  }
   const double rate = (total.fft_flops + total.legendre_flops + total.grid_point_flops) / wall * 1e-9;
   ctx.report.set_fom("spectral model rate", rate, "GFLOP/s");
   if (!ctx.interrupted()) wisdom.save();  // every plan a finished run made, for the next run with this file

@@ -14,6 +14,7 @@
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/reduce.hpp"
 #include "proxylab/comm/transpose.hpp"
+#include "proxylab/perf_limits.hpp"
 #include "proxylab/progress.hpp"
 
 namespace proxylab::comm {
@@ -195,6 +196,10 @@ void set_fom(RunContext& ctx) {
 }
 
 void run(RunContext& ctx) {
+  if (limits_requested(ctx.config))
+    ctx.config.reject("perf.limits",
+                      "false: the comm probe's calls are the ceilings the proxies' exchanges are compared with "
+                      "(perf.limits=true in pop, pstswm, evh1, fft3d and stream)");
   const Settings s = read_settings(ctx.config, ctx.size);
   require_memory(ctx.comm, estimate_memory(s),
                  "probe.max_bytes, ring.bytes, halo.tiles, halo.fields, halo3d.sizes or alltoall.max_bytes");
