@@ -13,15 +13,21 @@ std::string SetupSummary::to_text() const {
       grid.nx, grid.ny, grid.lat_south, grid.lat_north, grid.dt, 100.0 * (1.0 - ocean_fraction), px, py, owners.c_str(),
       nx_local, ny_local, halo_width, to_string(halo), all_land_blocks,
       land_blocks_eliminated ? "eliminated: no rank" : "idle ranks", to_string(solver.kind), solver.crit,
-      solver.max_iters, solver.check_freq, to_string(reduce), to_string(solver.mapping),
+      solver.max_iters, solver.check_freq, to_string(reduce), mapping_text().c_str(),
       solver.fused ? "fused updates" : "unfused updates");
+}
+
+std::string SetupSummary::mapping_text() const {
+  const std::string name = to_string(solver.mapping);
+  return solver.mapping == Mapping::team ? name + " (" + team_shape().name() + ")" : name;
 }
 
 nlohmann::json SetupSummary::to_json() const {
   return {{"ocean_fraction", ocean_fraction},
           {"all_land_blocks", all_land_blocks},
           {"land_blocks_eliminated", land_blocks_eliminated},
-          {"process_grid", {px, py}}};
+          {"process_grid", {px, py}},
+          {"mapping_shape", mapping_text()}};
 }
 
 std::string OperatorFileSummary::to_text() const {

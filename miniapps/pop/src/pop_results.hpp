@@ -25,6 +25,7 @@ struct SetupSummary {
 
   std::string to_text() const;
   nlohmann::json to_json() const;
+  std::string mapping_text() const;  // the mapping, and the team shape this back end gives it (mapping.hpp)
 };
 
 struct OperatorFileSummary {

@@ -44,3 +44,14 @@ TEST_CASE("pop results: text and record come from the same values", "[pop][resul
   CHECK(r.to_json()["kernel_vs_triad"] == 0.5);
   CHECK_FALSE(r.to_json().contains("pcsi_bounds"));
 }
+
+TEST_CASE("pop results: the header and record name the team mapping's shape on this back end", "[pop][results]") {
+  SetupSummary s;
+  s.solver.mapping = proxylab::Mapping::team;
+  const std::string shape = proxylab::team_shape().name();
+  CHECK(s.to_text().find("mapping team (" + shape + ")") != std::string::npos);
+  CHECK(s.to_json()["mapping_shape"] == "team (" + shape + ")");
+  s.solver.mapping = proxylab::Mapping::flat;
+  CHECK(s.to_text().find("mapping flat,") != std::string::npos);
+  CHECK(s.to_json()["mapping_shape"] == "flat");
+}
