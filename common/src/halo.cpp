@@ -96,7 +96,9 @@ struct BoxIndex {
   int b, f, y, x, buf;
 };
 
+// The packed boxes are complete before MPI (or the copy to MPI's host memory) reads them: one wait.
 void pack(const BoxList& L, const View3D<double>& fields, const View1D<double>& buf) {
+  if (L.total() == 0) return;
   // POP: boundary_2d (gather the edge rows/columns into the send buffer)
   Kokkos::parallel_for(
       "halo::pack", Kokkos::RangePolicy<ExecSpace>(0, L.total()), KOKKOS_LAMBDA(int idx) {
@@ -106,14 +108,28 @@ void pack(const BoxList& L, const View3D<double>& fields, const View1D<double>& 
   Kokkos::fence();
 }
 
+// No wait after it: the kernels that read the ghosts run after it on the same execution space, and a host read of
+// the field (deep_copy) waits for it.
 void unpack(const BoxList& L, const View1D<double>& buf, const View3D<double>& fields) {
+  if (L.total() == 0) return;
   // POP: boundary_2d (scatter the received buffer into the ghost cells)
   Kokkos::parallel_for(
       "halo::unpack", Kokkos::RangePolicy<ExecSpace>(0, L.total()), KOKKOS_LAMBDA(int idx) {
         const BoxIndex p(L, idx);
         fields(p.f, p.y, p.x) = buf(p.buf);
       });
-  Kokkos::fence();
+}
+
+// The exchange of a rank with itself (periodic, one rank in that direction): ghost box d of `to` filled from interior
+// box d of `from` (same shapes), in one kernel where the fields live: no buffer, no MPI, no wait.
+void copy_boxes(const BoxList& from, const BoxList& to, const View3D<double>& fields) {
+  if (from.total() == 0) return;
+  // POP: boundary_2d (the periodic wrap of a block that is its own neighbour)
+  Kokkos::parallel_for(
+      "halo::self", Kokkos::RangePolicy<ExecSpace>(0, from.total()), KOKKOS_LAMBDA(int idx) {
+        const BoxIndex s(from, idx), d(to, idx);
+        fields(d.f, d.y, d.x) = fields(s.f, s.y, s.x);
+      });
 }
 
 bool mpi_finalized() {
@@ -126,23 +142,32 @@ bool mpi_finalized() {
 // where the fields live; MPI gets the buffers as MPIBuffer says: on host back ends the buffers themselves; with a
 // device memory space host copies (an MPI library without GPU support, such as Debian's MPICH, cannot read device
 // pointers; it crashed in MPI_Isend), of which only the packed edges cross the bus; with comm.gpu_aware the device
-// buffers.
+// buffers. Packed, persistent and rma exchange the directions in which the rank is its own neighbour by copy_boxes
+// (self_from_, self_to_), never through MPI; sendrecv's two phases send them through MPI. The counts of messages and
+// bytes are those of every direction with a neighbour, the rank itself included (the model's edges).
 class BufferedHalo : public HaloExchange {
  protected:
   BufferedHalo(HaloStrategy s, const ProcessGrid& grid, int nx, int ny, int w, int nf, CommOptions comm)
       : HaloExchange(s, grid, nx, ny, w, nf), comm_(comm) {
-    send_list_.nf = recv_list_.nf = nf;
+    send_list_.nf = recv_list_.nf = self_from_.nf = self_to_.nf = nf;
     for (int k = 0; k < 8; ++k) {
       nbr_[k] = grid.neighbor(dir_dx[k], dir_dy[k]);
       if (nbr_[k] == MPI_PROC_NULL) continue;
+      const Box edge = send_box(k, nx, ny, w);
+      messages_ += 1;
+      bytes_ += static_cast<long long>(nf) * edge.h * edge.wd * sizeof(double);
+      if (nbr_[k] == grid.rank()) {  // ghosts of direction k: what this rank sends towards the opposite direction
+        self_from_.add(k, send_box(opposite(k), nx, ny, w));
+        self_to_.add(k, recv_box(k, nx, ny, w));
+        continue;
+      }
       send_list_.add(k, send_box(k, nx, ny, w));
       recv_list_.add(k, recv_box(k, nx, ny, w));
     }
     allocate_send(std::max(send_list_.total(), 1));
     allocate_recv(std::max(recv_list_.total(), 1));
-    messages_ = send_list_.n;
-    bytes_ = static_cast<long long>(send_list_.total()) * sizeof(double);
   }
+  void exchange_with_self(const View3D<double>& fields) const { copy_boxes(self_from_, self_to_, fields); }
   void check(const View3D<double>& f) const {
     if (int(f.extent(0)) != nfields_ || int(f.extent(1)) != ny_ + 2 * w_ || int(f.extent(2)) != nx_ + 2 * w_)
       throw RuntimeError("HaloExchange: fields view has extents (" + std::to_string(f.extent(0)) + ", " +
@@ -169,7 +194,8 @@ class BufferedHalo : public HaloExchange {
   double* recv_ptr(int b) { return recv_.mpi() + recv_list_.at[b]; }
   CommOptions comm_;
   int nbr_[8];
-  BoxList send_list_, recv_list_;
+  BoxList send_list_, recv_list_;  // the directions exchanged through MPI
+  BoxList self_from_, self_to_;    // the directions in which this rank is its own neighbour
   MPIBuffer<double> send_, recv_;
 };
 
@@ -191,6 +217,7 @@ class PackedHalo : public BufferedHalo {
       const int k = send_list_.dir[b];
       MPI_Isend(send_ptr(b), send_list_.count(b), MPI_DOUBLE, nbr_[k], k, grid_.comm(), &req[nreq++]);
     }
+    exchange_with_self(fields);
     MPI_Waitall(nreq, req, MPI_STATUSES_IGNORE);
     unpack_from_mpi(recv_list_, fields);
   }
@@ -219,10 +246,9 @@ class PersistentHalo : public BufferedHalo {
   void exchange(const View3D<double>& fields) override {
     check(fields);
     pack_for_mpi(send_list_, fields);
-    if (!req_.empty()) {
-      MPI_Startall(int(req_.size()), req_.data());
-      MPI_Waitall(int(req_.size()), req_.data(), MPI_STATUSES_IGNORE);
-    }
+    if (!req_.empty()) MPI_Startall(int(req_.size()), req_.data());
+    exchange_with_self(fields);
+    if (!req_.empty()) MPI_Waitall(int(req_.size()), req_.data(), MPI_STATUSES_IGNORE);
     unpack_from_mpi(recv_list_, fields);
   }
 
@@ -263,6 +289,7 @@ class RmaHalo : public BufferedHalo {
       MPI_Put(send_ptr(b), send_list_.count(b), MPI_DOUBLE, nbr_[k], MPI_Aint(opposite(k)) * slot_, send_list_.count(b),
               MPI_DOUBLE, win_);
     }
+    exchange_with_self(fields);
     MPI_Win_fence(MPI_MODE_NOSUCCEED, win_);
     unpack_from_mpi(recv_list_, fields);
   }

@@ -6,6 +6,7 @@
 
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/errors.hpp"
+#include "proxylab/launch_counter.hpp"
 #include "proxylab/testing.hpp"
 
 namespace {
@@ -109,6 +110,36 @@ TEST_CASE("halo: the View2D form and the message and byte counts", "[halo][mpi]"
       CHECK(halo->messages_per_exchange() == 8);
       CHECK(halo->bytes_per_exchange() == eight);
     }
+  }
+}
+
+// A rank that is its own neighbour (periodic, one rank in that direction; here y) fills those ghosts in one kernel
+// where the field lives: no MPI, no buffer, no wait. The directions to other ranks (x, from 2 ranks on) cost a pack
+// and an unpack kernel and one wait, for the packed edges, before MPI reads them. Counted as LaunchCounter counts
+// them on a GPU; an added host round trip fails here.
+TEST_CASE("halo: an exchange with itself is one kernel and no wait; other ranks add pack, unpack, one wait",
+          "[halo][mpi]") {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const auto grid = ProcessGrid::make_2d(MPI_COMM_WORLD, size, 1, true, true);
+  const int nx = 6, ny = 5, w = 2;
+  const Block b{nx, ny, grid.cx() * nx, 0};
+  const bool remote = size > 1;
+  for (HaloStrategy s : {HaloStrategy::packed, HaloStrategy::persistent, HaloStrategy::rma}) {
+    INFO("strategy " << proxylab::to_string(s) << ", " << size << " ranks");
+    auto halo = HaloExchange::create(s, grid, nx, ny, w, 2, CommOptions{});
+    proxylab::View3D<double> v("fields", 2, ny + 2 * w, nx + 2 * w);
+    fill(v, b, w, 0);
+    long long launches = 0, fences = 0;
+    {
+      proxylab::LaunchCounter counter;
+      halo->exchange(v);
+      launches = static_cast<long long>(counter.launches());
+      fences = static_cast<long long>(counter.fences());
+    }
+    CHECK(mismatches(v, grid, b, nx * size, ny, w, 0) == 0);
+    CHECK(launches == (remote ? 3 : 1));
+    if (proxylab::LaunchCounter::sees_internal_fences) CHECK(fences == (remote ? 1 : 0));
   }
 }
 

@@ -46,3 +46,30 @@ TEST_CASE("launch counter: no fence before each launch while counting", "[launch
   if (proxylab::LaunchCounter::can_request_no_fences) CHECK(fences == 0);
   Kokkos::fence();
 }
+
+TEST_CASE("launch counter: counts the host's waits (fences), and chains a tool's fence callback", "[launch]") {
+  using Policy = Kokkos::RangePolicy<Kokkos::DefaultExecutionSpace>;
+  Kokkos::View<double, proxylab::MemSpace> on_device("count::sum");
+  Kokkos::fence();
+  Kokkos::Tools::Experimental::set_begin_fence_callback(count_fence);
+  fences = 0;
+  {
+    proxylab::LaunchCounter counter;
+    Kokkos::parallel_reduce(
+        "count::into_view", Policy(0, 10), KOKKOS_LAMBDA(int i, double& s) { s += i; }, on_device);
+    const std::uint64_t after_view = counter.fences();
+    double on_host = 0;
+    Kokkos::parallel_reduce(
+        "count::into_value", Policy(0, 10), KOKKOS_LAMBDA(int i, double& s) { s += i; }, on_host);
+    const std::uint64_t after_value = counter.fences();
+    Kokkos::fence();
+    CHECK(on_host == 45);
+    CHECK(counter.fences() > after_value);  // a global fence: one per execution space Kokkos has
+    if (proxylab::LaunchCounter::sees_internal_fences) {
+      CHECK(after_view == 0);   // a reduction into device memory leaves the host free
+      CHECK(after_value == 1);  // one into a host value waits for it
+    }
+    CHECK(fences == int(counter.fences()));  // the tool saw every one
+  }
+  Kokkos::Tools::Experimental::set_begin_fence_callback(nullptr);
+}

@@ -10,6 +10,17 @@ using proxylab::Mapping;
 namespace {
 namespace kmath = proxylab::kmath;
 KOKKOS_INLINE_FUNCTION double coeff(int i, int j) { return kmath::sin(0.1 * i) * kmath::exp(-0.01 * j) + 2.0; }
+// y = the 9-point stencil of x with coeff's weights
+template <class View>
+struct Stencil9 {
+  View x, y;
+  KOKKOS_INLINE_FUNCTION void operator()(int i, int j) const {
+    double s = 0;
+    for (int di = -1; di <= 1; ++di)
+      for (int dj = -1; dj <= 1; ++dj) s += coeff(i + di, j + dj) * x(i + di, j + dj);
+    y(i, j) = s;
+  }
+};
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE("mapping: 2-D stencil is bit-identical across mappings", "[mapping]",
@@ -23,13 +34,7 @@ TEMPLATE_LIST_TEST_CASE("mapping: 2-D stencil is bit-identical across mappings",
   std::vector<Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>> out;
   for (Mapping m : {Mapping::flat, Mapping::mdrange, Mapping::team}) {
     Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space> y("y", n0 + 2, n1 + 2);
-    proxylab::for_each_2d<Space>(
-        "stencil", m, 1, n0 + 1, 1, n1 + 1, KOKKOS_LAMBDA(int i, int j) {
-          double s = 0;
-          for (int di = -1; di <= 1; ++di)
-            for (int dj = -1; dj <= 1; ++dj) s += coeff(i + di, j + dj) * x(i + di, j + dj);
-          y(i, j) = s;
-        });
+    proxylab::for_each_2d<Space>("stencil", m, 1, n0 + 1, 1, n1 + 1, Stencil9<decltype(y)>{x, y});
     Space().fence();
     out.push_back(y);
   }
@@ -98,6 +103,40 @@ TEMPLATE_LIST_TEST_CASE("mapping: reductions agree across mappings", "[mapping]"
         "sum3", m, 0, 4, 0, 5, 0, 6, KOKKOS_LAMBDA(int i, int j, int k, double& a) { a += i * 100 + j * 10 + k; });
     CHECK(s3 == 4 * 5 * 6 * (1.5 * 100 + 2 * 10 + 2.5));
   }
+}
+
+// The GPU's team shape (a warp over the contiguous index, a row per warp) run on the host, with the host's own threads
+// per team: the same rows per team and lanes, so the same partition of the work a GPU gets. The stencil is bit for bit
+// flat's, the sums flat's to round-off, on row counts that leave a partial team.
+TEMPLATE_LIST_TEST_CASE("mapping: the GPU's team shape, emulated on the host, gives the flat mapping's numbers",
+                        "[mapping]", proxylab::testing::HostSpaces) {
+  using Space = TestType;
+  using View = Kokkos::View<double**, Kokkos::LayoutRight, typename Space::memory_space>;
+  const proxylab::TeamShape gpu = proxylab::gpu_team_shape, emulated{gpu.rows, gpu.vector, 0};
+  CHECK(gpu.vector == 32);
+  CHECK(gpu.threads == gpu.rows);
+  CHECK(proxylab::team_shape<Space>().name() == proxylab::host_team_shape.name());
+  const int n0 = 37, n1 = 75;  // 37 rows: 4 full teams of 8 and one of 5; 75 columns: two full warps and a part
+  View x("x", n0 + 2, n1 + 2), flat("flat", n0 + 2, n1 + 2), team("team", n0 + 2, n1 + 2);
+  Kokkos::parallel_for(
+      "fill", Kokkos::MDRangePolicy<Space, Kokkos::Rank<2>>({0, 0}, {n0 + 2, n1 + 2}),
+      KOKKOS_LAMBDA(int i, int j) { x(i, j) = proxylab::kmath::cos(0.3 * i + 0.7 * j); });
+  proxylab::for_each_2d<Space>("stencil_flat", Mapping::flat, 1, n0 + 1, 1, n1 + 1, Stencil9<View>{x, flat});
+  proxylab::for_each_2d<Space>("stencil_gpu_shape", Mapping::team, 1, n0 + 1, 1, n1 + 1, Stencil9<View>{x, team},
+                               emulated);
+  Space().fence();
+  int mismatches = 0;
+  for (int i = 0; i < n0 + 2; ++i)
+    for (int j = 0; j < n1 + 2; ++j) mismatches += team(i, j) != flat(i, j);
+  CHECK(mismatches == 0);
+  CHECK(flat(n0, n1) != 0.0);
+  auto product = KOKKOS_LAMBDA(int i, int j, double& a) { a += x(i, j) * coeff(i, j); };
+  const double s_flat =
+      proxylab::reduce_2d<Kokkos::Sum<double>, Space>("sum_flat", Mapping::flat, 1, n0 + 1, 1, n1 + 1, product);
+  const double s_team = proxylab::reduce_2d<Kokkos::Sum<double>, Space>("sum_gpu_shape", Mapping::team, 1, n0 + 1, 1,
+                                                                        n1 + 1, product, emulated);
+  CHECK(proxylab::testing::allclose(s_team, s_flat, 1e-13));
+  CHECK(s_flat != 0.0);
 }
 
 TEST_CASE("mapping: names round-trip and unknown names are input errors", "[mapping]") {

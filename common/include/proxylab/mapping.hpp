@@ -4,7 +4,11 @@
 //           indices are recovered by division (32-bit while the space fits), the cost this mapping teaches
 //   mdrange MDRangePolicy with tiles, last index fastest (matches LayoutRight); 1-D: chunked RangePolicy
 //   team    TeamPolicy over the outermost index, TeamThreadRange over the middle one and
-//           ThreadVectorRange over the contiguous (last) one: the hierarchical form
+//           ThreadVectorRange over the contiguous (last) one: the hierarchical form. In 2-D its shape (rows of the
+//           outer index per team, vector length over the contiguous one, threads per team) is the back end's own
+//           (TeamShape): a host core runs a team's rows in turn and vectorises 8 lanes; on a GPU a warp covers 32
+//           consecutive points of a row and the team has one thread (a warp) per row, so each warp's loads are whole
+//           cache lines (the host's 8 lanes x 4 rows made a warp touch 4 rows of 8 doubles)
 //
 // A kernel is written once as a functor or KOKKOS_LAMBDA taking (i), (i,j) or (i,j,k); the last index is
 // the contiguous one. The mapping is a run-time argument, chosen outside the hot loop.
@@ -43,12 +47,37 @@ inline Mapping parse_mapping(const std::string& name) { return parse_choice<Mapp
 
 namespace detail {
 constexpr int range_chunk = 512;               // 1-D "mdrange" tile and 1-D "team" chunk
-constexpr int team_rows = 4;                   // 2-D "team": rows of the outer index per team
 constexpr int64_t int_index_max = 2147483647;  // flat index spaces up to this size use 32-bit index math
 template <class ExecSpace>
 using team_member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
 template <class ExecSpace>
 constexpr bool on_host = std::is_same<typename ExecSpace::memory_space, Kokkos::HostSpace>::value;
+}  // namespace detail
+
+// The 2-D team mapping's shape: `rows` of the outer index per team, one per thread of the team (threads = rows), or
+// spread over Kokkos' own team size (threads = 0: Kokkos::AUTO); `vector` lanes over the contiguous index.
+struct TeamShape {
+  int rows, vector, threads;
+  std::string name() const {
+    return std::to_string(rows) + " rows x " + std::to_string(vector) + " lanes per team" +
+           (threads > 0 ? ", " + std::to_string(threads) + " threads" : "");
+  }
+};
+inline constexpr TeamShape host_team_shape{4, 8, 0};
+inline constexpr TeamShape gpu_team_shape{8, 32, 8};
+// Each back end's own shape.
+template <class ExecSpace = Kokkos::DefaultExecutionSpace>
+constexpr TeamShape team_shape() {
+  return detail::on_host<ExecSpace> ? host_team_shape : gpu_team_shape;
+}
+
+namespace detail {
+template <class ExecSpace>
+Kokkos::TeamPolicy<ExecSpace> team_rows_policy(int rows, TeamShape shape) {
+  const int league = (rows + shape.rows - 1) / shape.rows;
+  if (shape.threads > 0) return Kokkos::TeamPolicy<ExecSpace>(league, shape.threads, shape.vector);
+  return Kokkos::TeamPolicy<ExecSpace>(league, Kokkos::AUTO, shape.vector);
+}
 // The vector (contiguous) loop of the team mapping: g(k) for k in [b, e).
 template <class ExecSpace, class Member, class G>
 KOKKOS_INLINE_FUNCTION void vector_loop(const Member& t, int b, int e, const G& g) {
@@ -65,17 +94,18 @@ KOKKOS_INLINE_FUNCTION void join_into(typename Reducer::value_type& dest, const 
   typename Reducer::value_type scratch;
   Reducer(scratch).join(dest, src);
 }
-// The 2-D team reduction: teams of team_rows rows of the outer index [b0, e0), one row per thread;
+// The 2-D team reduction: teams of shape.rows rows of the outer index [b0, e0), one row per thread;
 // row(t, i, ai) joins row i's contribution into ai (the contiguous loop is row's business).
 template <class Reducer, class ExecSpace, class Row>
-typename Reducer::value_type team_rows_reduce(const std::string& name, int b0, int e0, const Row& row) {
+typename Reducer::value_type team_rows_reduce(const std::string& name, int b0, int e0, const Row& row,
+                                              TeamShape shape = team_shape<ExecSpace>()) {
   using V = typename Reducer::value_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
   V result;
   Reducer(result).init(result);
-  const int rows = team_rows, league = (e0 - b0 + rows - 1) / rows;
+  const int rows = shape.rows;
   Kokkos::parallel_reduce(
-      name, Kokkos::TeamPolicy<ExecSpace>(league, Kokkos::AUTO, 8),
+      name, team_rows_policy<ExecSpace>(e0 - b0, shape),
       KOKKOS_LAMBDA(const Member& t, V& acc) {
         const int lo = b0 + t.league_rank() * rows, hi = lo + rows < e0 ? lo + rows : e0;
         V part;
@@ -112,8 +142,10 @@ void for_each_1d(const std::string& name, Mapping m, int b, int e, const F& f) {
   }
 }
 
+// shape: the team mapping's (the back end's own unless given).
 template <class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
-void for_each_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f) {
+void for_each_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f,
+                 TeamShape shape = team_shape<ExecSpace>()) {
   if (e0 <= b0 || e1 <= b1) return;
   switch (m) {
     case Mapping::flat: {
@@ -137,9 +169,9 @@ void for_each_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int
     }
     case Mapping::team: {
       using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-      const int rows = detail::team_rows, league = (e0 - b0 + rows - 1) / rows;
+      const int rows = shape.rows;
       Kokkos::parallel_for(
-          name, Kokkos::TeamPolicy<ExecSpace>(league, Kokkos::AUTO, 8), KOKKOS_LAMBDA(const Member& t) {
+          name, detail::team_rows_policy<ExecSpace>(e0 - b0, shape), KOKKOS_LAMBDA(const Member& t) {
             const int lo = b0 + t.league_rank() * rows, hi = lo + rows < e0 ? lo + rows : e0;
             Kokkos::parallel_for(Kokkos::TeamThreadRange(t, lo, hi),
                                  [&](int i) { detail::vector_loop<ExecSpace>(t, b1, e1, [&](int j) { f(i, j); }); });
@@ -221,7 +253,8 @@ typename Reducer::value_type reduce_1d(const std::string& name, Mapping m, int b
 }
 
 template <class Reducer, class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
-typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f) {
+typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f,
+                                       TeamShape shape = team_shape<ExecSpace>()) {
   using V = typename Reducer::value_type;
   V result;
   Reducer(result).init(result);
@@ -248,12 +281,14 @@ typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b
     }
     case Mapping::team:
       result = detail::team_rows_reduce<Reducer, ExecSpace>(
-          name, b0, e0, KOKKOS_LAMBDA(const detail::team_member<ExecSpace>& t, int i, V& ai) {
+          name, b0, e0,
+          KOKKOS_LAMBDA(const detail::team_member<ExecSpace>& t, int i, V& ai) {
             V row;
             Kokkos::parallel_reduce(
                 Kokkos::ThreadVectorRange(t, b1, e1), [&](int j, V& a) { f(i, j, a); }, Reducer(row));
             detail::join_into<Reducer>(ai, row);
-          });
+          },
+          shape);
       break;
   }
   return result;

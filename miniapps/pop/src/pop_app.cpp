@@ -135,12 +135,13 @@ void run(RunContext& ctx) {
   MPI_Barrier(ctx.comm);
   const double t0 = MPI_Wtime();
   SolveStats st;
-  double launched = 0;  // Kokkos kernel launches of this rank in the solve
+  double launched = 0, waits = 0;  // Kokkos kernel launches and fences of this rank in the solve
   {
     LaunchCounter launches;
     st = solve(*dom, op, gsum, ctx.timers, opt, b, x, [&](int m) { return progress.update(m); });
-    Kokkos::fence();
     launched = double(launches.launches());
+    waits = double(launches.fences());
+    Kokkos::fence();
   }
   const double t_solve = max_over_ranks(MPI_Wtime() - t0, ctx.comm);
   const double launches_per_iteration = launched / std::max(1, st.iterations);
@@ -208,6 +209,7 @@ void run(RunContext& ctx) {
   r.halo_bytes_per_update_per_rank_max = max_over_ranks(double(dom->halo().bytes_per_exchange()), ctx.comm);
   r.bytes_per_iteration_all_ranks = bytes_all / it;
   r.flops_per_iteration_all_ranks = flops_all / it;
+  r.host_waits_per_iteration = waits / it;
   r.setup_reductions = st.setup_reductions;
   r.setup_halo_updates = st.setup_halo_updates;
   r.setup_seconds = t[7];  // pcsi's eigenvalue bounds (inside the solve time)

@@ -13,15 +13,21 @@ std::string SetupSummary::to_text() const {
       grid.nx, grid.ny, grid.lat_south, grid.lat_north, grid.dt, 100.0 * (1.0 - ocean_fraction), px, py, owners.c_str(),
       nx_local, ny_local, halo_width, to_string(halo), all_land_blocks,
       land_blocks_eliminated ? "eliminated: no rank" : "idle ranks", to_string(solver.kind), solver.crit,
-      solver.max_iters, solver.check_freq, to_string(reduce), to_string(solver.mapping),
+      solver.max_iters, solver.check_freq, to_string(reduce), mapping_text().c_str(),
       solver.fused ? "fused updates" : "unfused updates");
+}
+
+std::string SetupSummary::mapping_text() const {
+  const std::string name = to_string(solver.mapping);
+  return solver.mapping == Mapping::team ? name + " (" + team_shape().name() + ")" : name;
 }
 
 nlohmann::json SetupSummary::to_json() const {
   return {{"ocean_fraction", ocean_fraction},
           {"all_land_blocks", all_land_blocks},
           {"land_blocks_eliminated", land_blocks_eliminated},
-          {"process_grid", {px, py}}};
+          {"process_grid", {px, py}},
+          {"mapping_shape", mapping_text()}};
 }
 
 std::string OperatorFileSummary::to_text() const {
@@ -38,14 +44,15 @@ std::string SolveResults::to_text() const {
   const Split& p = per_iteration;
   std::string text = text_printf(
       "  %d iterations (%s), ||r||/||TAREA|| = %.3e, error vs x*: L2 %.3e, max %.3e\n"
-      "  per iteration: %.2f global sums (%.2f words), %.2f halo updates, %.3g bytes; set-up: %lld sums, "
-      "%lld halo updates, %.3e s\n  time to solution %.3e s (solvers differ in iterations: compare this across "
+      "  per iteration: %.2f global sums (%.2f words), %.2f halo updates, %.3g bytes, %.1f host waits; set-up: "
+      "%lld sums, %lld halo updates, %.3e s\n  time to solution %.3e s (solvers differ in iterations: compare this "
+      "across "
       "solvers)\n  time per iteration %.3e s: operator %.2e, vector %.2e, fused kernel+sum %.2e, halo %.2e, "
       "reduction %.2e\n",
       iterations, converged ? "converged" : "not converged", residual_rel_tarea, error_rel_l2, error_rel_max,
       reductions_per_iteration, reduction_words_per_iteration, halo_updates_per_iteration,
-      bytes_per_iteration_all_ranks, setup_reductions, setup_halo_updates, setup_seconds, solve_seconds,
-      seconds_per_iteration, p.operator_kernel, p.vector, p.fused_kernel_and_sum, p.halo, p.reduction);
+      bytes_per_iteration_all_ranks, host_waits_per_iteration, setup_reductions, setup_halo_updates, setup_seconds,
+      solve_seconds, seconds_per_iteration, p.operator_kernel, p.vector, p.fused_kernel_and_sum, p.halo, p.reduction);
   if (solver == SolverKind::pcsi)
     text += text_printf("  pcsi eigenvalue bounds of M^-1 A: nu %.4e, mu %.4e (condition ~%.1f)\n", pcsi_nu, pcsi_mu,
                         pcsi_mu / pcsi_nu);
@@ -73,6 +80,7 @@ nlohmann::json SolveResults::to_json() const {
                       {"halo_bytes_per_update_per_rank_max", halo_bytes_per_update_per_rank_max},
                       {"bytes_per_iteration_all_ranks", bytes_per_iteration_all_ranks},
                       {"flops_per_iteration_all_ranks", flops_per_iteration_all_ranks},
+                      {"host_waits_per_iteration", host_waits_per_iteration},
                       {"model_counts", model_counts},
                       {"setup_reductions", setup_reductions},
                       {"setup_halo_updates", setup_halo_updates},

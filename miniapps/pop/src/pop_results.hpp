@@ -25,6 +25,7 @@ struct SetupSummary {
 
   std::string to_text() const;
   nlohmann::json to_json() const;
+  std::string mapping_text() const;  // the mapping, and the team shape this back end gives it (mapping.hpp)
 };
 
 struct OperatorFileSummary {
@@ -43,6 +44,9 @@ struct SolveResults {
   double reductions_per_iteration = 0, reduction_words_per_iteration = 0, halo_updates_per_iteration = 0;
   double halo_bytes_per_update_per_rank_max = 0, bytes_per_iteration_all_ranks = 0;
   double flops_per_iteration_all_ranks = 0;  // of the operator and vector kernels (Workspace::count)
+  // Kokkos fences in the solve per iteration, rank 0 (LaunchCounter): the host's waits for the device, the timer
+  // regions' own (two each) included
+  double host_waits_per_iteration = 0;
   long long setup_reductions = 0, setup_halo_updates = 0;
   double solve_seconds = 0, seconds_per_iteration = 0;
   double setup_seconds = 0;  // pcsi's eigenvalue bounds (inside the solve time)

@@ -13,6 +13,8 @@
 // With device fields the packed buffers are MPIBuffers (comm/mpi_buffer.hpp): staged through host memory, or handed
 // to a GPU-aware MPI with comm.gpu_aware (packed, sendrecv, persistent; rma's window and datatype's subarrays of the
 // field stay in host memory: MPI_Win_create and derived types over device memory are where GPU-aware MPIs differ).
+// A direction in which the rank is its own neighbour (periodic, one rank that way) is, for packed, persistent and
+// rma, one copy kernel between the field's interior and ghosts where the field lives: no buffer, no MPI, no wait.
 #pragma once
 #include <memory>
 #include <string>
