@@ -201,7 +201,7 @@ TEST_CASE("fft: arrays offset from the planning alignment give the same transfor
 
 TEST_CASE("fft: the default execution space's plans agree with FFTW on the host (on a device: the device library)",
           "[fft]") {
-  // On host back ends both are FFTW (the same plan); with a device back end this compares kokkos-fft's library
+  // On host back ends both are FFTW (the same plan); with a device back end this compares the device library
   // (cuFFT on CUDA) with FFTW, each line to round-off.
   using proxylab::ExecSpace;
   for (int n : {16, 35, 128}) {
