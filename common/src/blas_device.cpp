@@ -8,24 +8,30 @@
 #include <string>
 
 #include "proxylab/blas.hpp"
+#include "proxylab/detail/gpu_runtime_status.hpp"
 
 namespace proxylab::detail {
 namespace {
 
-void require_ok(cublasStatus_t status, const char* what) {
-  if (status != CUBLAS_STATUS_SUCCESS)
-    throw RuntimeError(std::string("cuBLAS: ") + what + " failed (" + cublasGetStatusString(status) + ")");
+// The cuBLAS call `name` (call() returns its status), checked with the CUDA runtime around it.
+template <class Call>
+void cublas_call(const char* name, const Call& call) {
+  checked_gpu_library_call(name, [&](std::string& status) {
+    const cublasStatus_t s = call();
+    status = cublasGetStatusString(s);
+    return s == CUBLAS_STATUS_SUCCESS;
+  });
 }
 
 // One handle for the process, made on first use and destroyed before Kokkos finalizes (its stream is Kokkos').
 cublasHandle_t handle() {
   static cublasHandle_t h = [] {
     cublasHandle_t made = nullptr;
-    require_ok(cublasCreate(&made), "cublasCreate");
+    cublas_call("cublasCreate", [&] { return cublasCreate(&made); });
     Kokkos::push_finalize_hook([made] { cublasDestroy(made); });
     return made;
   }();
-  require_ok(cublasSetStream(h, ExecSpace().cuda_stream()), "cublasSetStream");
+  cublas_call("cublasSetStream", [&] { return cublasSetStream(h, ExecSpace().cuda_stream()); });
   return h;
 }
 
@@ -72,10 +78,12 @@ class CublasGroupedGemm final : public GemmBackend {
         });
     // the kernel above and cuBLAS share the instance's stream: the arrays are complete before cuBLAS reads them
     double* const* p = reinterpret_cast<double* const*>(pointers_.data());
-    require_ok(cublasDgemmGroupedBatched(handle(), trans_b_.data(), trans_a_.data(), m_.data(), n_.data(), k_.data(),
-                                         alpha_.data(), p, ldb_.data(), p + n, lda_.data(), beta_.data(), p + 2 * n,
-                                         ldc_.data(), n, group_size_.data()),
-               "cublasDgemmGroupedBatched");
+    const cublasHandle_t h = handle();
+    cublas_call("cublasDgemmGroupedBatched", [&] {
+      return cublasDgemmGroupedBatched(h, trans_b_.data(), trans_a_.data(), m_.data(), n_.data(), k_.data(),
+                                       alpha_.data(), p, ldb_.data(), p + n, lda_.data(), beta_.data(), p + 2 * n,
+                                       ldc_.data(), n, group_size_.data());
+    });
   }
 
  private:

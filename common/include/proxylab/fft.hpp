@@ -1,9 +1,10 @@
-// Batched 1-D FFTs behind one plan interface per execution space (docs/architecture.md, "The FFT layer"):
+// Batched 1-D FFTs behind one plan interface per execution space (docs/architecture.md, "The FFT layer"); the
+// shapes and back ends are in fft_descriptor.hpp:
 //   host spaces    FFTW, planned once per shape and cached (the guru interface: length n and stride, one or two
 //                  batch dimensions each with a count and input/output distances); execute() splits the batch
 //                  over the host threads
-//   device spaces  kokkos-fft (cuFFT on CUDA, hipFFT on HIP, oneMKL on SYCL), cached per shape: contiguous lines
-//                  (stride 1, each line right after the previous one), the shapes the device code paths use
+//   device spaces  cuFFT (CUDA) or hipFFT (HIP), cached per shape: the advanced data layout (one transform
+//                  dimension, any input and output strides, one or two batch dimensions with their distances)
 //
 //   const auto plan = proxylab::fft_plan(exec, shape);  // exec: HostExec() or ExecSpace()
 //   plan.execute(in, out);   // rank-1 Views of Kokkos::complex<double> (double: r2c input, c2r output)
@@ -11,9 +12,8 @@
 // execute() checks at compile time that `exec` can reach both views (as KokkosBlas::gemm and kokkos-fft do) and at
 // run time that they hold every element the shape reads and writes.
 //
-// With two batch dimensions whose input and output distances differ, one FFTW plan transforms and transposes at
-// once (FFTW reads the input with its strides and writes the output with its own): a local reshape fused into the
-// FFT (host only).
+// With input and output strides and distances that differ, one plan transforms and transposes at once (the library
+// reads the input with its strides and writes the output with its own): a local reshape fused into the FFT.
 //
 // Unnormalised in both directions (as FFTW and NAS FT). On the host, shapes marked `threaded = false` run on the
 // calling thread, so that execute() may be called from several threads at once (one plan per chunk of a parallel
@@ -24,81 +24,12 @@
 #include <type_traits>
 
 #include "proxylab/errors.hpp"
+#include "proxylab/fft_descriptor.hpp"
 #include "proxylab/layout.hpp"
-#include "proxylab/named_choice.hpp"
 
 namespace proxylab {
 
-enum class FFTKind { c2c_forward, c2c_backward, r2c, c2r };
-// FFTW_ESTIMATE (a fixed rule: bitwise reproducible), FFTW_MEASURE (candidates timed), FFTW_PATIENT (a wider set of
-// candidates timed: minutes for a large 3-D plan). Host back ends; a device library has one planning mode.
-enum class FFTPlanning { estimate, measure, patient };
-PROXYLAB_CHOICE_NAMES(FFTPlanning, "FFT planning", "estimate", "measure", "patient");
-// Whether the planning times candidates (measure, patient) rather than following a fixed rule (estimate).
-constexpr bool planning_times(FFTPlanning p) { return p != FFTPlanning::estimate; }
-// FFTW's planner flag for a planning (FFTW_ESTIMATE, ...) and its name, for code that calls FFTW's planner itself.
-unsigned fftw_planner_flag(FFTPlanning p);
-const char* fftw_planner_flag_name(FFTPlanning p);
-
-// A batch dimension: `count` transforms whose inputs start `idist` elements apart and outputs `odist` apart.
-struct FFTBatch {
-  int count = 1;
-  long long idist = 0, odist = 0;
-};
-
-// A further dimension of a multi-dimensional transform: length n, input and output strides (n = 1: none).
-struct FFTDim {
-  int n = 1;
-  long long istride = 0, ostride = 0;
-};
-
-// Everything that defines a plan. Strides and distances are in elements of each array's own type.
-struct FFTShape {
-  FFTKind kind = FFTKind::c2c_forward;
-  int n = 1;
-  long long istride = 1, ostride = 1;
-  // c2c on host spaces: a 2-D or 3-D transform over n and these, planned jointly by FFTW (any strides: a transform
-  // that also transposes, e.g. a 3-D FFT from one pencil layout into another)
-  FFTDim dim2, dim3;
-  FFTBatch inner, outer;  // outer: a second batch dimension (count 1: none)
-  bool in_place = false;
-  FFTPlanning planning = FFTPlanning::estimate;
-  // true: execute() splits the batch over the host threads; false: it runs on the calling thread (for callers that
-  // execute many small plans from their own parallel loop).
-  bool threaded = true;
-
-  // howmany contiguous lines of length n, one after the other (the input's element count per line for c2r, the
-  // output's for r2c: n / 2 + 1 complex values).
-  static FFTShape lines(FFTKind kind, int n, int howmany, bool in_place = false,
-                        FFTPlanning planning = FFTPlanning::estimate);
-  int input_length() const { return kind == FFTKind::c2r ? n / 2 + 1 : n; }   // elements per input line
-  int output_length() const { return kind == FFTKind::r2c ? n / 2 + 1 : n; }  // elements per output line
-  long long input_span() const;   // elements from the first input element to the last one read, plus one
-  long long output_span() const;  // the same for the output
-  int howmany() const { return inner.count * outer.count; }
-  long long points() const { return (long long)n * dim2.n * dim3.n; }  // per transform
-  int rank() const { return 1 + (dim2.n > 1) + (dim3.n > 1); }         // dimensions transformed
-  double flops() const;  // 5 N log2 N per complex transform of N points (2.5 n log2 n per real one), times howmany
-  // Lines of length n one after the other in input and output (stride 1, the batches one dimension): the shapes
-  // a device library plans directly.
-  bool contiguous_lines() const;
-  std::string describe() const;  // "c2c forward n=64 x 4096 (stride 1/1, dist 64/64)"
-};
-
 namespace detail {
-// One library's plan over pointers into memory its space can reach.
-class FFTBackend {
- public:
-  virtual ~FFTBackend() = default;
-  virtual void execute(const void* in, void* out) const = 0;
-};
-// Cached per shape; made on first use (not thread-safe: call from the host thread). InputError for impossible
-// sizes, RuntimeError for a shape the library cannot plan.
-const FFTBackend& fftw_backend(const FFTShape& shape);  // fft.cpp
-#ifdef PROXYLAB_DEVICE_FFT
-const FFTBackend& device_fft_backend(const FFTShape& shape);  // fft_device.cpp
-void clear_device_fft_plans();
-#endif
 template <class Space>
 constexpr bool runs_on_host = Kokkos::SpaceAccessibility<Space, Kokkos::HostSpace>::accessible;
 }  // namespace detail
@@ -144,7 +75,7 @@ class FFTPlan {
 #ifdef PROXYLAB_DEVICE_FFT
       return detail::device_fft_backend(shape);
 #else
-      static_assert(detail::runs_on_host<Space>, "proxylab: no device FFT library in this build (kokkos-fft)");
+      static_assert(detail::runs_on_host<Space>, "proxylab: no device FFT library in this build (cuFFT, hipFFT)");
 #endif
     }
   }

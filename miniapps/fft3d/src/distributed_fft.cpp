@@ -6,6 +6,7 @@
 
 #include "proxylab/errors.hpp"
 #include "proxylab/stop.hpp"
+#include "strided_stages.hpp"
 
 namespace proxylab::fft3d {
 namespace {
@@ -26,9 +27,21 @@ std::vector<Pencil> along_col(int r, int p_col, F stage) {
 
 FFTKind kind_of(bool forward) { return forward ? FFTKind::c2c_forward : FFTKind::c2c_backward; }
 
-std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name) {
-  return timers ? std::make_unique<Timers::Scope>(timers->scope(name)) : nullptr;
-}
+// A timer's scope over queued work: the work is complete when the scope closes (a device queues it, so the scope
+// fences; without timers nothing waits).
+class TimedStage {
+ public:
+  TimedStage(Timers* timers, const char* name)
+      : scope_(timers ? std::make_unique<Timers::Scope>(timers->scope(name)) : nullptr) {}
+  ~TimedStage() {
+    if (scope_ && !mem_space_on_host) ExecSpace().fence();
+  }
+  TimedStage(const TimedStage&) = delete;
+  TimedStage& operator=(const TimedStage&) = delete;
+
+ private:
+  std::unique_ptr<Timers::Scope> scope_;
+};
 
 }  // namespace
 
@@ -74,29 +87,27 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   choose_local_plan();
 }
 
-// The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row), whole
-// at one rank (host FFTW only: a device plans lines). In place (one rank on the host) every one of them runs: whole is
-// FFTW's in-place 3-D plan, the others stage through the work array.
+// The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row; host
+// FFTW's 2-D plans), whole at one rank (FFTW's 3-D plan on the host, three strided 1-D stages on a device). In place
+// (one rank on the host) every one of them runs: whole is FFTW's in-place 3-D plan, the others stage through the work
+// array.
 std::vector<LocalPlan> DistributedFFT::local_candidates() const {
-  const bool whole = FFTOptions::whole_planes(d_) && grid_->size() == 1;
-  if (opt_.in_place && !whole)
+  const bool whole = grid_->size() == 1;
+  if (opt_.in_place && !(whole && mem_space_on_host))
     throw InputError("key 'fft3d.in_place' has value 'true', which cannot run with " + d_.describe() +
                      (mem_space_on_host ? "" : " on a device") + "; allowed: true at one rank on the host, false");
   std::vector<LocalPlan> v{LocalPlan::staged};
-  if (!FFTOptions::whole_planes(d_)) return v;  // pencils of several rows, and everything on a device
-  v.push_back(LocalPlan::planes);
+  if (FFTOptions::whole_planes(d_)) v.push_back(LocalPlan::planes);
   if (whole) v.push_back(LocalPlan::whole);
   return v;
 }
 
 // fft3d.local: the one asked for; auto: the only one that can run, else with planning=measure or patient the fastest
-// candidate
-// over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair each that plans them; the candidates
-// timed in turn, round by round), with estimate a
-// fixed rule: planes wherever the X stage holds whole planes (slabs, and pencil grids of one row, whose stages are a
-// slab's; in place too), staged elsewhere (bench/fft3d/README.md, "Local plans"). Every transform is
-// planned here, outside the timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so
-// FFTW_MEASURE touches no data).
+// candidate over 3 forward + inverse pairs on scratch fields (max over ranks, after one pair each that plans them; the
+// candidates timed in turn, round by round), with estimate a fixed rule: on the host planes wherever the X stage
+// holds whole planes (slabs, and pencil grids of one row, whose stages are a slab's; in place too), staged elsewhere;
+// on a device whole at one rank (bench/fft3d/README.md, "Local plans"). Every transform is planned here, outside the
+// timed regions, by running a pair (the plans are made on FFTW's own scratch arrays, so FFTW_MEASURE touches no data).
 void DistributedFFT::choose_local_plan() {
   const std::vector<LocalPlan> candidates = local_candidates();
   const long long scratch = std::max({x_.size(), y_.size(), z_.size()});
@@ -110,12 +121,12 @@ void DistributedFFT::choose_local_plan() {
       throw InputError(std::string("key 'fft3d.local' has value '") + to_string(opt_.local) +
                        "', which cannot run with " + d_.describe() + (mem_space_on_host ? "" : " on a device") +
                        "; allowed: staged (every decomposition), planes (slabs and pencil grids of one row, on the "
-                       "host), whole (one rank on the host), or auto");
+                       "host), whole (one rank), or auto");
     local_ = opt_.local;
     pair();
     return;
   }
-  if (candidates.size() == 1) {  // nothing to choose (pencils of several rows, a device: staged)
+  if (candidates.size() == 1) {  // nothing to choose (pencils of several rows; several ranks on a device: staged)
     local_ = candidates.front();
     pair();
     return;
@@ -151,7 +162,7 @@ void DistributedFFT::choose_local_plan() {
              })->first;
     return;
   }
-  local_ = FFTOptions::whole_planes(d_) ? LocalPlan::planes : LocalPlan::staged;
+  local_ = FFTOptions::whole_planes(d_) ? LocalPlan::planes : mem_space_on_host ? LocalPlan::staged : LocalPlan::whole;
   pair();
 }
 
@@ -160,29 +171,14 @@ void DistributedFFT::choose_local_plan() {
 // layout). The axis must be whole in the box.
 void DistributedFFT::fft_along(int axis, bool forward, const Pencil& from, const Field& in, const Pencil& to,
                                const Field& out, Timers* timers) {
-  auto t = scope(timers, "local_fft");
-  const int u = (axis + 1) % 3, v = (axis + 2) % 3;
-  const bool in_place = in.data() == out.data();
-  if (in_place && (from.stride(0) != to.stride(0) || from.stride(1) != to.stride(1)))
-    throw RuntimeError("fft3d: an in-place FFT cannot change the layout");
-  // inner batch: the other axis with the smaller input stride (neighbouring transforms read neighbouring data)
-  const int inner = from.stride(u) < from.stride(v) ? u : v, outer = inner == u ? v : u;
-  FFTShape sh;
-  sh.kind = kind_of(forward);
-  sh.n = from.n[axis];
-  sh.istride = from.stride(axis);
-  sh.ostride = to.stride(axis);
-  sh.inner = {from.n[inner], from.stride(inner), to.stride(inner)};
-  sh.outer = {from.n[outer], from.stride(outer), to.stride(outer)};
-  sh.in_place = in_place;
-  sh.planning = opt_.planning;
+  const TimedStage t(timers, "local_fft");
+  const FFTShape sh = axis_fft_shape(axis, forward, from, to, in.data() == out.data(), opt_.planning);
   fft_plan(ExecSpace(), sh).execute(in, out);
-  if constexpr (!mem_space_on_host) ExecSpace().fence();  // the stage's timer holds its work (a device queues it)
 }
 
 void DistributedFFT::fft_axes(std::initializer_list<int> axes, bool forward, const Pencil& from, const Field& in,
                               const Pencil& to, const Field& out, Timers* timers) {
-  auto t = scope(timers, "local_fft");
+  const TimedStage t(timers, "local_fft");
   // the transform's dimensions; the axes left over (at most one) are the batch
   FFTDim dims[3];
   int k = 0;
@@ -209,7 +205,7 @@ void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, 
                                       const Field& dst, Timers* timers) {
   if (opt_.fused()) {
     r.pack_and_exchange(src.data(), send_, recv_, timers);
-    auto t = scope(timers, "local_fft");
+    const TimedStage t(timers, "local_fft");
     gather_fft(kind_of(forward), opt_.planning, axis, r.received(src.data(), recv_), to, dst.data());
     return;
   }
@@ -224,7 +220,7 @@ void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, 
                                       const Field& scratch, const Field& dst, Timers* timers) {
   if (opt_.fused()) {
     {
-      auto t = scope(timers, "local_fft");
+      const TimedStage t(timers, "local_fft");
       fft_scatter(kind_of(forward), opt_.planning, axis, from, src.data(), r.to_send(dst.data(), send_));
     }
     r.exchange_and_unpack(send_, recv_, dst.data(), timers);
@@ -234,8 +230,19 @@ void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, 
   r.apply(scratch.data(), dst.data(), send_, recv_, timers);
 }
 
+// One rank's whole grid: one FFTW 3-D plan on the host, three strided 1-D stages on a device (its library plans one
+// transform dimension; strided_stages.hpp).
+void DistributedFFT::whole(bool forward, const Field& in, const Field& out, Timers* timers) {
+  if constexpr (mem_space_on_host) {
+    if (forward) return fft_axes({0, 1, 2}, true, x_, in, z_, out, timers);
+    return fft_axes({0, 1, 2}, false, z_, in, x_, out, timers);
+  }
+  const TimedStage t(timers, "local_fft");
+  fft3d_by_stages(forward, x_, z_, in, work_, out, opt_.planning);
+}
+
 void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) {
-  if (local_ == LocalPlan::whole) return fft_axes({0, 1, 2}, true, x_, in, z_, out, timers);
+  if (local_ == LocalPlan::whole) return whole(true, in, out, timers);
   if (local_ == LocalPlan::planes) {
     fft_axes({0, 1}, true, x_, in, x_, work_, timers);
     return reshape_then_fft(*x_to_z_, 2, true, work_, z_, out, timers);
@@ -251,7 +258,7 @@ void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) 
 }
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {
-  if (local_ == LocalPlan::whole) return fft_axes({0, 1, 2}, false, z_, in, x_, out, timers);
+  if (local_ == LocalPlan::whole) return whole(false, in, out, timers);
   if (local_ == LocalPlan::planes || !FFTOptions::pencil_path(d_.kind)) {
     // The z FFTs and the transpose into the X stage: into `out`, or in place (in == out) into the work array, since
     // the fused FFT writes the X stage while it reads the Z stage (unfused, the z FFTs then run in place in `in`).

@@ -5,19 +5,21 @@
 // With fuse_transpose (the default) the unpack after a transpose and the pack before one are no separate passes:
 // the FFT next to the transpose reads or writes the transposed blocks itself (fused_transpose_fft.hpp); a transpose
 // among one rank then costs no pass at all beyond the FFT's own, as in a serial 3-D FFT.
-// On a device (the default execution space is a GPU's) every local FFT is a batch of contiguous lines, which the
-// device library plans directly: the fields live in device memory, pack and unpack are device kernels, slabs take
-// the pencil path with p_row = 1 (the x -> y step a local transpose, no MPI) instead of the strided y FFT, and
-// there is no fused form (the library reads whole lines; docs/architecture.md).
-// How the local work is planned (fft3d.local; host back ends), FFTW-MPI's and heFFTe's way:
+// On a device (the default execution space is a GPU's) the fields live in device memory, pack and unpack are device
+// kernels, slabs take the pencil path with p_row = 1 (the x -> y step a local transpose, no MPI) instead of the
+// strided y FFT, and there is no fused form of the transposes among ranks (docs/architecture.md); one rank's whole
+// grid runs as three strided 1-D stages, each writing the layout the next reads (strided_stages.hpp: no copy).
+// Nothing fences except a timer's scope (a device queues the work) and the MPI exchanges.
+// How the local work is planned (fft3d.local), FFTW-MPI's and heFFTe's way:
 //   staged  three sets of batched 1-D FFTs (with the fused transposes): every decomposition
 //   planes  slabs, and pencil grids of one row (whose X and Z stages are a slab's): one FFTW 2-D plan over each
 //           rank's (y, x) planes, then the one transpose and the z FFTs
-//   whole   one rank: one FFTW 3-D plan straight from the X-stage layout into the Z-stage layout (and back)
+//   whole   one rank: one FFTW 3-D plan straight from the X-stage layout into the Z-stage layout (and back); on a
+//           device three strided 1-D stages between the same layouts
 // auto: with planning=measure or patient the candidates are timed here and the fastest kept (the record names the
-// choice and the times), with estimate planes where it can run, else staged. The layouts of the input and the result
-// are the same whichever runs; in place (one rank) planes and staged pass through the work array. Unnormalised in both
-// directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
+// choice and the times), with estimate planes where it can run, else on a device whole at one rank, else staged. The
+// layouts of the input and the result are the same whichever runs; in place (one rank) planes and staged pass through
+// the work array. Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
 #pragma once
 #include <mpi.h>
 
@@ -49,8 +51,8 @@ struct FFTOptions {
   CommOptions comm;                    // what MPI is given for the transposes' buffers (the run's comm.* keys)
   bool in_place = false;               // fft3d.in_place: forward and inverse overwrite their input (one rank, host)
 
-  // What runs: fused only on host back ends (the device library reads whole lines), and the pencil path for slabs
-  // on a device.
+  // What runs: fused only on host back ends (a device library writes whole lines, so an FFT cannot scatter its lines
+  // into several ranks' blocks), and the pencil path for slabs on a device.
   bool fused() const { return fuse_transpose && mem_space_on_host; }
   static bool pencil_path(DecompKind kind) { return kind == DecompKind::pencil || !mem_space_on_host; }
   // On the host the X stage holds whole (y, x) planes for slabs and for pencil grids of one row: FFTW 2-D plans over
@@ -93,6 +95,7 @@ class DistributedFFT {
                  Timers* timers);
   // A multi-dimensional FFT over the axes `axes` (all whole in both layouts), from `in` laid out as `from` into
   // `out` laid out as `to` (planes: x and y in the X stage; whole: x, y and z from the X into the Z stage).
+  void whole(bool forward, const Field& in, const Field& out, Timers* timers);
   void fft_axes(std::initializer_list<int> axes, bool forward, const Pencil& from, const Field& in, const Pencil& to,
                 const Field& out, Timers* timers);
   std::vector<LocalPlan> local_candidates() const;

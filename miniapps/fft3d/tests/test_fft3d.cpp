@@ -13,6 +13,7 @@
 #include "proxylab/errors.hpp"
 #include "proxylab/testing.hpp"
 #include "reshape.hpp"
+#include "strided_stages.hpp"
 
 using namespace proxylab;
 using namespace proxylab::fft3d;
@@ -57,7 +58,7 @@ std::vector<Variant> all_variants(int ranks) {
     v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::node_aware, Mapping::mdrange, 1});
   }
   // the other local plans (fft3d.local): 2-D plans over the slabs' planes (fused and not), one 3-D plan at 1 rank;
-  // host FFTW only (a device library plans lines: every decomposition runs staged there)
+  // host FFTW's 2-D plans
   if (proxylab::mem_space_on_host) {
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false, LocalPlan::planes});
@@ -65,9 +66,11 @@ std::vector<Variant> all_variants(int ranks) {
     v.push_back(
         {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
   }
-  if (proxylab::mem_space_on_host && ranks == 1) {
-    // one 3-D plan, out of place and in place (fft3d.in_place)
+  // one 3-D plan (host) or three strided 1-D stages (device)
+  if (ranks == 1)
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
+  if (proxylab::mem_space_on_host && ranks == 1) {
+    // one 3-D plan in place (fft3d.in_place)
     v.push_back(
         {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole, true});
     // in place through the work array: the slab's and the one-row pencil's passes, fused and not
@@ -293,9 +296,9 @@ TEST_CASE(
     CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == LocalPlan::planes);
 
   // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed, in place too (one rank on the
-  // host), with either timing planning; on a device, whose library plans lines, every decomposition runs staged and
-  // nothing is timed
-  const size_t timed = !proxylab::mem_space_on_host ? 0u : ranks == 1 ? 3u : 2u;
+  // host), with either timing planning; on a device (no planes) staged and whole timed at 1 rank, and at several
+  // ranks staged runs untimed
+  const size_t timed = proxylab::mem_space_on_host ? (ranks == 1 ? 3u : 2u) : (ranks == 1 ? 2u : 0u);
   for (const FFTPlanning planning : {FFTPlanning::measure, FFTPlanning::patient})
     for (const bool in_place : {false, true}) {
       if (in_place && (ranks > 1 || !proxylab::mem_space_on_host)) continue;
@@ -322,8 +325,10 @@ TEST_CASE(
     }
 
   // auto with estimate: a fixed rule, nothing timed; planes where the X stage holds whole planes (slabs, pencil
-  // grids of one row; on the host), staged on grids of several rows
-  const LocalPlan expected = proxylab::mem_space_on_host ? LocalPlan::planes : LocalPlan::staged;
+  // grids of one row; on the host), staged on grids of several rows; on a device whole at one rank, else staged
+  const LocalPlan expected = proxylab::mem_space_on_host ? LocalPlan::planes
+                             : ranks == 1                ? LocalPlan::whole
+                                                         : LocalPlan::staged;
   for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
     const auto d = Decomposition::make(kind, 12, 10, 8, ranks, p_row, 0);
     const DistributedFFT fft(d, MPI_COMM_WORLD, FFTOptions{});
@@ -335,3 +340,84 @@ TEST_CASE(
     CHECK(fft.local_plan() == LocalPlan::staged);
   }
 }
+
+TEST_CASE("fft3d: one rank's grid in three strided 1-D stages equals FFTW's 3-D transform, each stage one plan",
+          "[fft3d]") {
+  if (world_size() > 1) return;  // one rank's whole grid
+  const auto d = Decomposition::make(DecompKind::slab, 13, 10, 7, 1, 0, 0);
+  const Pencil x = d.x_pencil(0, 0), z = d.z_pencil(0, 0);
+  // each stage's two batch axes keep one distance apart in both layouts: a device library runs it as one plan
+  const Pencil middle = rotated(x);
+  for (const bool forward : {true, false}) {
+    CHECK(axis_fft_shape(0, forward, x, middle, false, FFTPlanning::estimate).batches_merge());
+    CHECK(axis_fft_shape(1, forward, middle, z, false, FFTPlanning::estimate).batches_merge());
+    CHECK(axis_fft_shape(1, forward, z, middle, false, FFTPlanning::estimate).batches_merge());
+    CHECK(axis_fft_shape(0, forward, middle, x, false, FFTPlanning::estimate).batches_merge());
+  }
+  const DistributedFFT fft(d, MPI_COMM_WORLD, FFTOptions{});
+  Field u = make_field("u", x.size()), f = make_field("f", z.size()), work = make_field("work", x.size()),
+        b = make_field("b", x.size());
+  nas::initial_field(x, d.global, u);
+  fft3d_by_stages(true, x, z, u, work, f, FFTPlanning::estimate);
+  CHECK(serial_reference_error(fft, u, f) <= 1e-14);
+  fft3d_by_stages(false, x, z, f, work, b, FFTPlanning::estimate);
+  CHECK(max_relative_difference(u, b, x.size(), double(d.points()), MPI_COMM_WORLD) <= 1e-14);
+  CHECK_THROWS_AS(fft3d_by_stages(true, x, x, u, work, f, FFTPlanning::estimate), RuntimeError);  // not a Z stage
+}
+
+#if KOKKOS_VERSION >= 40000
+namespace {
+// Fences of this process (every execution space and global ones) while alive, through Kokkos Tools' begin_fence
+// callback; the callback before is put back after.
+class FenceCounter {
+ public:
+  FenceCounter() : before_(Kokkos::Tools::Experimental::get_callbacks().begin_fence) {
+    count() = 0;
+    Kokkos::Tools::Experimental::set_begin_fence_callback([](const char*, uint32_t, uint64_t*) { ++count(); });
+  }
+  ~FenceCounter() { Kokkos::Tools::Experimental::set_begin_fence_callback(before_); }
+  FenceCounter(const FenceCounter&) = delete;
+  FenceCounter& operator=(const FenceCounter&) = delete;
+  static int& count() {
+    static int c = 0;
+    return c;
+  }
+
+ private:
+  Kokkos::Tools::beginFenceFunction before_;
+};
+}  // namespace
+
+TEST_CASE("fft3d: a transform pair without timers fences only before its MPI exchanges", "[fft3d][mpi]") {
+  // The host FFT library joins its threads with a fence when it splits a batch over several: one thread here (the
+  // unit tests' MPI runs), so that every fence counted is fft3d's. The fused host path's chunk loop (host only) is
+  // left out.
+  if (proxylab::mem_space_on_host && HostExec().concurrency() > 1) return;
+  const int ranks = world_size();
+  std::vector<Variant> variants{{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+                                {DecompKind::pencil, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false}};
+  if (ranks == 1)
+    variants.push_back(
+        {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
+  for (const Variant& v : variants) {
+    INFO(label(v) << " at " << ranks << " ranks");
+    auto fft = make_fft(v, 12, 10, 8);  // its constructor ran one pair (plans made)
+    Field u = make_field("u", fft->x_stage().size()), f = make_field("f", fft->z_stage().size()),
+          b = make_field("b", fft->x_stage().size());
+    nas::initial_field(fft->x_stage(), fft->decomposition().global, u);
+    Kokkos::fence();
+    // one fence per exchange among several ranks (MPI reads the packed blocks): each reshape of the pair once
+    const size_t exchanges = fft->transpose_counts().size();
+    int fences = 0;
+    {
+      const FenceCounter counter;
+      fft->forward(u, f);
+      fft->inverse(f, b);
+      fences = FenceCounter::count();
+    }
+    if (ranks == 1) CHECK(fences == 0);
+    // (a device build's MPI buffers in host memory are copies, whose deep_copy fences too: counted on the host only)
+    if (proxylab::mem_space_on_host) CHECK(fences == int(exchanges));
+  }
+}
+#endif
