@@ -50,7 +50,7 @@ class HaloDomain : public Domain {
               end(grid.x_lo, pgrid_.cx() == 0, split),
               end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split)};
     grid.set_x_sweep(p, xr_.begin);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.width()));
   }
 
   void sweep_y(double dt) override {
@@ -68,7 +68,7 @@ class HaloDomain : public Domain {
               end(grid.y_lo, pgrid_.cy() == 0, split),
               end(grid.y_hi, pgrid_.cy() == pgrid_.py() - 1, split)};
     grid.set_y_sweep(p, xr_.begin, yr_.begin);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.width()));
   }
 
   double max_signal_rate() const override {

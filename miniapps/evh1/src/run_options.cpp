@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tiled_sweep.hpp"
+
 namespace proxylab::evh1 {
 namespace {
 
@@ -28,6 +30,10 @@ RunOptions read_options(const Config& cfg) {
   o.sweep.lanes = int(cfg.integer("evh1.lanes"));
   const auto& lanes = batched_lane_choices();
   if (std::find(lanes.begin(), lanes.end(), o.sweep.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");
+  o.sweep.tile = int(cfg.integer("evh1.tile"));
+  const auto& tiles = tile_thread_choices();
+  if (std::find(tiles.begin(), tiles.end(), o.sweep.tile) == tiles.end())
+    cfg.reject("evh1.tile", "32, 64, 128, 256 or 512");
   o.algorithm = cfg.choice<DomainAlgorithm>("evh1.algorithm");
   o.transpose = cfg.choice<TransposeStrategy>("evh1.transpose_strategy");
   o.halo = cfg.choice<HaloStrategy>("evh1.halo_strategy");

@@ -66,7 +66,8 @@ struct RunOptions {
   std::string density_file;  // output.density_file ("" = none)
 };
 
-// InputError naming the key for values the schema's ranges cannot refuse alone (evh1.lanes not 4, 8 or 16).
+// InputError naming the key for values the schema's ranges cannot refuse alone (evh1.lanes not 4, 8 or 16, evh1.tile
+// not a power of 2).
 RunOptions read_options(const Config& cfg);
 
 }  // namespace proxylab::evh1

@@ -104,7 +104,7 @@ class TransposeDomain : public Domain {
     auto s = timers.scope("sweep_x");
     Pencils p{xdata_, 2, rows_[rank_].size(), 0, grid.nx, 0, var_ux, var_uy, grid.x_lo, grid.x_hi};
     grid.set_x_sweep(p, 0);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.width()));
   }
 
   void sweep_y(double dt) override {
@@ -112,7 +112,7 @@ class TransposeDomain : public Domain {
     auto s = timers.scope("sweep_y");
     Pencils p{ydata_, 2, cols_[rank_].size(), 0, grid.ny, 0, var_uy, var_ux, grid.y_lo, grid.y_hi};
     grid.set_y_sweep(p, cols_[rank_].begin, 0);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.width()));
   }
 
   double max_signal_rate() const override {
