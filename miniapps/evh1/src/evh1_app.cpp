@@ -51,10 +51,12 @@ void declare(Schema& s) {
   s.choice("evh1.mapping", SweepMapping::batched,
            "pencil (one pencil at a time, 1-D temporaries, as EVH1), batched (lanes pencils at once, vector across "
            "pencils) or tiled (a thread per zone: pencils cut into tiles, a team per tile)");
-  s.integer("evh1.lanes", 8, 4, 16, "pencils per block for mapping=batched: 4, 8 or 16");
-  s.integer("evh1.tile", 128, 32, 512,
-            "threads per tile for mapping=tiled (a team per tile on a device; it updates tile - 16 zones): 32, 64, "
-            "128, 256 or 512");
+  const auto &lanes = batched_lane_choices(), &tiles = tile_thread_choices();
+  s.integer("evh1.lanes", 8, lanes.front(), lanes.back(),
+            "pencils per block for mapping=batched: " + choice_list(lanes));
+  s.integer("evh1.tile", 128, tiles.front(), tiles.back(),
+            "threads per tile for mapping=tiled (a team per tile on a device; it updates tile - 16 zones): " +
+                choice_list(tiles));
   s.choice("evh1.transpose_strategy", TransposeStrategy::alltoallv, "all-to-all strategy (algorithm=transpose)");
   s.choice("evh1.halo_strategy", HaloStrategy::packed, "halo exchange strategy (algorithm=halo)");
   s.integer("decomp.px", 0, 0, 1 << 16, "ranks in x for algorithm=halo (0 = automatic)");

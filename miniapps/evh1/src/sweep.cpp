@@ -4,6 +4,7 @@
 #include <Kokkos_Core.hpp>
 #include <algorithm>
 #include <cstdint>
+#include <type_traits>
 #include <vector>
 
 #include "ppm_block.hpp"
@@ -12,8 +13,36 @@
 
 namespace proxylab::evh1 {
 
+namespace {
+
+// The lane counts compiled for batched, written once: batched_lane_choices() lists them, with_batched_lanes(lanes, f)
+// calls f(std::integral_constant<int, lanes>) (read_options refuses any other count; the last takes the rest).
+template <int... B>
+struct LaneCounts {};
+using BatchedLanes = LaneCounts<4, 8, 16>;
+
+template <int First, int... Rest, class F>
+decltype(auto) with_lanes(int lanes, F&& f) {
+  if constexpr (sizeof...(Rest) == 0) {
+    return f(std::integral_constant<int, First>{});
+  } else {
+    if (lanes == First) return f(std::integral_constant<int, First>{});
+    return with_lanes<Rest...>(lanes, f);
+  }
+}
+template <int... B, class F>
+decltype(auto) with_lanes(LaneCounts<B...>, int lanes, F&& f) {
+  return with_lanes<B...>(lanes, f);
+}
+template <int... B>
+std::vector<int> listed(LaneCounts<B...>) {
+  return {B...};
+}
+
+}  // namespace
+
 const std::vector<int>& batched_lane_choices() {
-  static const std::vector<int> n{4, 8, 16};
+  static const std::vector<int> n = listed(BatchedLanes{});
   return n;
 }
 
@@ -107,18 +136,16 @@ int sweep_teams_in_flight(int blocks) {
 void sweep_lane_by_lane(const Pencils& pencils, double dt, double dx, const Gas& gas, int lanes) {
   if (!mem_space_on_host)  // the host thread reads the fields; a device runs this shape itself
     throw RuntimeError("evh1 sweep_lane_by_lane: host back ends only");
-  if (lanes == 4) return sweep_lane_by_lane_blocks<4>(pencils, dt, dx, gas);
-  if (lanes == 8) return sweep_lane_by_lane_blocks<8>(pencils, dt, dx, gas);
-  return sweep_lane_by_lane_blocks<16>(pencils, dt, dx, gas);
+  with_lanes(BatchedLanes{}, lanes,
+             [&](auto b) { sweep_lane_by_lane_blocks<decltype(b)::value>(pencils, dt, dx, gas); });
 }
 
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int width) {
   if (pencils.npencils <= 0) return PhaseTimes{};
   if (mapping == SweepMapping::pencil) return sweep_lanes<1>(pencils, dt, dx, gas);
   if (mapping == SweepMapping::tiled) return sweep_tiled(pencils, dt, dx, gas, width);
-  if (width == 4) return sweep_lanes<4>(pencils, dt, dx, gas);
-  if (width == 8) return sweep_lanes<8>(pencils, dt, dx, gas);
-  return sweep_lanes<16>(pencils, dt, dx, gas);  // lanes is 4, 8 or 16 (read_options checks evh1.lanes)
+  return with_lanes(BatchedLanes{}, width,
+                    [&](auto b) { return sweep_lanes<decltype(b)::value>(pencils, dt, dx, gas); });
 }
 
 }  // namespace proxylab::evh1

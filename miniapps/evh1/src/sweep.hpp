@@ -54,7 +54,7 @@ constexpr std::array<const char*, nphases> phase_names{"parabola", "riemann", "e
 using PhaseTimes = std::array<double, nphases>;  // seconds summed over threads
 
 // Advances every pencil by dt on a uniform grid of width dx. width: the mapping's width, pencils per block for
-// batched (4, 8 or 16), threads per tile for tiled (tile_thread_choices()); unused for pencil.
+// batched (batched_lane_choices()), threads per tile for tiled (tile_thread_choices()); unused for pencil.
 PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int width);
 
 // The device shape of `batched` (one thread per lane, lanes.hpp) run on the host, the lanes of each block one after
