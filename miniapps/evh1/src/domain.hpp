@@ -71,7 +71,9 @@ struct ZoneBlock;  // zone_block.hpp
 struct SweepOptions {
   Gas gas;
   SweepMapping mapping = SweepMapping::batched;
-  int lanes = 8;
+  int lanes = 8;   // batched: pencils per block (evh1.lanes)
+  int tile = 128;  // tiled: threads per tile (evh1.tile)
+  int width() const { return mapping == SweepMapping::tiled ? tile : lanes; }  // sweep()'s
 };
 
 // Primitive state of global zone (i, j): w[var_rho], w[var_p], w[var_ux], w[var_uy].

@@ -20,6 +20,7 @@
 #include "proxylab/run_results.hpp"
 #include "run_options.hpp"
 #include "shock_tube.hpp"
+#include "tiled_sweep.hpp"
 #include "time_loop.hpp"
 #include "zone_block.hpp"
 
@@ -49,9 +50,14 @@ void declare(Schema& s) {
   s.choice("evh1.algorithm", DomainAlgorithm::transpose,
            "parallel algorithm: transpose (EVH1 all-to-all between sweeps) or halo (2-D blocks, ghost-zone exchange)");
   s.choice("evh1.mapping", SweepMapping::batched,
-           "pencil (one pencil at a time, 1-D temporaries, as EVH1) or batched (lanes pencils at once, vector across "
-           "pencils)");
-  s.integer("evh1.lanes", 8, 4, 16, "pencils per block for mapping=batched: 4, 8 or 16");
+           "pencil (one pencil at a time, 1-D temporaries, as EVH1), batched (lanes pencils at once, vector across "
+           "pencils) or tiled (a thread per zone: pencils cut into tiles, a team per tile)");
+  const auto &lanes = batched_lane_choices(), &tiles = tile_thread_choices();
+  s.integer("evh1.lanes", 8, lanes.front(), lanes.back(),
+            "pencils per block for mapping=batched: " + choice_list(lanes));
+  s.integer("evh1.tile", 128, tiles.front(), tiles.back(),
+            "threads per tile for mapping=tiled (a team per tile on a device; it updates tile - 16 zones): " +
+                choice_list(tiles));
   s.choice("evh1.transpose_strategy", TransposeStrategy::alltoallv, "all-to-all strategy (algorithm=transpose)");
   s.choice("evh1.halo_strategy", HaloStrategy::packed, "halo exchange strategy (algorithm=halo)");
   s.integer("decomp.px", 0, 0, 1 << 16, "ranks in x for algorithm=halo (0 = automatic)");
@@ -148,8 +154,19 @@ void choose_halo_grid(const RunOptions& o, const Config& cfg, int size, int nx, 
 }
 
 // The sweeps keep a block's temporaries in team scratch (sweep.hpp), of which the execution space gives one team at
-// most sweep_scratch_limit(): pencils of this rank's x and y sweeps (zones_x, zones_y long) must fit.
+// most sweep_scratch_limit(): pencils of this rank's x and y sweeps (zones_x, zones_y long) must fit. A tile's
+// (tiled_sweep.hpp) does not depend on the pencils: its level-0 scratch must fit tile_scratch_limit().
 void check_sweep_scratch(const Config& cfg, const RunOptions& o, int zones_x, int zones_y) {
+  if (o.sweep.mapping == SweepMapping::tiled) {
+    const std::size_t need = tile_scratch_bytes(o.sweep.tile), limit = tile_scratch_limit();
+    if (need > limit)
+      cfg.reject("evh1.tile", "a tile of " + std::to_string(o.sweep.tile) + " threads needs " +
+                                  std::to_string(need >> 10) + " KiB of level-0 team scratch, more than the " +
+                                  std::to_string(limit >> 10) +
+                                  " KiB this execution space gives a team; allowed: a "
+                                  "smaller tile");
+    return;
+  }
   const bool batched = o.sweep.mapping == SweepMapping::batched;
   const int line = std::max(zones_x, zones_y);
   const std::size_t need = sweep_scratch_bytes(line, batched ? o.sweep.lanes : 1), limit = sweep_scratch_limit();
@@ -220,7 +237,7 @@ void run(RunContext& ctx) {
   ctx.check_stop();
   const Totals initial = totals(domain->local(), g, gas, ctx.comm);
   publish_results(ctx,
-                  SetupSummary{to_string(pb.kind), g.nx, g.ny, pb.t_end, domain->describe(), opt.mapping, opt.lanes});
+                  SetupSummary{to_string(pb.kind), g.nx, g.ny, pb.t_end, domain->describe(), opt.mapping, opt.width()});
 
   Progress progress(ctx, 1000, "permille of t_end");
   MPI_Barrier(ctx.comm);

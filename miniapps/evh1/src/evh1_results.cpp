@@ -11,7 +11,10 @@ std::string SetupSummary::to_text() const {
   std::ostringstream out;
   out << "  problem " << problem << " on " << nx << " x " << ny << " zones to t = " << t_end << "; " << algorithm
       << "; mapping " << to_string(mapping)
-      << (mapping == SweepMapping::batched ? " (" + std::to_string(lanes) + " lanes)" : "") << "\n";
+      << (mapping == SweepMapping::batched ? " (" + std::to_string(width) + " lanes)"
+          : mapping == SweepMapping::tiled ? " (" + std::to_string(width) + " threads per tile)"
+                                           : "")
+      << "\n";
   return out.str();
 }
 

@@ -16,7 +16,7 @@ struct SetupSummary {
   double t_end = 0;
   std::string algorithm;  // the domain's description
   SweepMapping mapping{};
-  int lanes = 0;
+  int width = 0;  // SweepOptions::width()
 
   std::string to_text() const;
   nlohmann::json to_json() const;

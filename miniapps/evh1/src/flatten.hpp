@@ -24,6 +24,7 @@ KOKKOS_INLINE_FUNCTION void flatten(const double* KOKKOS_RESTRICT p, const doubl
     const double compressive = u[i - B] > u[i + B] ? clamped : 0.0;
     steep[i] = kmath::fabs(dp) > flatten_epsilon * pmin ? compressive : 0.0;
   }
+  lanes.sync();  // a team on one pencil reads its neighbours' steep
   for (int i = lo * B + lanes.first; i < hi * B; i += lanes.step) {
     const double dp = p[i + B] - p[i - B];
     // the upstream neighbour's (VH-1); with equal pressures on both sides the larger, the choice a mirror image makes

@@ -35,41 +35,8 @@ class HaloDomain : public Domain {
     Kokkos::deep_copy(fields_, f);
   }
 
-  void sweep_x(double dt) override {
-    exchange();
-    auto s = timers.scope("sweep_x");
-    const bool split = pgrid_.px() > 1;
-    Pencils p{fields_,
-              2,
-              yr_.size(),
-              nghost,
-              xr_.size(),
-              nghost,
-              var_ux,
-              var_uy,
-              end(grid.x_lo, pgrid_.cx() == 0, split),
-              end(grid.x_hi, pgrid_.cx() == pgrid_.px() - 1, split)};
-    grid.set_x_sweep(p, xr_.begin);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
-  }
-
-  void sweep_y(double dt) override {
-    exchange();
-    auto s = timers.scope("sweep_y");
-    const bool split = pgrid_.py() > 1;
-    Pencils p{fields_,
-              1,
-              xr_.size(),
-              nghost,
-              yr_.size(),
-              nghost,
-              var_uy,
-              var_ux,
-              end(grid.y_lo, pgrid_.cy() == 0, split),
-              end(grid.y_hi, pgrid_.cy() == pgrid_.py() - 1, split)};
-    grid.set_y_sweep(p, xr_.begin, yr_.begin);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
-  }
+  void sweep_x(double dt) override { sweep_along(dt, true); }
+  void sweep_y(double dt) override { sweep_along(dt, false); }
 
   double max_signal_rate() const override {
     return signal_rate(fields_, nghost, nghost + yr_.size(), nghost, nghost + xr_.size(), grid, opt.gas.gamma, 2,
@@ -103,6 +70,30 @@ class HaloDomain : public Domain {
   static Boundary end(Boundary physical, bool on_edge, bool split) {
     if (physical == Boundary::periodic) return split ? Boundary::neighbor : Boundary::periodic;
     return on_edge ? physical : Boundary::neighbor;
+  }
+  // One sweep of this rank's block after the ghost-zone exchange: along x the pencils run along the last index of
+  // fields_, along y along the middle one.
+  void sweep_along(double dt, bool along_x) {
+    exchange();
+    auto s = timers.scope(along_x ? "sweep_x" : "sweep_y");
+    const BlockRange &along = along_x ? xr_ : yr_, &across = along_x ? yr_ : xr_;
+    const int coord = along_x ? pgrid_.cx() : pgrid_.cy(), ranks = along_x ? pgrid_.px() : pgrid_.py();
+    const Boundary lo = along_x ? grid.x_lo : grid.y_lo, hi = along_x ? grid.x_hi : grid.y_hi;
+    Pencils p{fields_,
+              along_x ? 2 : 1,
+              across.size(),
+              nghost,
+              along.size(),
+              nghost,
+              along_x ? var_ux : var_uy,
+              along_x ? var_uy : var_ux,
+              end(lo, coord == 0, ranks > 1),
+              end(hi, coord == ranks - 1, ranks > 1)};
+    if (along_x)
+      grid.set_x_sweep(p, xr_.begin);
+    else
+      grid.set_y_sweep(p, xr_.begin, yr_.begin);
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.width()));
   }
   void exchange() {
     auto c = timers.scope("communication", Category::communication);

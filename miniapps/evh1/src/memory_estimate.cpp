@@ -9,6 +9,7 @@
 #include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/comm/transpose.hpp"
 #include "sweep.hpp"
+#include "tiled_sweep.hpp"
 
 namespace proxylab::evh1 {
 
@@ -47,9 +48,17 @@ MemoryEstimate estimate_memory(const RunOptions& o, CommOptions comm, const Grid
   const int line = transpose ? std::max(g.nx, g.ny) : std::max((g.nx + px - 1) / px, (g.ny + py - 1) / py);
   const double pencils = transpose ? std::max((g.nx + ranks - 1) / ranks, (g.ny + ranks - 1) / ranks) : line;
   const int blocks = int(std::ceil(pencils / lanes));
-  e.view("evh1 sweep scratch (per team in flight)", sweep_teams_in_flight(blocks),
-         double(sweep_scratch_bytes(line, lanes)))
-      .view("evh1::phase_times", mem_space_on_host ? blocks * int(nphases) : 0, sizeof(double));
+  if (opt.mapping == SweepMapping::tiled) {  // level-0 scratch (on chip on a GPU) and the seams of the sweep
+    const int tiles = int(pencils) * int(std::ceil(double(line) / (opt.tile - tile_margin)));
+    e.view("evh1::seams", 1, double(tile_seam_bytes(int(pencils), line, opt.tile)))
+        .view("evh1 tile scratch (host: per thread)", mem_space_on_host ? HostExec().concurrency() : 0,
+              double(tile_scratch_bytes(opt.tile)))
+        .view("evh1::phase_times", mem_space_on_host ? tiles * int(nphases) : 0, sizeof(double));
+  } else {
+    e.view("evh1 sweep scratch (per team in flight)", sweep_teams_in_flight(blocks),
+           double(sweep_scratch_bytes(line, lanes)))
+        .view("evh1::phase_times", mem_space_on_host ? blocks * int(nphases) : 0, sizeof(double));
+  }
   // Verification (zone_block.hpp): a copy of this rank's zones (Domain::local) and, for Sedov's symmetry checks,
   // the densities of their mirror images with the all-to-all's buffers, and the radial bins (summed over ranks).
   const double local = transpose ? std::max(std::ceil(ny / ranks) * nx, std::ceil(nx / ranks) * ny)

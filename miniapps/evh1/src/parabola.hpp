@@ -99,7 +99,7 @@ KOKKOS_INLINE_FUNCTION void monotone_parabola(double ai, double face_l, double f
 // VH-1: parabola. For zones [lo, hi): left/right edge values al, ar and the curvature a6 of the
 // monotone parabola of `a`, blended with the zone average by `flat` (0: no flattening).
 // Reads a in [lo - 2, hi + 2) and coefficients of zones [lo - 2, hi + 1). Two loop forms, same numbers:
-//   B = 1 (pencil): VH-1's three loops along the pencil (slopes, faces, monotonicity; da, face: scratch arrays);
+//   B = 1 (pencil, tiled): VH-1's three loops along the pencil (slopes, faces, monotonicity; da, face: scratch arrays);
 //   B > 1 (batched): one pass along the zones with the B pencils' lanes as the vector; the slopes and faces of
 //     the zone and its right neighbour ride along in registers (no scratch arrays: da, face unused).
 template <int B, class Coef, class Lanes = AllLanes>
@@ -107,11 +107,15 @@ KOKKOS_INLINE_FUNCTION void parabola(const double* KOKKOS_RESTRICT a, const doub
                                      double* KOKKOS_RESTRICT da, double* KOKKOS_RESTRICT face,
                                      double* KOKKOS_RESTRICT al, double* KOKKOS_RESTRICT ar, double* KOKKOS_RESTRICT a6,
                                      int lo, int hi, Lanes lanes = {}) {
-  if constexpr (B == 1) {
-    for (int i = lo - 1; i < hi + 1; ++i) da[i] = monotonized_slope(a[i - 1], a[i], a[i + 1], c.k1(i), c.k2(i));
-    for (int i = lo; i < hi + 1; ++i)  // face n - 1/2, from zone n - 1
+  if constexpr (B == 1) {  // (a team on one pencil shares da and face: a sync() after each loop)
+    for (int i = lo - 1 + lanes.first; i < hi + 1; i += lanes.step)
+      da[i] = monotonized_slope(a[i - 1], a[i], a[i + 1], c.k1(i), c.k2(i));
+    lanes.sync();
+    for (int i = lo + lanes.first; i < hi + 1; i += lanes.step)  // face n - 1/2, from zone n - 1
       face[i] = face_value(a[i - 1], a[i], da[i - 1], da[i], c.k3(i - 1), c.k4(i - 1), c.k5(i - 1));
-    for (int i = lo; i < hi; ++i) monotone_parabola(a[i], face[i], face[i + 1], flat[i], al[i], ar[i], a6[i]);
+    lanes.sync();
+    for (int i = lo + lanes.first; i < hi; i += lanes.step)
+      monotone_parabola(a[i], face[i], face[i + 1], flat[i], al[i], ar[i], a6[i]);
   } else {
     double slope[B], left_face[B];  // of the current zone, per lane
     for (int l = lanes.first; l < B; l += lanes.step) {

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "tiled_sweep.hpp"
+
 namespace proxylab::evh1 {
 namespace {
 
@@ -10,6 +12,13 @@ Primitive tube_state(const Config& cfg, const std::string& side) {
 }
 
 }  // namespace
+
+std::string choice_list(const std::vector<int>& values) {
+  std::string text;
+  for (std::size_t k = 0; k < values.size(); ++k)
+    text += (k == 0 ? "" : k + 1 == values.size() ? " or " : ", ") + std::to_string(values[k]);
+  return text;
+}
 
 RunOptions read_options(const Config& cfg) {
   RunOptions o;
@@ -27,7 +36,10 @@ RunOptions read_options(const Config& cfg) {
   o.sweep.mapping = cfg.choice<SweepMapping>("evh1.mapping");
   o.sweep.lanes = int(cfg.integer("evh1.lanes"));
   const auto& lanes = batched_lane_choices();
-  if (std::find(lanes.begin(), lanes.end(), o.sweep.lanes) == lanes.end()) cfg.reject("evh1.lanes", "4, 8 or 16");
+  if (std::find(lanes.begin(), lanes.end(), o.sweep.lanes) == lanes.end()) cfg.reject("evh1.lanes", choice_list(lanes));
+  o.sweep.tile = int(cfg.integer("evh1.tile"));
+  const auto& tiles = tile_thread_choices();
+  if (std::find(tiles.begin(), tiles.end(), o.sweep.tile) == tiles.end()) cfg.reject("evh1.tile", choice_list(tiles));
   o.algorithm = cfg.choice<DomainAlgorithm>("evh1.algorithm");
   o.transpose = cfg.choice<TransposeStrategy>("evh1.transpose_strategy");
   o.halo = cfg.choice<HaloStrategy>("evh1.halo_strategy");

@@ -2,6 +2,7 @@
 // their verification and the memory estimate take these, never a deck value of their own.
 #pragma once
 #include <string>
+#include <vector>
 
 #include "domain.hpp"
 #include "exact_riemann.hpp"
@@ -66,7 +67,11 @@ struct RunOptions {
   std::string density_file;  // output.density_file ("" = none)
 };
 
-// InputError naming the key for values the schema's ranges cannot refuse alone (evh1.lanes not 4, 8 or 16).
+// InputError naming the key for values the schema's ranges cannot refuse alone (evh1.lanes, evh1.tile not one of
+// the compiled choices).
 RunOptions read_options(const Config& cfg);
+
+// "4, 8 or 16": the allowed values of a key with a list of choices (evh1.lanes, evh1.tile), for its doc and errors.
+std::string choice_list(const std::vector<int>& values);
 
 }  // namespace proxylab::evh1

@@ -8,6 +8,8 @@
 //   batched  a block of `lanes` pencils at once, temporaries zone-major with the pencils innermost,
 //            vector lanes across pencils (the restructuring the seed asks for); on a device a team of `lanes`
 //            threads per block, one pencil each (lanes.hpp), neighbouring threads on neighbouring doubles
+//   tiled    a thread per zone: pencils cut into tiles, a team per tile, its temporaries in level-0 team scratch
+//            (tiled_sweep.hpp); on a host one thread per tile
 #pragma once
 #include <array>
 #include <string>
@@ -21,8 +23,8 @@
 namespace proxylab::evh1 {
 
 enum class Boundary { reflect, outflow, periodic, neighbor };  // neighbor: ghosts already in the array
-enum class SweepMapping { pencil, batched };
-PROXYLAB_CHOICE_NAMES(SweepMapping, "mapping", "pencil", "batched");
+enum class SweepMapping { pencil, batched, tiled };
+PROXYLAB_CHOICE_NAMES(SweepMapping, "mapping", "pencil", "batched", "tiled");
 
 // The pencils of a sweep inside fields(var, a, b): along the last index (axis 2) or the middle one (axis 1).
 // Zone n of pencil q is fields(var, pencil_begin + q, zone_begin + n) (axis 2) or
@@ -51,8 +53,9 @@ enum Phase : int { phase_parabola = 0, phase_riemann, phase_evolve, phase_remap,
 constexpr std::array<const char*, nphases> phase_names{"parabola", "riemann", "evolve", "remap"};
 using PhaseTimes = std::array<double, nphases>;  // seconds summed over threads
 
-// Advances every pencil by dt on a uniform grid of width dx. lanes: pencils per block (batched): 4, 8 or 16.
-PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int lanes);
+// Advances every pencil by dt on a uniform grid of width dx. width: the mapping's width, pencils per block for
+// batched (batched_lane_choices()), threads per tile for tiled (tile_thread_choices()); unused for pencil.
+PhaseTimes sweep(const Pencils& pencils, double dt, double dx, const Gas& gas, SweepMapping mapping, int width);
 
 // The device shape of `batched` (one thread per lane, lanes.hpp) run on the host, the lanes of each block one after
 // another: the unit test that holds the device's per-lane loops to the host's numbers without a device (host back

@@ -101,18 +101,12 @@ class TransposeDomain : public Domain {
 
   void sweep_x(double dt) override {
     if (!in_x_) to_x();
-    auto s = timers.scope("sweep_x");
-    Pencils p{xdata_, 2, rows_[rank_].size(), 0, grid.nx, 0, var_ux, var_uy, grid.x_lo, grid.x_hi};
-    grid.set_x_sweep(p, 0);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+    sweep_along(dt, true);
   }
 
   void sweep_y(double dt) override {
     if (in_x_) to_y();
-    auto s = timers.scope("sweep_y");
-    Pencils p{ydata_, 2, cols_[rank_].size(), 0, grid.ny, 0, var_uy, var_ux, grid.y_lo, grid.y_hi};
-    grid.set_y_sweep(p, cols_[rank_].begin, 0);
-    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.lanes));
+    sweep_along(dt, false);
   }
 
   double max_signal_rate() const override {
@@ -150,6 +144,27 @@ class TransposeDomain : public Domain {
   }
 
  private:
+  // One sweep of this rank's lines in their own layout (rows in xdata_, columns in ydata_): every pencil along the
+  // last index.
+  void sweep_along(double dt, bool along_x) {
+    auto s = timers.scope(along_x ? "sweep_x" : "sweep_y");
+    const BlockRange lines = (along_x ? rows_ : cols_)[rank_];
+    Pencils p{along_x ? xdata_ : ydata_,
+              2,
+              lines.size(),
+              0,
+              along_x ? grid.nx : grid.ny,
+              0,
+              along_x ? var_ux : var_uy,
+              along_x ? var_uy : var_ux,
+              along_x ? grid.x_lo : grid.y_lo,
+              along_x ? grid.x_hi : grid.y_hi};
+    if (along_x)
+      grid.set_x_sweep(p, 0);
+    else
+      grid.set_y_sweep(p, lines.begin, 0);
+    add(sweep(p, dt, grid.dx, opt.gas, opt.mapping, opt.width()));
+  }
   static void displacements(const std::vector<int>& counts, std::vector<int>& displs) {
     displs.assign(counts.size(), 0);
     for (std::size_t r = 1; r < counts.size(); ++r) displs[r] = displs[r - 1] + counts[r - 1];

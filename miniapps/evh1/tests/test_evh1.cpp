@@ -3,6 +3,7 @@
 // convergence of the Sod tube.
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <functional>
 #include <random>
 #include <vector>
@@ -10,9 +11,11 @@
 #include "evh1_app.hpp"
 #include "exact_riemann.hpp"
 #include "parabola.hpp"
+#include "ppm_block.hpp"
 #include "problems.hpp"
 #include "proxylab/testing.hpp"
 #include "states.hpp"
+#include "tiled_sweep.hpp"
 #include "time_loop.hpp"
 #include "zone_block.hpp"
 
@@ -284,6 +287,15 @@ Pencils random_pencils(int npencils, int n, unsigned seed) {
 }
 // The pencils' fields in host memory, to read on the host.
 auto host_fields(const Pencils& pc) { return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), pc.fields); }
+// Elements of the fields (ghost zones included) that differ between two sets of pencils of one shape.
+int count_differences(const Pencils& a, const Pencils& b) {
+  const auto x = host_fields(a), y = host_fields(b);
+  int differ = 0;
+  for (std::size_t v = 0; v < x.extent(0); ++v)
+    for (std::size_t j = 0; j < x.extent(1); ++j)
+      for (std::size_t i = 0; i < x.extent(2); ++i) differ += x(v, j, i) != y(v, j, i);
+  return differ;
+}
 std::array<double, 4> sums(const Pencils& pc, double gamma) {
   const auto f = host_fields(pc);
   std::array<double, 4> s{};
@@ -308,16 +320,14 @@ TEST_CASE("a periodic sweep conserves mass, momentum and energy; all mappings ag
   for (int step = 0; step < 5; ++step) sweep(ref, dt, dx, gas, SweepMapping::pencil, 1);
   const auto after = sums(ref, gas.gamma);
   for (int k = 0; k < 4; ++k) CHECK(std::fabs(after[k] - before[k]) <= 1e-13 * (std::fabs(before[k]) + 1.0));
-  for (int lanes : batched_lane_choices()) {
+  std::vector<std::pair<SweepMapping, int>> shapes;  // (mapping, width)
+  for (int lanes : batched_lane_choices()) shapes.emplace_back(SweepMapping::batched, lanes);
+  for (int threads : tile_thread_choices()) shapes.emplace_back(SweepMapping::tiled, threads);
+  for (const auto& [mapping, width] : shapes) {
     Pencils b = random_pencils(npencils, n, 11);
-    for (int step = 0; step < 5; ++step) sweep(b, dt, dx, gas, SweepMapping::batched, lanes);
-    const auto got = host_fields(b), want = host_fields(ref);
-    int differ = 0;
-    for (int v = 0; v < nvars; ++v)
-      for (int q = 0; q < npencils; ++q)
-        for (int i = 0; i < n; ++i) differ += got(v, q, i) != want(v, q, i);
-    INFO("lanes " << lanes);
-    CHECK(differ == 0);
+    for (int step = 0; step < 5; ++step) sweep(b, dt, dx, gas, mapping, width);
+    INFO(to_string(mapping) << " " << width);
+    CHECK(count_differences(b, ref) == 0);
   }
 }
 
@@ -327,7 +337,7 @@ TEST_CASE("a periodic sweep conserves mass, momentum and energy; all mappings ag
 TEST_CASE("a sweep keeps a mirror-symmetric state mirror-symmetric bit for bit", "[evh1][remap]") {
   const Gas gas;
   for (int n : {33, 32})
-    for (SweepMapping mapping : {SweepMapping::pencil, SweepMapping::batched}) {
+    for (SweepMapping mapping : {SweepMapping::pencil, SweepMapping::batched, SweepMapping::tiled}) {
       Pencils pc;
       const int npencils = 3;
       pc.fields = proxylab::View3D<double>("f", nvars, npencils, n);
@@ -354,7 +364,7 @@ TEST_CASE("a sweep keeps a mirror-symmetric state mirror-symmetric bit for bit",
           for (int i = 0; i < n; ++i)
             rate =
                 std::max(rate, std::fabs(f(var_ux, q, i)) + std::sqrt(gas.gamma * f(var_p, q, i) / f(var_rho, q, i)));
-        sweep(pc, 0.4 * dx / rate, dx, gas, mapping, 4);
+        sweep(pc, 0.4 * dx / rate, dx, gas, mapping, mapping == SweepMapping::tiled ? 32 : 4);
         f = host_fields(pc);
       }
       int broken = 0;
@@ -393,12 +403,133 @@ TEST_CASE("the device shape of batched (one thread per lane) gives the host's nu
         sweep(host, dt, dx, gas, SweepMapping::batched, lanes);
         sweep_lane_by_lane(device, dt, dx, gas, lanes);
       }
-      int differ = 0;
-      for (int v = 0; v < nvars; ++v)
-        for (int q = 0; q < npencils; ++q)
-          for (int i = 0; i < n; ++i) differ += device.fields(v, q, i) != host.fields(v, q, i);
       INFO("shape " << shape << ", lanes " << lanes);
-      CHECK(differ == 0);
+      CHECK(count_differences(device, host) == 0);
+    }
+}
+
+namespace {
+// The pencils of the tiled shape's tests: every problem and geometry the lane-by-lane test covers (periodic slab,
+// slab between reflecting walls, spherical theta), outflow ends, and the halo algorithm's y sweep (pencils along the
+// middle index, neighbours' ghost zones in the array).
+constexpr int tiled_cases = 5;
+Pencils tiled_case(int c, int npencils, int n) {
+  Pencils pc = random_pencils(npencils, n, 17);
+  if (c == 1 || c == 2) pc.left = pc.right = Boundary::reflect;
+  if (c == 2) {
+    pc.geometry = SweepGeometry::spherical_theta;
+    pc.origin = 0.2;
+    pc.dcoord = 2.5 / n;
+    pc.radius_origin = 0.5;
+    pc.dr = 0.1;
+  }
+  if (c == 3) pc.left = pc.right = Boundary::outflow;
+  if (c == 4) {  // zones [-nghost, n + nghost) along the middle index, the random pencils' zones in the middle
+    Pencils y = pc;
+    y.fields = proxylab::View3D<double>("y", nvars, n + 2 * nghost, npencils);
+    const auto from = host_fields(pc);
+    const auto to = Kokkos::create_mirror_view(y.fields);
+    for (int v = 0; v < nvars; ++v)
+      for (int z = -nghost; z < n + nghost; ++z)
+        for (int q = 0; q < npencils; ++q) to(v, z + nghost, q) = from(v, q, (z + n) % n);
+    Kokkos::deep_copy(y.fields, to);
+    y.axis = 1;
+    y.zone_begin = nghost;
+    y.left = y.right = Boundary::neighbor;
+    return y;
+  }
+  return pc;
+}
+}  // namespace
+
+TEST_CASE("the device shape of tiled (one thread per zone) gives the host's numbers bit for bit", "[evh1][remap]") {
+  if (!proxylab::mem_space_on_host) return;  // on a device tiled is this shape: the mapping tests compare it
+  const int npencils = 5, n = 40;
+  const Gas gas;
+  const double dt = 0.2 / n, dx = 1.0 / n;
+  for (int c = 0; c < tiled_cases; ++c)
+    for (int threads : {32, 64}) {  // 3 tiles of 16, 16 and 8 zones; one tile of 40 of 48
+      Pencils host = tiled_case(c, npencils, n), device = tiled_case(c, npencils, n);
+      for (int step = 0; step < 3; ++step) {
+        sweep(host, dt, dx, gas, SweepMapping::pencil, 1);
+        sweep_tiled_thread_by_thread(device, dt, dx, gas, threads);
+      }
+      INFO("case " << c << ", " << threads << " threads per tile");
+      CHECK(count_differences(device, host) == 0);
+    }
+}
+
+// The emulation above can fail: with every thread doing thread 0's elements most zones are never computed.
+TEST_CASE("an emulated tile whose threads ignore their index does not give the host's numbers", "[evh1][remap]") {
+  if (!proxylab::mem_space_on_host) return;
+  const int npencils = 2, n = 40;
+  const Gas gas;
+  Pencils host = tiled_case(0, npencils, n), device = tiled_case(0, npencils, n);
+  sweep(host, 0.2 / n, 1.0 / n, gas, SweepMapping::pencil, 1);
+  sweep_tiled_thread_by_thread(device, 0.2 / n, 1.0 / n, gas, 32, ThreadIndex::ignored);
+  CHECK(count_differences(device, host) > 0);
+}
+
+namespace {
+// The 32-byte sectors one warp's access touches, and the runs of threads whose addresses follow each other.
+struct WarpAccess {
+  std::vector<std::uintptr_t> sectors;
+  int runs = 0;
+  std::uintptr_t last = 0;
+  void add(const double* p) {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    if (runs == 0 || a != last + sizeof(double)) ++runs;
+    last = a;
+    if (std::find(sectors.begin(), sectors.end(), a / 32) == sectors.end()) sectors.push_back(a / 32);
+  }
+};
+}  // namespace
+
+// The design (bench/evh1/README.md, "GPU design"): a warp's load of one variable reads consecutive zones: at most
+// 9 sectors (256 bytes, misaligned) when they lie in one run of addresses (the tile's interior), at most 16 when the
+// warp meets a seam or a pencil end (runs from the seams, reflected ghost zones in reverse); its store of one
+// variable writes consecutive zones: at most 9 sectors. Pencils along the middle index (the halo algorithm's y sweep)
+// are a row apart: one sector per thread (not coalesced; the 2-D tile that would coalesce them is not built).
+TEST_CASE("tiled: the 32-byte sectors of each warp's loads and stores", "[evh1][remap]") {
+  if (!proxylab::mem_space_on_host) return;  // the fields' addresses are read on the host
+  const int npencils = 5, n = 300;           // rows of 5 doubles along the middle index: wider than a sector
+  for (int c : {0, 4})
+    for (int threads : tile_thread_choices()) {
+      const Pencils pc = tiled_case(c, npencils, n);
+      const TileMap map(pc, threads);
+      const Block<1> block{pc, 0.0, 1.0, Gas{}};
+      const proxylab::View1D<double> seams("seams", map.seam_index(npencils, 0, 0, 0));
+      for (int q = 0; q < npencils; ++q)
+        for (int k = 0; k < map.tiles; ++k) {
+          const int z0 = map.begin(k), len = map.begin(k + 1) - z0;
+          for (int warp = 0; warp < threads / 32; ++warp)
+            for (int v = 0; v < nvars; ++v) {
+              WarpAccess load, store;
+              int loading = 0, storing = 0;
+              for (int t = 32 * warp; t < 32 * warp + 32; ++t) {
+                const int z = t - nghost;  // the thread's zone in the load (tiled_sweep.cpp Tiles::run)
+                if (z < len + nghost) {
+                  const TileMap::Source s = map.source(k, z0 + z);
+                  load.add(s.seam < 0 ? &block.at(v, q, s.zone)
+                                      : &seams(map.seam_index(q, s.seam, v, map.seam_offset(s.seam, s.zone))));
+                  ++loading;
+                }
+                if (t < len) {
+                  store.add(&block.at(v, q, z0 + t));
+                  ++storing;
+                }
+              }
+              INFO("case " << c << ", " << threads << " threads, tile " << k << ", warp " << warp);
+              if (c == 4) {  // across pencils
+                CHECK(int(load.sectors.size()) <= loading);
+                CHECK(int(store.sectors.size()) == storing);
+                continue;
+              }
+              CHECK(int(load.sectors.size()) <= (load.runs == 1 ? 9 : 16));
+              CHECK(store.runs <= 1);
+              CHECK(store.sectors.size() <= 9);
+            }
+        }
     }
 }
 
