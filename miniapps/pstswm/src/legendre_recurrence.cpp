@@ -62,13 +62,16 @@ void LegendreRecurrence::wavenumber_block(int i, double* tile) const {
     const double a = eps[r - 1], b = eps[r];
     double* out = tile + size_t(r) * K;
 #pragma GCC ivdep
+    // The conditions as 0.0 / 1.0 factors, not branches or selects: GCC (trapping math on) vectorises only this form.
     for (int k = 0; k < K; ++k) {
-      const double next = (mu[k] * cur[k] - a * prev[k]) / b;
-      const bool rescale = ex[k] < 0 && std::fabs(next) > big;  // back towards unit scale
-      prev[k] = rescale ? cur[k] * down : cur[k];
-      cur[k] = rescale ? next * down : next;
-      ex[k] = rescale ? ex[k] + legendre_scale_bits : ex[k];
-      out[k] = ex[k] == 0 && std::fabs(cur[k]) >= smallest ? cur[k] : 0.0;
+      const double c = cur[k], e = ex[k], next = (mu[k] * c - a * prev[k]) / b;
+      const double rescale = double((e < 0) & (std::fabs(next) > big));  // back towards unit scale
+      const double factor = down * rescale + (1.0 - rescale);            // 2^-256 or 1, exactly
+      const double c1 = next * factor, e1 = e + legendre_scale_bits * rescale;
+      prev[k] = c * factor;
+      cur[k] = c1;
+      ex[k] = e1;
+      out[k] = c1 * double((e1 == 0) & (std::fabs(c1) >= smallest));  // legendre_value at unit scale
     }
     if (scaled == 0) continue;
     scaled = 0;
