@@ -122,7 +122,7 @@ struct FoldTiles {
   KOKKOS_INLINE_FUNCTION int wavenumber_blocks() const { return (ms + wavenumbers - 1) / wavenumbers; }
   // tiles of nfields fields (the kernel's league)
   int count(int nfields) const { return kloc * nfields * level_blocks() * wavenumber_blocks(); }
-  size_t scratch_bytes() const { return sizeof(double) * 2 * levels * pitch; }
+  KOKKOS_INLINE_FUNCTION size_t scratch_bytes() const { return sizeof(double) * 2 * levels * pitch; }
 
   struct Tile {
     int pl, f, l0, m0, nm;  // nm: the tile's wavenumbers (fewer in the last block)
