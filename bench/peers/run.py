@@ -165,7 +165,7 @@ def pstswm_seconds(record, nlat, nlon):
     return float(record["results"]["seconds_per_field_transform"])
 
 
-def pstswm_cases(truncations, peer_fields, levels):
+def pstswm_cases(truncations, peer_fields, levels, lt_variants=()):
     out = []
     for t in truncations:
         nlat, nlon = pstswm_grid(t)
@@ -189,7 +189,11 @@ def pstswm_cases(truncations, peer_fields, levels):
                                 1, "pstswm", str(deck.relative_to(ROOT)),
                                 sets + level_sets + [f"time.days={days:g}", "transform.fft_planning=measure"],
                                 lambda r, nlat=nlat, nlon=nlon: pstswm_seconds(r, nlat, nlon), peer_cmd,
-                                shtns_seconds, "s", False, 1.0, t in TUNED["pstswm"] and nlev == 18))
+                                shtns_seconds, "s", False, 1.0, t in TUNED["pstswm"] and nlev == 18,
+                                # other Legendre transforms in the same rounds (transform.lt)
+                                {f"lt={v}": sets + level_sets + [f"time.days={days:g}",
+                                                                 "transform.fft_planning=measure", f"transform.lt={v}"]
+                                 for v in lt_variants}))
     return out
 
 
@@ -374,6 +378,9 @@ def main(argv=None):
                     help="SHTns runs on this many distinct fields per round (90: pstswm's 5 fields x 18 levels)")
     ap.add_argument("--pstswm-levels", default="18",
                     help="pstswm's level count (the decks' 18; fewer: its transforms' data in cache, as SHTns' field)")
+    ap.add_argument("--pstswm-lt", default="",
+                    help="comma-separated transform.lt variants run beside the default in the same rounds "
+                         "(e.g. recurrence)")
     ap.add_argument("--pop-sizes", default="3600x2400,1800x1200")
     ap.add_argument("--bin-dir", default=str(ROOT / "build" / "openmp" / "bin"))
     ap.add_argument("--out", default=str(ROOT / "results" / "peers"))
@@ -387,7 +394,8 @@ def main(argv=None):
     ints = lambda s: [int(x) for x in s.split(",") if x]
     builders = {"evh1": lambda: evh1_cases(ranks, ints(a.evh1_sizes)),
                 "fft3d": lambda: fft3d_cases(ranks, ints(a.fft3d_sizes), a.fft3d_planning.split(",")),
-                "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations), ints(a.pstswm_peer_fields), ints(a.pstswm_levels)),
+                "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations), ints(a.pstswm_peer_fields), ints(a.pstswm_levels),
+                                                   [v for v in a.pstswm_lt.split(",") if v]),
                 "pop": lambda: pop_cases(ranks, [tuple(int(v) for v in s.split("x")) for s in a.pop_sizes.split(",")]),
                 "stream": stream_cases}
     unknown = [g for g in a.only.split(",") if g not in builders]

@@ -5,14 +5,13 @@
 
 namespace proxylab::pstswm {
 namespace {
-constexpr int scale_bits = 256;       // renormalise by 2^256 (exact)
-constexpr int flush_exponent = -963;  // |value| < 2^-963 (~1e-290): zero
+constexpr int scale_bits = legendre_scale_bits;  // renormalise by 2^256 (exact)
+constexpr int flush_exponent = -963;             // |value| < 2^-963 (~1e-290): zero
 }  // namespace
 
-void legendre_column(int m, int nmax, double mu, double* out) {
-  if (nmax < m) return;
+ScaledValue legendre_seed(int m, double mu) {
   const double s = std::sqrt((1.0 - mu) * (1.0 + mu));  // cos(latitude)
-  // Seed P̄_m^m = sqrt(1/2) prod_{k=1..m} sqrt((2k+1)/(2k)) s^m as mantissa * 2^e.
+  // P̄_m^m = sqrt(1/2) prod_{k=1..m} sqrt((2k+1)/(2k)) s^m as mantissa * 2^e.
   double p = std::sqrt(0.5);
   int e = 0;
   for (int k = 1; k <= m; ++k) {
@@ -22,16 +21,25 @@ void legendre_column(int m, int nmax, double mu, double* out) {
       e -= scale_bits;
     }
   }
-  auto emit = [&](double v) {
-    if (v == 0.0) return 0.0;
-    int ev;
-    std::frexp(v, &ev);
-    return ev + e < flush_exponent ? 0.0 : std::ldexp(v, e);
-  };
-  out[0] = emit(p);
+  return {p, e};
+}
+
+double legendre_value(double v, int e) {
+  if (v == 0.0) return 0.0;
+  int ev;
+  std::frexp(v, &ev);
+  return ev + e < flush_exponent ? 0.0 : std::ldexp(v, e);
+}
+
+void legendre_column(int m, int nmax, double mu, double* out) {
+  if (nmax < m) return;
+  const ScaledValue seed = legendre_seed(m, mu);
+  const double p = seed.mantissa;
+  int e = seed.exponent;
+  out[0] = legendre_value(p, e);
   if (nmax == m) return;
   double prev = p, cur = std::sqrt(2.0 * m + 3.0) * mu * p;  // P̄_{m+1}^m
-  out[1] = emit(cur);
+  out[1] = legendre_value(cur, e);
   for (int n = m + 2; n <= nmax; ++n) {
     const double next = (mu * cur - epsilon(n - 1, m) * prev) / epsilon(n, m);
     prev = cur;
@@ -41,7 +49,7 @@ void legendre_column(int m, int nmax, double mu, double* out) {
       cur = std::ldexp(cur, -scale_bits);
       e += scale_bits;
     }
-    out[n - m] = emit(cur);
+    out[n - m] = legendre_value(cur, e);
   }
 }
 

@@ -15,6 +15,18 @@ namespace proxylab::pstswm {
 // P̄_n^m(μ) for one wavenumber m, n = m .. nmax, into out[0 .. nmax-m].
 void legendre_column(int m, int nmax, double mu, double* out);
 
+// The column recurrence's numbers with the extended exponent: value = mantissa * 2^exponent, exponent a multiple of
+// legendre_scale_bits (0 once back at unit scale).
+constexpr int legendre_scale_bits = 256;
+struct ScaledValue {
+  double mantissa = 0;
+  int exponent = 0;
+};
+// The seed P̄_m^m(μ) (the column's first value).
+ScaledValue legendre_seed(int m, double mu);
+// A scaled value as the transforms take it: 0 below 1e-290 (no denormals).
+double legendre_value(double mantissa, int exponent);
+
 // Table for wavenumbers `layout.ms` and the given northern sines of latitude: row-major, per
 // wavenumber a (N+2-m) x npairs block at layout.offset[i] * npairs.
 View1D<double> legendre_table(const SpectralLayout& layout, const std::vector<double>& mu_pairs);

@@ -2,6 +2,7 @@
 #include "legendre_transform.hpp"
 
 #include "legendre.hpp"
+#include "proxylab/errors.hpp"
 
 namespace proxylab::pstswm {
 namespace {
@@ -84,7 +85,14 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
       levels_(levels),
       variant_(variant),
       fixed_(fixed_levels && level_count_compiled(levels)) {
-  table_ = legendre_table(layout_, mu_pairs);
+  if (variant_ == LTVariant::recurrence) {
+    if (!mem_space_on_host)  // read_options refuses it (transform.lt)
+      throw RuntimeError("LegendreTransform: the recurrence variant needs a host back end");
+    recurrence_ = std::make_unique<LegendreRecurrence>(layout_, mu_pairs);
+    table_ = View1D<double>("pstswm::legendre_tile", recurrence_->tile_doubles());
+  } else {
+    table_ = legendre_table(layout_, mu_pairs);
+  }
   const int nm = int(layout_.ms.size());
   row_m_ = View1D<int>("pstswm::row_m", layout_.rows);
   row_r_ = View1D<int>("pstswm::row_r", layout_.rows);
@@ -105,30 +113,47 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
 }
 
 // ectrans ledir (forward): per wavenumber and parity, (rows/2 x K) * (K x ncol); leinv (inverse): (K x rows/2) *
-// (rows/2 x ncol) with the table read transposed. Even rows from / into E, odd rows from / into O.
-const LegendreTransform::Batch& LegendreTransform::products(bool forward, int nfields, size_t odd) const {
+// (rows/2 x ncol) with the table read transposed. Even rows from / into E, odd rows from / into O. The table's rows of
+// wavenumber i start at row offset[i] of the stored table, or at row 0 of the recurrence's tile.
+const std::vector<LegendreTransform::Batch>& LegendreTransform::products(bool forward, int nfields, size_t odd) const {
   Planned& p = planned_[(forward ? max_transform_fields : 0) + nfields - 1];
-  if (p.batch && p.odd == odd) return *p.batch;
+  if (!p.batches.empty() && p.odd == odd) return p.batches;
   const int ncol = nfields * 2 * levels_, K = pairs_;
+  const bool per_wavenumber = variant_ == LTVariant::recurrence;
   std::vector<GemmProduct> list;
+  p = {odd, {}};
   for (size_t i = 0; i < layout_.ms.size(); ++i) {
-    const int R = layout_.rows_of(int(i)), off = layout_.offset[i];
+    const int R = layout_.rows_of(int(i)), off = layout_.offset[i], first = per_wavenumber ? 0 : off;
     for (int parity = 0; parity < 2; ++parity) {
       const int rows = parity == 0 ? (R + 1) / 2 : R / 2;
-      const long long table = (long long)(off + parity) * K, spec = (long long)(off + parity) * ncol;
+      const long long table = (long long)(first + parity) * K, spec = (long long)(off + parity) * ncol;
       const long long half = (long long)i * K * ncol + (parity == 0 ? 0 : (long long)odd);
       if (forward)  // A: table, B: E or O, C: S
         list.push_back({false, rows, ncol, K, table, 2 * K, half, ncol, spec, 2 * ncol});
       else  // A: table, B: S, C: E or O
         list.push_back({true, K, ncol, rows, table, 2 * K, spec, 2 * ncol, half, ncol});
     }
+    if (per_wavenumber) {
+      p.batches.emplace_back(list);
+      list.clear();
+    }
   }
-  p = {odd, std::make_unique<Batch>(list)};
-  return *p.batch;
+  if (!per_wavenumber) p.batches.emplace_back(list);
+  return p.batches;
+}
+
+// The recurrence variant: per wavenumber, its tile of P̄, then its products from the tile while it is in cache.
+template <class In, class Out>
+void LegendreTransform::recompute_and_multiply(const std::vector<Batch>& batches, const In& in, const Out& out) const {
+  for (size_t i = 0; i < batches.size(); ++i) {
+    recurrence_->wavenumber_block(int(i), table_.data());
+    batches[i].execute(table_, in, out);
+  }
 }
 
 void LegendreTransform::forward(const View1D<double>& EO, size_t odd, int nfields, const View1D<double>& S) const {
-  if (variant_ == LTVariant::gemm) return products(true, nfields, odd).execute(table_, EO, S);
+  if (variant_ == LTVariant::gemm) return products(true, nfields, odd).front().execute(table_, EO, S);
+  if (variant_ == LTVariant::recurrence) return recompute_and_multiply(products(true, nfields, odd), EO, S);
   dispatch_levels(fixed_, levels_, [&](auto c2) {
     LTKernels<decltype(c2)::value>{table_, row_m_, row_r_, m_offset_, pairs_, nfields, 2 * levels_}.forward(
         EO.data(), EO.data() + odd, S.data());
@@ -136,7 +161,8 @@ void LegendreTransform::forward(const View1D<double>& EO, size_t odd, int nfield
 }
 
 void LegendreTransform::inverse(const View1D<double>& S, int nfields, const View1D<double>& EO, size_t odd) const {
-  if (variant_ == LTVariant::gemm) return products(false, nfields, odd).execute(table_, S, EO);
+  if (variant_ == LTVariant::gemm) return products(false, nfields, odd).front().execute(table_, S, EO);
+  if (variant_ == LTVariant::recurrence) return recompute_and_multiply(products(false, nfields, odd), S, EO);
   dispatch_levels(fixed_, levels_, [&](auto c2) {
     LTKernels<decltype(c2)::value>{table_, row_m_, row_r_, m_offset_, pairs_, nfields, 2 * levels_}.inverse(
         S.data(), EO.data(), EO.data() + odd);

@@ -7,15 +7,18 @@
 // Layouts (flat doubles): E, O [m_i][k][c], O `odd` doubles after E in one array; S [row][c] with rows of the
 // extended SpectralLayout. All on the default execution space.
 // Variants: `gemm` (two DGEMMs per m, one batch through common/blas.hpp: OpenBLAS per product on a host, one grouped
-// cuBLAS call on a GPU) and `loop` (Kokkos kernels; the level
+// cuBLAS call on a GPU), `loop` (Kokkos kernels; the level
 // count either a run-time value or a compile-time constant: 1, 18 or 96, the seed's "compile-time
-// specification of number of vertical levels"). The loop variants give the same bits for either.
+// specification of number of vertical levels"; the loop variants give the same bits for either), and `recurrence`
+// (host back ends: gemm's products per m, each from a tile of P̄ recomputed for that m by legendre_recurrence.hpp
+// instead of from the stored table, SHTns's trade of arithmetic for memory; the same P̄ bit for bit).
 #pragma once
 #include <array>
 #include <memory>
 #include <string>
 #include <vector>
 
+#include "legendre_recurrence.hpp"
 #include "proxylab/blas.hpp"
 #include "proxylab/layout.hpp"
 #include "proxylab/named_choice.hpp"
@@ -23,11 +26,11 @@
 
 namespace proxylab::pstswm {
 
-enum class LTVariant { gemm, loop };
+enum class LTVariant { gemm, loop, recurrence };
 
 // The most fields one transform call carries (the shallow water step's U, V, Phi and tendencies).
 constexpr int max_transform_fields = 5;
-PROXYLAB_CHOICE_NAMES(LTVariant, "Legendre transform variant", "gemm", "loop");
+PROXYLAB_CHOICE_NAMES(LTVariant, "Legendre transform variant", "gemm", "loop", "recurrence");
 
 class LegendreTransform {
  public:
@@ -43,27 +46,32 @@ class LegendreTransform {
   const SpectralLayout& layout() const { return layout_; }
   int pairs() const { return pairs_; }
   double flops(int nfields) const { return 2.0 * layout_.rows * pairs_ * nfields * 2.0 * levels_; }
-  // Compulsory memory traffic of one call, each array touched once (the table, both Fourier halves, the
-  // spectral rows): the denominator of the LT's arithmetic intensity (roofline, `./proxylab roofline`).
+  // Compulsory memory traffic of one call, each array touched once (the table, unless recomputed; both Fourier
+  // halves, the spectral rows): the denominator of the LT's arithmetic intensity (roofline, `./proxylab roofline`).
   double bytes(int nfields) const {
     const double ncol = nfields * 2.0 * levels_, rows = layout_.rows, nm = double(layout_.ms.size());
-    return 8.0 * (rows * pairs_ + 2.0 * nm * pairs_ * ncol + rows * ncol);
+    const double table = variant_ == LTVariant::recurrence ? 0.0 : rows * pairs_;
+    return 8.0 * (table + 2.0 * nm * pairs_ * ncol + rows * ncol);
   }
   static bool level_count_compiled(int levels) { return levels == 1 || levels == 18 || levels == 96; }
 
  private:
-  // The gemm variant's products of nfields fields (ectrans ledir / leinv), planned on first use.
+  // The products of nfields fields (ectrans ledir / leinv), planned on first use: gemm's in one batch reading the
+  // table, recurrence's in one batch per wavenumber reading its tile.
   using Batch = GemmBatch<ExecSpace>;
-  const Batch& products(bool forward, int nfields, size_t odd) const;
+  const std::vector<Batch>& products(bool forward, int nfields, size_t odd) const;
+  template <class In, class Out>
+  void recompute_and_multiply(const std::vector<Batch>& batches, const In& in, const Out& out) const;
   SpectralLayout layout_;
   int pairs_, levels_;
   LTVariant variant_;
   bool fixed_;
-  View1D<double> table_;
+  View1D<double> table_;  // gemm and loop: the stored P̄; recurrence: one wavenumber's tile
+  std::unique_ptr<LegendreRecurrence> recurrence_;
   View1D<int> row_m_, row_r_, m_offset_;  // row -> (wavenumber index, n - m); index -> first row
   struct Planned {
     size_t odd = 0;
-    std::unique_ptr<Batch> batch;
+    std::vector<Batch> batches;
   };
   mutable std::array<Planned, 2 * max_transform_fields> planned_;  // [forward?][nfields - 1]
 };

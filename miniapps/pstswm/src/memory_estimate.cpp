@@ -8,12 +8,41 @@
 #include "spherical_transform.hpp"
 
 namespace proxylab::pstswm {
+namespace {
+// The wavenumbers and latitude pairs this rank's Legendre transform covers (parallel_legendre.hpp: the transpose's
+// own wavenumbers at every pair, else every wavenumber at the rank's pairs).
+struct LegendreExtent {
+  SpectralLayout layout;
+  double pairs = 0;
+};
+LegendreExtent legendre_extent(const TransformOptions& opt, const Decomposition& d) {
+  if (opt.algorithm == Algorithm::transpose && d.ranks > 1)
+    return {SpectralLayout(opt.ntrunc, d.my_ms()), double(d.npairs)};
+  return {SpectralLayout(opt.ntrunc, d.concat_ms), double(d.my_pairs().size())};
+}
 
-MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
+LegendreMemory legendre_memory(const LegendreExtent& lt, LTVariant variant) {
+  const double table = sizeof(double) * double(lt.layout.rows) * lt.pairs;
+  if (variant != LTVariant::recurrence) return {table, table};
+  return {table, LegendreRecurrence::host_bytes(lt.layout, size_t(lt.pairs)) +
+                     sizeof(double) * double(LegendreRecurrence::tile_doubles(lt.layout, size_t(lt.pairs)))};
+}
+
+Decomposition decomposition(const TransformOptions& opt, MPI_Comm comm) {
   int size = 1, rank = 0;
   MPI_Comm_size(comm, &size);
   MPI_Comm_rank(comm, &rank);
-  const Decomposition d(opt.nlat, opt.ntrunc, size, rank);  // integer bookkeeping only
+  return Decomposition(opt.nlat, opt.ntrunc, size, rank);  // integer bookkeeping only
+}
+}  // namespace
+
+LegendreMemory legendre_memory(const TransformOptions& opt, MPI_Comm comm) {
+  return legendre_memory(legendre_extent(opt, decomposition(opt, comm)), opt.lt);
+}
+
+MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
+  const Decomposition d = decomposition(opt, comm);
+  const int size = d.ranks;
   const int N = opt.ntrunc, L = opt.levels, F = max_transform_fields;
   const double kloc = d.my_pairs().size(), nh = opt.nlon / 2 + 1, maxcol = 2.0 * F * L;
   // The parallel Legendre transform (parallel_legendre.hpp): one rank runs the serial algorithm, no exchange buffers.
@@ -22,9 +51,9 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
   const bool split_state = distributed && opt.combine != Combine::allreduce;
   const bool ring = split_state && opt.combine == Combine::ring;
   const SpectralLayout full(N, d.concat_ms), own(N, d.my_ms());
-  const SpectralLayout& lt = transpose ? own : full;
+  const LegendreExtent lt = legendre_extent(opt, d);
+  const bool recurrence = opt.lt == LTVariant::recurrence;
   const SpectralLayout& state = (transpose || opt.combine != Combine::allreduce) ? own : full;
-  const double lt_pairs = transpose ? d.npairs : kloc;  // latitude pairs the Legendre table covers
   const double lats = 2 * kloc, spec_row = 2.0 * L, grid_row = double(L) * opt.nlon;
   const double own_lt = double(own.ms.size()) * d.npairs * maxcol;
   const double transpose_sides = transpose ? 2 * (N + 1) * kloc * maxcol + 2 * own_lt : 0;
@@ -53,9 +82,13 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .view("pstswm::spectral_full", split_state ? full.rows * maxcol : 0, sizeof(double))
       .view("pstswm::ring_receive", ring ? largest_block * maxcol : 0, sizeof(double))
       .view("pstswm::concat_ms, fold_scale", 1, (N + 1) * sizeof(int) + 2 * kloc * sizeof(double))
-      // LegendreTransform: the P table and its row index
-      .view("pstswm::legendre", double(lt.rows) * lt_pairs, sizeof(double))
-      .view("pstswm::row_m, row_r, m_offset", 2.0 * lt.rows + lt.ms.size() + 1, sizeof(int))
+      // LegendreTransform: the P table, or the recurrence's tile and what it keeps on the host; the row index
+      .view("pstswm::legendre", recurrence ? 0 : double(lt.layout.rows) * lt.pairs, sizeof(double))
+      .view("pstswm::legendre_tile", recurrence ? LegendreRecurrence::tile_doubles(lt.layout, size_t(lt.pairs)) : 0,
+            sizeof(double))
+      .host("pstswm Legendre recurrence (seeds, coefficients, sines)", 1,
+            recurrence ? LegendreRecurrence::host_bytes(lt.layout, size_t(lt.pairs)) : 0)
+      .view("pstswm::row_m, row_r, m_offset", 2.0 * lt.layout.rows + lt.layout.ms.size() + 1, sizeof(int))
       // ShallowWater: 3 time levels of 3 fields, transform work arrays, grid-point constants, set-up temporaries
       .view("pstswm state (old, cur, new)", 3 * 3 * state.rows * spec_row, sizeof(double))
       .view("pstswm::inverse_spectral, forward_spectral", (4 + 5) * state.rows * spec_row, sizeof(double))

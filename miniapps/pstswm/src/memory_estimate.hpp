@@ -12,4 +12,11 @@ namespace proxylab::pstswm {
 
 MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm);
 
+// The Legendre functions on one rank: the stored table's bytes (what gemm and loop hold) and the bytes the chosen
+// variant holds for them (the table, or the recurrence's seeds, coefficients and tile).
+struct LegendreMemory {
+  double table_bytes = 0, held_bytes = 0;
+};
+LegendreMemory legendre_memory(const TransformOptions& opt, MPI_Comm comm);
+
 }  // namespace proxylab::pstswm

@@ -41,8 +41,11 @@ void declare(Schema& s) {
          "(60% of that limit)");
   s.real("time.days", 5.0, 0.0, 1e4, "simulated days (used when time.steps = 0): a whole number of steps of time.dt");
   s.integer("time.steps", 0, 0, 100000000, "time steps; 0 = time.days / time.dt");
-  s.choice("transform.lt", LTVariant::gemm,
-           "Legendre transform: gemm (DGEMM on even/odd-split fields, as ectrans) or loop (Kokkos kernels)");
+  s.choice(
+      "transform.lt", LTVariant::gemm,
+      "Legendre transform: gemm (DGEMM on even/odd-split fields, as ectrans), loop (Kokkos kernels), or "
+      "recurrence (gemm's DGEMMs with the Legendre functions recomputed per wavenumber instead of stored, as SHTns; "
+      "host back ends)");
   s.boolean("transform.fixed_levels", false,
             "loop LT with the level count fixed at compile time (levels 1, 18 or 96 only)");
   s.choice("parallel.algorithm", Algorithm::transpose,
@@ -126,8 +129,11 @@ void run(RunContext& ctx) {
   const RunOptions s = read_options(ctx.config, ctx.comm_options);
   const auto& t = s.tr;
   require_memory(ctx.comm, estimate_memory(t, ctx.comm), "model.truncation, model.levels (grid.nlat, grid.nlon)");
-  publish_results(ctx, SetupSummary{t, s.model, s.steps, ctx.size});
-  if (t.lt == LTVariant::gemm && mem_space_on_host)  // the host BLAS runs the Legendre transform
+  static_assert(sizeof(LegendreMemory) == 2 * sizeof(double), "LegendreMemory holds two doubles");
+  LegendreMemory legendre = legendre_memory(t, ctx.comm);
+  MPI_Allreduce(MPI_IN_PLACE, &legendre, 2, MPI_DOUBLE, MPI_MAX, ctx.comm);
+  publish_results(ctx, SetupSummary{t, s.model, s.steps, ctx.size, legendre});
+  if (t.lt != LTVariant::loop && mem_space_on_host)  // the host BLAS runs the Legendre transform
     if (const std::string warning = host_blas_warning(); !warning.empty())
       ctx.out() << "  WARNING: " << warning << "\n";
 

@@ -17,13 +17,24 @@ std::string SetupSummary::to_text() const {
       << to_string(t.algorithm) << " ("
       << (t.algorithm == Algorithm::transpose ? to_string(t.strategy) : to_string(t.combine)) << ")"
       << ", " << ranks << " ranks\n";
+  if (t.lt == LTVariant::recurrence)
+    out << text_printf(
+        "  Legendre functions recomputed by recurrence: %.3g MB per rank held, the stored table's %.3g MB "
+        "saved\n",
+        legendre.held_bytes * 1e-6, (legendre.table_bytes - legendre.held_bytes) * 1e-6);
+  else
+    out << text_printf("  Legendre functions from a stored table: %.3g MB per rank\n", legendre.table_bytes * 1e-6);
   return out.str();
 }
 
 nlohmann::json SetupSummary::to_json() const {
   const TransformOptions& t = transform;
   return {{"grid", {{"truncation", t.ntrunc}, {"levels", t.levels}, {"nlat", t.nlat}, {"nlon", t.nlon}}},
-          {"dt_s", model.dt}};
+          {"dt_s", model.dt},
+          {"legendre_memory",
+           {{"table_bytes_per_rank", legendre.table_bytes},
+            {"held_bytes_per_rank", legendre.held_bytes},
+            {"saved_bytes_per_rank", legendre.table_bytes - legendre.held_bytes}}}};
 }
 
 std::string RunResults::to_text() const {

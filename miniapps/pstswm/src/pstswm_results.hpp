@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 #include <string>
 
+#include "memory_estimate.hpp"
 #include "shallow_water.hpp"
 #include "transform_options.hpp"
 
@@ -15,6 +16,7 @@ struct SetupSummary {
   ModelOptions model;
   long long steps = 0;  // planned
   int ranks = 1;
+  LegendreMemory legendre;  // the most of any rank
 
   std::string to_text() const;
   nlohmann::json to_json() const;

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <utility>
 
+#include "fold.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/fft.hpp"
-#include "proxylab/mapping.hpp"
 
 namespace proxylab::pstswm {
 
@@ -43,104 +43,25 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, GaussGrid ga
   if (opt_.fuse_grid_point) inverse_halves_ = local_halves("pstswm::halves_inverse", opt_, decomp_);
   legendre_ = ParallelLegendre::create({opt_, decomp_, gauss_.mu, comm_, timers_, stats_});
   concat_ms_ = View1D<int>("pstswm::concat_ms", N + 1);
+  mi_of_m_ = View1D<int>("pstswm::mi_of_m", N + 1);
   fold_scale_ = View1D<double>("pstswm::fold_scale", 2 * size_t(kloc));
   auto hm = Kokkos::create_mirror_view(concat_ms_);
+  auto hi = Kokkos::create_mirror_view(mi_of_m_);
   auto hs = Kokkos::create_mirror_view(fold_scale_);
-  for (int i = 0; i <= N; ++i) hm(i) = decomp_.concat_ms[i];
+  for (int i = 0; i <= N; ++i) {
+    hm(i) = decomp_.concat_ms[i];
+    hi(decomp_.concat_ms[i]) = i;
+  }
   for (int pl = 0; pl < kloc; ++pl) {
     const double mu = mu_loc_[2 * pl], base = w_loc_[2 * pl] / opt_.nlon;
     hs(pl) = base;
     hs(kloc + pl) = base / (earth_radius * (1.0 - mu * mu));
   }
   Kokkos::deep_copy(concat_ms_, hm);
+  Kokkos::deep_copy(mi_of_m_, hi);
   Kokkos::deep_copy(fold_scale_, hs);
   plan_fused_ffts();
 }
-
-// STSWM: the weighted symmetric / antisymmetric combination of north and south Fourier coefficients that precedes
-// fltsum (fold), and its inverse before the inverse FFT (unfold), for one latitude pair, field and wavenumber: its L
-// north rows and L south rows of Fourier coefficients (row_stride doubles apart, north first) <-> columns
-// 2 (f L + l) + ri of E and O at row (m, pair).
-struct FoldKernel {
-  double *E, *O;
-  View1D<int> ms;
-  View1D<double> scale;  // [scaled?][local pair]
-  int kloc, L, nm, ncol, nh, vec_mask;
-
-  KOKKOS_INLINE_FUNCTION void fold(int pl, int f, int mi, const double* rows, size_t row_stride) const {
-    const double s = scale(((vec_mask >> f) & 1) * kloc + pl);
-    const size_t m2 = 2 * size_t(ms(mi)), out = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
-    for (int l = 0; l < L; ++l) {
-      const double* north = rows + l * row_stride + m2;
-      const double* south = north + L * row_stride;
-      for (int ri = 0; ri < 2; ++ri) {
-        E[out + 2 * l + ri] = s * (north[ri] + south[ri]);
-        O[out + 2 * l + ri] = s * (north[ri] - south[ri]);
-      }
-    }
-  }
-
-  // The latitude loop's packed rows (host code): a field's L levels as rows of nlon complex values z = north + i south,
-  // row_distance complex values apart (one complex FFT transforms both latitudes), whose spectrum Z gives north
-  // N(m) = (Z(m) + conj Z(-m)) / 2 and south S(m) = (Z(m) - conj Z(-m)) / 2i, folded as above.
-  void fold_packed(int pl, int f, int mi, const double* z, int nlon, size_t row_distance) const {
-    const double h = 0.5 * scale(((vec_mask >> f) & 1) * kloc + pl);
-    const size_t m = ms(mi), minus = (nlon - m) % nlon, out = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
-    for (int l = 0; l < L; ++l) {
-      const double* row = z + 2 * l * row_distance;
-      // p = Z(m) + conj Z(-m) = 2 N, d = Z(m) - conj Z(-m) = 2i S
-      const double p_re = row[2 * m] + row[2 * minus], p_im = row[2 * m + 1] - row[2 * minus + 1];
-      const double d_re = row[2 * m] - row[2 * minus], d_im = row[2 * m + 1] + row[2 * minus + 1];
-      E[out + 2 * l] = h * (p_re + d_im);
-      E[out + 2 * l + 1] = h * (p_im - d_re);
-      O[out + 2 * l] = h * (p_re - d_im);
-      O[out + 2 * l + 1] = h * (p_im + d_re);
-    }
-  }
-
-  // Z(m) = N + i S and Z(-m) = conj N + i conj S from N = E + O, S = E - O; at m = 0 the real parts only (what a c2r
-  // reads of the mean); mi = nm: the wavenumbers N < |m| < nlon - N, zero.
-  void unfold_packed(int pl, int f, int mi, double* z, int nlon, size_t row_distance) const {
-    if (mi == nm) {
-      for (int l = 0; l < L; ++l)
-        for (size_t k = 2 * size_t(nm); k < 2 * size_t(nlon - nm + 1); ++k) z[2 * l * row_distance + k] = 0.0;
-      return;
-    }
-    const size_t m = ms(mi), in = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
-    for (int l = 0; l < L; ++l) {
-      double* row = z + 2 * l * row_distance;
-      const double n_re = E[in + 2 * l] + O[in + 2 * l], n_im = E[in + 2 * l + 1] + O[in + 2 * l + 1];
-      const double s_re = E[in + 2 * l] - O[in + 2 * l], s_im = E[in + 2 * l + 1] - O[in + 2 * l + 1];
-      if (m == 0) {
-        row[0] = n_re;
-        row[1] = s_re;
-        continue;
-      }
-      row[2 * m] = n_re - s_im;
-      row[2 * m + 1] = n_im + s_re;
-      row[2 * (nlon - m)] = n_re + s_im;
-      row[2 * (nlon - m) + 1] = s_re - n_im;
-    }
-  }
-
-  // north = E + O, south = E - O (no weights); mi = nm: the wavenumbers above N, zero.
-  KOKKOS_INLINE_FUNCTION void unfold(int pl, int f, int mi, double* rows, size_t row_stride) const {
-    if (mi == nm) {
-      for (int l = 0; l < 2 * L; ++l)
-        for (int k = 2 * nm; k < 2 * nh; ++k) rows[l * row_stride + k] = 0.0;
-      return;
-    }
-    const size_t m2 = 2 * size_t(ms(mi)), in = (size_t(mi) * kloc + pl) * ncol + 2 * size_t(f) * L;
-    for (int l = 0; l < L; ++l) {
-      double* north = rows + l * row_stride + m2;
-      double* south = north + L * row_stride;
-      for (int ri = 0; ri < 2; ++ri) {
-        north[ri] = E[in + 2 * l + ri] + O[in + 2 * l + ri];
-        south[ri] = E[in + 2 * l + ri] - O[in + 2 * l + ri];
-      }
-    }
-  }
-};
 
 namespace {
 
@@ -217,20 +138,16 @@ FoldKernel SphericalTransform::fold_kernel(const FourierHalves& halves, int nf, 
 // Grid -> E, O for nf fields. Fused (transform.fuse_fold, host back ends): per latitude pair in parallel, the FFTs
 // of its fields' 2 L rows into buffers that stay in cache, folded from there wavenumber by wavenumber, so that each
 // (wavenumber, pair) row of E and O is written in one run of all its columns. Unfused: one batched FFT of every row
-// into the Fourier array, then the fold of every (pair, field, wavenumber) from it.
+// into the Fourier array, then the fold from it as a tiled transpose (fold.hpp: coalesced on a device).
 void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std::vector<bool>& scaled) {
   const FoldKernel k = fold_kernel(halves_, nf, &scaled);
-  const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
+  const int kloc = k.kloc, L = k.L, nlon = opt_.nlon;
   if (!opt_.fuse_fold) {
     const auto plan =
         fft_plan(ExecSpace(), FFTShape::lines(FFTKind::r2c, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));
     plan.execute(grid, fourier_lines(plan.output_span()));
     stats_.fft_flops += plan.flops();
-    const double* four = four_.data();
-    for_each_3d(
-        "pstswm::fold", Mapping::flat, 0, kloc, 0, nf, 0, k.nm, KOKKOS_LAMBDA(int pl, int f, int mi) {
-          k.fold(pl, f, mi, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
-        });
+    fold_tiled(k, nf, four_.data(), mi_of_m_);
     Kokkos::fence();
     return;
   }
@@ -247,13 +164,9 @@ void SphericalTransform::fft_fold(const View1D<double>& grid, int nf, const std:
 // E, O -> grid for nf fields (the reverse of fft_fold).
 void SphericalTransform::unfold_fft(int nf, const View1D<double>& grid) {
   const FoldKernel k = fold_kernel(halves_, nf, nullptr);
-  const int kloc = k.kloc, L = k.L, nlon = opt_.nlon, nh = k.nh;
+  const int kloc = k.kloc, L = k.L, nlon = opt_.nlon;
   if (!opt_.fuse_fold) {
-    double* four = four_.data();
-    for_each_3d(
-        "pstswm::unfold", Mapping::flat, 0, kloc, 0, nf, 0, k.nm + 1, KOKKOS_LAMBDA(int pl, int f, int mi) {
-          k.unfold(pl, f, mi, four + (size_t(f) * 2 * kloc + 2 * pl) * L * 2 * nh, 2 * nh);
-        });
+    unfold_tiled(k, nf, four_.data(), mi_of_m_);
     Kokkos::fence();  // the host FFT library does not wait for the kernel
     const auto plan =
         fft_plan(ExecSpace(), FFTShape::lines(FFTKind::c2r, nlon, nf * 2 * kloc * L, false, opt_.fft_planning));

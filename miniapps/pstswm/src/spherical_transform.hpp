@@ -22,7 +22,7 @@
 
 namespace proxylab::pstswm {
 
-struct FoldKernel;  // spherical_transform.cpp
+struct FoldKernel;  // fold.hpp
 
 // The fused path's distance between a latitude pair's Fourier rows in its buffer, in doubles: an even number of
 // complex values, so that every row is aligned as the first (the memory estimate counts the buffers with it).
@@ -89,6 +89,7 @@ class SphericalTransform {
   // through_grid's inverse halves, read by the latitude loop while it writes halves_ (empty without it)
   FourierHalves inverse_halves_;
   View1D<int> concat_ms_;
+  View1D<int> mi_of_m_;        // the index of wavenumber m in the halves (the inverse of concat_ms_)
   View1D<double> fold_scale_;  // [vector?][local pair]: w / nlon (/ a(1-μ²))
   TransformStats stats_;
   std::unique_ptr<ParallelLegendre> legendre_;

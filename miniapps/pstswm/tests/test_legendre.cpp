@@ -1,10 +1,13 @@
-// Gaussian quadrature and the normalized associated Legendre functions, including T680 near the poles.
+// Gaussian quadrature and the normalized associated Legendre functions, including T680 near the poles, stored or
+// recomputed by the recurrence variant.
 #include <cmath>
 #include <vector>
 
 #include "proxylab/testing.hpp"
 #include "src/gauss.hpp"
 #include "src/legendre.hpp"
+#include "src/legendre_recurrence.hpp"
+#include "src/truncation.hpp"
 
 using namespace proxylab::pstswm;
 
@@ -62,4 +65,31 @@ TEST_CASE("pstswm: T680 Legendre functions near the poles: finite, no denormals,
   }
   CHECK(orthonormality_error(N, nlat, 680) < 1e-12);
   CHECK(orthonormality_error(N, nlat, 400) < 1e-12);
+}
+
+TEST_CASE("pstswm: the recurrence's blocks are the stored table's values bit for bit, T340 and T680 near the poles",
+          "[pstswm][legendre]") {
+  for (const int N : {340, 680}) {
+    const GridSize g = default_grid(N);
+    const GaussGrid gauss = gauss_grid(g.nlat);
+    std::vector<double> mu(gauss.mu.begin(), gauss.mu.begin() + g.nlat / 2);
+    // every wavenumber at T340; at T680 the lowest, the highest and three between (the table would take 950 MB)
+    std::vector<int> ms;
+    for (int m = 0; m <= N; m += N == 340 ? 1 : 170) ms.push_back(m);
+    const SpectralLayout layout(N, ms);
+    const LegendreRecurrence rec(layout, mu);
+    std::vector<double> tile(rec.tile_doubles()), column(N + 2);
+    long long differ = 0, scaled_nonzero = 0;
+    for (size_t i = 0; i < ms.size(); ++i) {
+      rec.wavenumber_block(int(i), tile.data());
+      for (size_t k = 0; k < mu.size(); ++k) {
+        legendre_column(ms[i], N + 1, mu[k], column.data());
+        scaled_nonzero += legendre_seed(ms[i], mu[k]).exponent < 0 && column[N + 1 - ms[i]] != 0.0;
+        for (int r = 0; r <= N + 1 - ms[i]; ++r) differ += tile[r * mu.size() + k] != column[r];
+      }
+    }
+    INFO("T" << N);
+    CHECK(differ == 0);
+    CHECK(scaled_nonzero > 0);  // the extended-exponent path was taken and came back to unit scale
+  }
 }

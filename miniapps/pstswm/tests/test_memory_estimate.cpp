@@ -11,7 +11,7 @@ using namespace proxylab;
 TEST_CASE("pstswm: the memory estimate matches the peak of Kokkos allocations", "[pstswm][memory]") {
   for (const char* parallel : {"{algorithm: transpose}", "{algorithm: distributed, combine: allreduce}",
                                "{algorithm: distributed, combine: reduce_scatter}"})
-    for (const char* lt : {"gemm", "loop"}) {
+    for (const char* lt : {"gemm", "loop", "recurrence"}) {
       const testing::AppDeck deck(pstswm::app_spec(), std::string("model: {truncation: 21, levels: 3}\n"
                                                                   "time: {steps: 2}\ntransform: {lt: ") +
                                                           lt + "}\nparallel: " + parallel + "\n");
@@ -23,7 +23,7 @@ TEST_CASE("pstswm: the memory estimate matches the peak of Kokkos allocations", 
       const pstswm::GridSize g = pstswm::default_grid(21);
       opt.nlat = g.nlat;
       opt.nlon = g.nlon;
-      opt.lt = lt == std::string("gemm") ? pstswm::LTVariant::gemm : pstswm::LTVariant::loop;
+      opt.lt = parse_choice<pstswm::LTVariant>(lt);
       opt.algorithm = cfg.choice<pstswm::Algorithm>("parallel.algorithm");
       opt.combine = cfg.choice<pstswm::Combine>("parallel.combine");
       const double estimate = pstswm::estimate_memory(opt, MPI_COMM_WORLD).view_bytes();

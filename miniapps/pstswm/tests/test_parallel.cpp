@@ -66,6 +66,18 @@ TEST_CASE("pstswm: transpose and distributed algorithms equal the serial run", "
   CHECK(norm > 0);
 }
 
+TEST_CASE("pstswm: the recurrence Legendre transform gives the stored table's state with both algorithms",
+          "[pstswm][mpi]") {
+  if (!mem_space_on_host) return;  // a host variant
+  for (const auto& [alg, comb] :
+       {std::pair{Algorithm::transpose, Combine::allreduce}, {Algorithm::distributed, Combine::ring}}) {
+    const auto table = run(MPI_COMM_WORLD, alg, comb, LTVariant::gemm, 12);
+    const auto recurrence = run(MPI_COMM_WORLD, alg, comb, LTVariant::recurrence, 12);
+    INFO(to_string(alg) << " " << to_string(comb));
+    CHECK(rel_diff(recurrence, table) < 1e-13);
+  }
+}
+
 TEST_CASE("pstswm: the latitude loop gives the whole-grid step's state with every algorithm", "[pstswm][mpi]") {
   if (!mem_space_on_host) return;  // the latitude loop runs on host back ends only
   for (const auto& [alg, comb] : {std::pair{Algorithm::transpose, Combine::allreduce},
