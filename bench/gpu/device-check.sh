@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The GPU check: proxylab's CUDA build (Kokkos 4.6.01 + ci/patches/kokkos-4.6.01-cuda13.patch, Hopper; kokkos-fft
-# 1.0.0 over cuFFT) run on one NVIDIA GPU. The binaries and the shared libraries the GPU machine lacks (MPICH and
+# The GPU check: proxylab's CUDA build (Kokkos 4.6.01 + ci/patches/kokkos-4.6.01-cuda13.patch, Hopper; the FFT
+# layer's cuFFT back end, kokkos-fft 1.0.0 for fft3d's library baseline) run on one NVIDIA GPU. The binaries and the shared libraries the GPU machine lacks (MPICH and
 # its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
 # .gpu/bundle.tar.xz (bench/gpu/bundle.sh); the CUDA libraries are the machine's own.
 # Usage: bash bench/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
@@ -119,11 +119,11 @@ part_pop() {
     done
   fi
   run pop-x1-2ranks $bin/mpiexec.hydra -n 2 $pop --deck inputs/pop/x1.yaml
-  run pop-tenth-converged-team $pop --deck inputs/pop/tenth.yaml --set solver.mapping=team
+  run pop-tenth-converged-team $pop --deck inputs/pop/tenth.yaml --set solver.mapping=team --set perf.limits=true
 }
 # evh1: every problem verified at 1 rank (Sod, oblique Sod, Toro 1-5, Sedov in the three geometries, advection),
 # both algorithms at 2 ranks sharing the GPU (against the one-rank reference, bit for bit), then 20 cycles of oblique
-# Sod at 4096^2 in both mappings for the zone-cycle rate (the FOM line).
+# Sod at 4096^2 in every mapping (tiled at two tile widths, with perf.limits) for the zone-cycle rate (the FOM line).
 part_evh1() {
   local evh1=$bin/proxylab-evh1
   for d in test-sod sod-oblique toro-1 toro-2 toro-3 toro-4 toro-5 test-sedov test-sedov-cyl test-sedov-sph \
@@ -134,10 +134,12 @@ part_evh1() {
     run "evh1-sedov-2ranks-$a" $bin/mpiexec.hydra -n 2 $evh1 --deck inputs/evh1/test-sedov.yaml \
       --set evh1.algorithm=$a --set verify.against_reference=true
   done
-  for m in pencil batched; do
+  for m in pencil batched tiled; do
     run "evh1-oblique-4096-$m" $evh1 --deck inputs/evh1/sod-oblique.yaml --set grid.nx=4096 --set grid.ny=4096 \
       --set time.max_steps=20 --set evh1.mapping=$m
   done
+  run evh1-oblique-4096-tiled-256-limits $evh1 --deck inputs/evh1/sod-oblique.yaml --set grid.nx=4096 \
+    --set grid.ny=4096 --set time.max_steps=20 --set evh1.mapping=tiled --set evh1.tile=256 --set perf.limits=true
 }
 # pstswm: every variant verified at T42 (case 2 at round-off: gemm, loop, loop with the compiled level count; case 6:
 # mass, energy, drift speed), every parallel algorithm at 2 ranks sharing the GPU, T340 case 2; then T340L18 and
@@ -154,7 +156,7 @@ part_pstswm() {
     run "pstswm-T42-2ranks-${a/:/-}" $bin/mpiexec.hydra -n 2 $pstswm --deck $t42 --set time.days=0.5 \
       --set parallel.algorithm=${a%%:*} --set parallel.combine=$( [[ $a == *:* ]] && echo ${a#*:} || echo allreduce)
   done
-  run pstswm-T340 $pstswm --deck inputs/pstswm/T340L18-case2.yaml
+  run pstswm-T340 $pstswm --deck inputs/pstswm/T340L18-case2.yaml --set perf.limits=true
   for r in 1 2; do
     for n in 340 680; do
       run "pstswm-T${n}-r$r" $pstswm --deck inputs/pstswm/T${n}L18-case2.yaml --set perf.measure_fft=true \
