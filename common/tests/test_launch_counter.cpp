@@ -64,10 +64,10 @@ TEST_CASE("launch counter: counts the host's waits (fences), and chains a tool's
     const std::uint64_t after_value = counter.fences();
     Kokkos::fence();
     CHECK(on_host == 45);
-    CHECK(counter.fences() > after_value);  // a global fence: one per execution space Kokkos has
-    if (proxylab::LaunchCounter::sees_internal_fences) {
-      CHECK(after_view == 0);   // a reduction into device memory leaves the host free
-      CHECK(after_value == 1);  // one into a host value waits for it
+    if (proxylab::LaunchCounter::sees_internal_fences) {  // (Kokkos 3.4 tells the tools of no fence here)
+      CHECK(counter.fences() > after_value);              // a global fence: one per execution space Kokkos has
+      CHECK(after_view == 0);                             // a reduction into device memory leaves the host free
+      CHECK(after_value == 1);                            // one into a host value waits for it
     }
     CHECK(fences == int(counter.fences()));  // the tool saw every one
   }

@@ -19,6 +19,9 @@ TEST_CASE("evh1: the memory estimate matches the peak of Kokkos allocations", "[
        {"{algorithm: transpose, mapping: tiled, tile: 32}", "{algorithm: transpose, mapping: pencil}",
         "{algorithm: halo, mapping: batched, lanes: 4}", "{algorithm: halo, mapping: tiled, tile: 512}",
         "{algorithm: transpose, mapping: batched, lanes: 8}", "{algorithm: halo, mapping: batched, lanes: 16}"}) {
+    // Kokkos 3.4 (the floor) does not report the tiled runs' level-0 team scratch to the allocation hooks: its peak
+    // missed the 151 KB of a 512-thread tile
+    if (KOKKOS_VERSION < 40000 && std::string(variant).find("tiled") != std::string::npos) continue;
     const testing::AppDeck deck(
         evh1::app_spec(),
         std::string("grid: {nx: 96, ny: 64}\ntime: {t_end: 0.06, max_steps: 2}\nevh1: ") + variant + "\n");
