@@ -1,6 +1,6 @@
 """The commands docs/harness.md shows, run as its reader would, at small sizes: a renamed option, a deck that no
-longer takes a key or an example that stopped working fails here (the README's tour is tested by the install
-test, the lessons' commands by regression.workshop.lessons).
+longer takes a key or an example that stopped working fails here (the lessons' commands are run by
+regression.workshop.lessons).
 
 Each `./proxylab ...` line of the page's code blocks runs in a scratch folder with the repository's inputs/:
 `run` as a dry run (the launchers and node counts the page shows are not this machine's) unless it writes a trace
