@@ -142,6 +142,12 @@ void LimitsBuilder::exchange(const Phase& phase, const CommCount& c, double seco
   // Every rank calls the probe with the largest bytes per call of any rank: the collectives need one size.
   const double bytes = max_over_ranks(c.bytes, comm_);
   if (bytes <= 0 || c.calls <= 0) return;
+  int size = 1;
+  MPI_Comm_size(comm_, &size);
+  if (size == 1 && c.pattern == "halo") {  // one rank exchanges with itself by a copy in memory, no MPI (halo.hpp)
+    memory(phase, c.calls * c.bytes, seconds);
+    return;
+  }
   const double rate = mpi_bytes_per_second(c, bytes, comm_);
   const std::string ceiling = c.pattern == "allreduce"              ? "MPI_Allreduce of the same words"
                               : c.pattern.rfind("alltoall", 0) == 0 ? "MPI_Alltoall of the same bytes"
