@@ -15,11 +15,21 @@
 #                          [TIMEOUT s])
 #     Runs bin/proxylab-app through mpiexec at each rank count and checks the exit code (default 0) and
 #     the output (default "VERIFICATION: PASSED"). Labels regression (+mpi when ranks > 1).
+# Every test also carries `cpu` or `gpu`, the kind of machine it needs: the two functions above run proxylab code
+# built for the default execution space (gpu in a device build). A directory that calls add_test() itself (python,
+# build, packaging tests: host only) ends with proxylab_label_by_space(), which labels the rest of its tests cpu.
+# `ctest -L gpu` on a GPU node runs the device tests; `ctest -L cpu` runs anywhere.
 find_package(Catch2 REQUIRED)
 set(PROXYLAB_TEST_TIMEOUT 300 CACHE STRING "Default ctest timeout (s)")
 set(PROXYLAB_EXPECT ${PROJECT_SOURCE_DIR}/cmake/expect.sh)
 
 find_package(Python3 3.8 REQUIRED COMPONENTS Interpreter)
+
+if(PROXYLAB_DEVICE_BACKENDS)
+  set(PROXYLAB_SPACE_LABEL gpu)
+else()
+  set(PROXYLAB_SPACE_LABEL cpu)
+endif()
 
 function(proxylab_launch_command out np)
   set(${out} ${MPIEXEC_EXECUTABLE} ${MPIEXEC_NUMPROC_FLAG} ${np} ${MPIEXEC_PREFLAGS} ${ARGN} ${MPIEXEC_POSTFLAGS}
@@ -53,14 +63,14 @@ function(proxylab_unit_test)
     proxylab_launch_command(cmd 1 $<TARGET_FILE:test-${ARG_NAME}>)
     proxylab_test_environment(env ${ARG_THREADS})
     add_test(NAME unit.${ARG_NAME} COMMAND ${cmd})
-    set_tests_properties(unit.${ARG_NAME} PROPERTIES LABELS unit TIMEOUT ${PROXYLAB_TEST_TIMEOUT} ENVIRONMENT "${env}")
+    set_tests_properties(unit.${ARG_NAME} PROPERTIES LABELS "unit;${PROXYLAB_SPACE_LABEL}" TIMEOUT ${PROXYLAB_TEST_TIMEOUT} ENVIRONMENT "${env}")
   else()
     proxylab_test_environment(env 1)
     foreach(np ${ARG_RANKS})
       set(t unit.${ARG_NAME}.np${np})
       proxylab_launch_command(cmd ${np} $<TARGET_FILE:test-${ARG_NAME}>)
       add_test(NAME ${t} COMMAND ${cmd})
-      set_tests_properties(${t} PROPERTIES LABELS "unit;mpi" TIMEOUT ${PROXYLAB_TEST_TIMEOUT} ENVIRONMENT "${env}"
+      set_tests_properties(${t} PROPERTIES LABELS "unit;mpi;${PROXYLAB_SPACE_LABEL}" TIMEOUT ${PROXYLAB_TEST_TIMEOUT} ENVIRONMENT "${env}"
                            PROCESSORS ${np})
     endforeach()
   endif()
@@ -89,10 +99,20 @@ function(proxylab_regression_test)
     proxylab_launch_command(cmd ${np} $<TARGET_FILE:proxylab-${ARG_APP}>)
     add_test(NAME ${t} COMMAND ${PROXYLAB_EXPECT} ${ARG_EXPECT_EXIT} "${ARG_EXPECT_REGEX}" ${cmd} ${ARG_ARGS}
              WORKING_DIRECTORY ${PROJECT_SOURCE_DIR})
-    set(labels regression)
+    set(labels regression ${PROXYLAB_SPACE_LABEL})
     if(np GREATER 1)
       list(APPEND labels mpi)
     endif()
     set_tests_properties(${t} PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np} ENVIRONMENT "${env}")
+  endforeach()
+endfunction()
+
+function(proxylab_label_by_space)
+  get_property(tests DIRECTORY PROPERTY TESTS)
+  foreach(t IN LISTS tests)
+    get_test_property(${t} LABELS labels)
+    if(NOT ("cpu" IN_LIST labels OR "gpu" IN_LIST labels))
+      set_property(TEST ${t} APPEND PROPERTY LABELS cpu)
+    endif()
   endforeach()
 endfunction()
