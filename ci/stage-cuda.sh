@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # CI stage (default): the CUDA build compiles without a warning. Kokkos 4.6.01 with CUDA (ci/setup-deps.sh,
 # PROXYLAB_KOKKOS_CUDA_ARCH, default HOPPER90) and kokkos-fft 1.0.0, then the `cuda` preset's proxies with a device
-# path (every app miniapps/apps.txt does not mark host-only) and the FFT layer's unit test, built with
-# nvcc_wrapper. Compile only: running needs a GPU (bench/gpu/device-check.sh). PROXYLAB_CUDA_STAGE_ALL=1 builds
+# path (every app miniapps/apps.txt does not mark host-only) and the unit tests written over the enabled spaces
+# (testing.hpp: test-fft's strided plans, test-common's mappings and MPI buffers, compiled for host and device),
+# built with nvcc_wrapper. Compile only: running needs a GPU (bench/gpu/device-check.sh). PROXYLAB_CUDA_STAGE_ALL=1 builds
 # every target of the preset instead (all unit tests and the workshop binaries: about 10 min more on 2 cores).
 #
 # Kokkos with CUDA takes 10-17 min to build on 2 cores, so it is built once per machine into a cache outside the
@@ -50,7 +51,7 @@ log=build/ci/cuda-build.log
 if [ "${PROXYLAB_CUDA_STAGE_ALL:-0}" = 1 ]; then
   targets=(all)
 else
-  targets=($(awk '/^[a-z]/ && !/host-only/ {print "proxylab-" $1}' miniapps/apps.txt) test-fft)
+  targets=($(awk '/^[a-z]/ && !/host-only/ {print "proxylab-" $1}' miniapps/apps.txt) test-fft test-common)
 fi
 cmake --build build/cuda -j"${PROXYLAB_JOBS:-$(nproc)}" --target "${targets[@]}" >"$log" 2>&1 ||
   { grep -m 20 -E "error" "$log"; tail -20 "$log"; exit 1; }

@@ -5,7 +5,6 @@
 #include <fftw3.h>
 
 #include <string>
-#include <type_traits>
 #include <vector>
 
 #include "proxylab/fft.hpp"
@@ -16,10 +15,6 @@ using proxylab::FFTKind;
 using proxylab::FFTShape;
 
 namespace {
-
-// The spaces whose back ends run the shapes: the host's, and the default space's where it is a device.
-using FFTSpaces = std::conditional_t<proxylab::mem_space_on_host, std::tuple<proxylab::HostExec>,
-                                     std::tuple<proxylab::HostExec, proxylab::ExecSpace>>;
 
 FFTShape strided(FFTKind kind, int n, long long istride, long long ostride, FFTBatch inner, FFTBatch outer = {},
                  bool in_place = false) {
@@ -126,7 +121,7 @@ std::vector<double> layer_of_kind(const FFTShape& sh, const std::vector<double>&
 }  // namespace
 
 TEMPLATE_LIST_TEST_CASE("fft: strided plans give FFTW guru plans' numbers for the same strides and distances", "[fft]",
-                        FFTSpaces) {
+                        proxylab::testing::HostAndDevice) {
   for (const auto& [name, sh] : shapes()) {
     INFO(name << ": " << sh.describe());
     const int in_width = sh.kind == FFTKind::r2c ? 1 : 2, out_width = sh.kind == FFTKind::c2r ? 1 : 2;

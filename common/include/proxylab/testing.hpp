@@ -1,6 +1,10 @@
-// Test support shared by every proxy's Catch2 tests: the Catch2 header (v2 or v3), the list of
-// enabled Kokkos host back ends for TEMPLATE_LIST_TEST_CASE, an allclose() helper, and a whole app run
-// in-process under the Kokkos allocation hooks (the memory-estimate tests).
+// Test support shared by every proxy's Catch2 tests: the Catch2 header (v2 or v3), the lists of enabled Kokkos
+// back ends for TEMPLATE_LIST_TEST_CASE, an allclose() helper, and a whole app run in-process under the Kokkos
+// allocation hooks (the memory-estimate tests).
+//
+// A test of code that takes its space as a parameter is written once over one of the lists, as Cabana's test harness
+// and KokkosKernels' Test_<Backend> files write a body once per enabled back end: a device build then runs it on the
+// host and on the device, a host build on its host back ends.
 #pragma once
 #if __has_include(<catch2/catch_all.hpp>)
 #include <catch2/catch_all.hpp>
@@ -12,6 +16,7 @@
 #include <memory>
 #include <string>
 #include <tuple>
+#include <type_traits>
 
 #include "proxylab/allocation_tracker.hpp"
 #include "proxylab/app.hpp"
@@ -30,6 +35,20 @@ using HostSpaces = std::tuple<
     Kokkos::DefaultHostExecutionSpace
 #endif
     >;
+
+// The host execution space, and the default one where it is a device: each back end of a library (FFTW and cuFFT,
+// host and device MPI buffers) once.
+using HostAndDevice = std::conditional_t<mem_space_on_host, std::tuple<HostExec>, std::tuple<HostExec, ExecSpace>>;
+
+// Every enabled host execution space, and the default one where it is a device.
+using EnabledSpaces =
+    std::conditional_t<mem_space_on_host, HostSpaces, decltype(std::tuple_cat(HostSpaces{}, std::tuple<ExecSpace>{}))>;
+
+// A host copy of any View's data, to check on the host what a test body computed in its space.
+template <class View>
+auto on_host(const View& v) {
+  return Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), v);
+}
 
 // |a - b| <= atol + rtol * |b|, as numpy.allclose.
 inline bool allclose(double a, double b, double rtol = 1e-12, double atol = 0.0) {

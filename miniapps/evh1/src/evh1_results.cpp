@@ -2,6 +2,7 @@
 
 #include <sstream>
 
+#include "backend.hpp"
 #include "proxylab/layout.hpp"
 #include "proxylab/run_results.hpp"
 
@@ -31,7 +32,7 @@ nlohmann::json ReferenceComparison::to_json() const { return {{"reference_max_ab
 
 std::string RunResults::to_text() const {
   std::string text;
-  if constexpr (mem_space_on_host) {
+  if constexpr (backend::phase_timers) {
     text = "  kernel phases (s, mean over ranks, summed over threads):";
     for (int k = 0; k < nphases; ++k) text += text_printf(" %s %.3f", phase_names[k], phases_s[k]);
     text += text_printf("; communication %.3f\n", communication_mean_s);
@@ -46,7 +47,7 @@ std::string RunResults::to_text() const {
 
 nlohmann::json RunResults::to_json() const {
   nlohmann::json phases = nlohmann::json::object();
-  if constexpr (mem_space_on_host)
+  if constexpr (backend::phase_timers)
     for (int k = 0; k < nphases; ++k) phases[phase_names[k]] = phases_s[k];
   phases["communication"] = communication_mean_s;
   return {{"steps", steps},

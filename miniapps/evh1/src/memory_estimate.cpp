@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <cmath>
 
+#include "backend.hpp"
 #include "proxylab/comm/halo.hpp"
 #include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/comm/transpose.hpp"
@@ -29,7 +30,7 @@ MemoryEstimate estimate_memory(const RunOptions& o, CommOptions comm, const Grid
         .view("evh1::send, recv", 1, state)
         .host("evh1::send, recv (host copies for MPI)", 1,
               MPIBuffer<double>::host_copy_bytes(state / sizeof(double), comm))
-        .host("host mirror of the state (verification copy, device back ends)", mem_space_on_host ? 0 : 1,
+        .host("host mirror of the state (verification copy, device back ends)", backend::fields_on_host ? 0 : 1,
               std::max(rows * nx, cols * ny) * zone)
         .host("alltoall padding / node_aware leader buffers",
               strategy == TransposeStrategy::alltoall || strategy == TransposeStrategy::node_aware ? 2 : 0,
@@ -40,7 +41,7 @@ MemoryEstimate estimate_memory(const RunOptions& o, CommOptions comm, const Grid
     const int y_sides = py > 1 || g.y_lo == Boundary::periodic ? 2 : 0;
     const double state = (bx + 2 * nghost) * (by + 2 * nghost) * zone;
     e.view("evh1::fields", 1, state)
-        .host("host mirror of the state (verification copy, device back ends)", mem_space_on_host ? 0 : 1, state)
+        .host("host mirror of the state (verification copy, device back ends)", backend::fields_on_host ? 0 : 1, state)
         .view("halo buffers", 1,
               halo_buffer_bytes(o.halo == HaloStrategy::rma, bx, by, nghost, nvars, x_sides, y_sides));
   }
@@ -51,13 +52,13 @@ MemoryEstimate estimate_memory(const RunOptions& o, CommOptions comm, const Grid
   if (opt.mapping == SweepMapping::tiled) {  // level-0 scratch (on chip on a GPU) and the seams of the sweep
     const int tiles = int(pencils) * int(std::ceil(double(line) / (opt.tile - tile_margin)));
     e.view("evh1::seams", 1, double(tile_seam_bytes(int(pencils), line, opt.tile)))
-        .view("evh1 tile scratch (host: per thread)", mem_space_on_host ? HostExec().concurrency() : 0,
+        .view("evh1 tile scratch (host: per thread)", backend::host_team_scratch ? HostExec().concurrency() : 0,
               double(tile_scratch_bytes(opt.tile)))
-        .view("evh1::phase_times", mem_space_on_host ? tiles * int(nphases) : 0, sizeof(double));
+        .view("evh1::phase_times", backend::phase_timers ? tiles * int(nphases) : 0, sizeof(double));
   } else {
     e.view("evh1 sweep scratch (per team in flight)", sweep_teams_in_flight(blocks),
            double(sweep_scratch_bytes(line, lanes)))
-        .view("evh1::phase_times", mem_space_on_host ? blocks * int(nphases) : 0, sizeof(double));
+        .view("evh1::phase_times", backend::phase_timers ? blocks * int(nphases) : 0, sizeof(double));
   }
   // Verification (zone_block.hpp): a copy of this rank's zones (Domain::local) and, for Sedov's symmetry checks,
   // the densities of their mirror images with the all-to-all's buffers, and the radial bins (summed over ranks).

@@ -7,6 +7,7 @@
 #include <type_traits>
 #include <vector>
 
+#include "backend.hpp"
 #include "ppm_block.hpp"
 #include "proxylab/errors.hpp"
 #include "tiled_sweep.hpp"
@@ -59,7 +60,7 @@ PhaseTimes sweep_lanes(const Pencils& pc, double dt, double dx, const Gas& gas) 
   const Block<B> block{pc, dt, dx, gas};
   const int nzones = pc.nzones;
   PhaseTimes total{};
-  if constexpr (mem_space_on_host) {  // phase times per block, summed
+  if constexpr (backend::phase_timers) {  // phase times per block, summed
     Policy policy(nblocks, 1);
     policy.set_scratch_size(1, Kokkos::PerTeam(bytes));
     Kokkos::View<double**, Kokkos::HostSpace> times("evh1::phase_times", nblocks, nphases);
@@ -124,17 +125,17 @@ void sweep_lane_by_lane_blocks(const Pencils& pc, double dt, double dx, const Ga
 std::size_t sweep_scratch_bytes(int nzones, int lanes) { return Work::doubles(nzones, lanes) * sizeof(double); }
 
 std::size_t sweep_scratch_limit() {
-  if constexpr (mem_space_on_host) return SIZE_MAX;  // host teams get any size (their threads' own pools)
+  if constexpr (backend::host_team_scratch) return SIZE_MAX;  // host teams get any size (their threads' own pools)
   return Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(1);
 }
 
 int sweep_teams_in_flight(int blocks) {
-  if constexpr (mem_space_on_host) return HostExec().concurrency();  // every thread's scratch, blocks or not
-  return std::max(1, std::min(ExecSpace().concurrency(), blocks));   // Kokkos' CUDA team scratch pool (teams of 1)
+  if constexpr (backend::host_team_scratch) return HostExec().concurrency();  // every thread's scratch, blocks or not
+  return std::max(1, std::min(ExecSpace().concurrency(), blocks));  // Kokkos' CUDA team scratch pool (teams of 1)
 }
 
 void sweep_lane_by_lane(const Pencils& pencils, double dt, double dx, const Gas& gas, int lanes) {
-  if (!mem_space_on_host)  // the host thread reads the fields; a device runs this shape itself
+  if (!backend::fields_on_host)  // the host thread reads the fields; a device runs this shape itself
     throw RuntimeError("evh1 sweep_lane_by_lane: host back ends only");
   with_lanes(BatchedLanes{}, lanes,
              [&](auto b) { sweep_lane_by_lane_blocks<decltype(b)::value>(pencils, dt, dx, gas); });

@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdint>
 
+#include "backend.hpp"
 #include "proxylab/errors.hpp"
 #include "tile_program.hpp"
 
@@ -47,7 +48,7 @@ std::size_t tile_seam_bytes(int npencils, int nzones, int threads) {
 }
 
 std::size_t tile_scratch_limit() {
-  if constexpr (mem_space_on_host) return SIZE_MAX;
+  if constexpr (backend::host_team_scratch) return SIZE_MAX;
   return Kokkos::TeamPolicy<ExecSpace>::scratch_size_max(0);
 }
 
@@ -78,7 +79,7 @@ struct EmulatedThread {
 
 void sweep_tiled_thread_by_thread(const Pencils& pc, double dt, double dx, const Gas& gas, int threads,
                                   ThreadIndex index) {
-  if (!mem_space_on_host)  // the host thread reads the fields; a device runs this shape itself
+  if (!backend::fields_on_host)  // the host thread reads the fields; a device runs this shape itself
     throw RuntimeError("evh1 sweep_tiled_thread_by_thread: host back ends only");
   const Tiles tiles = seamed_tiles(pc, dt, dx, gas, threads);
   Kokkos::fence();

@@ -3,6 +3,7 @@
 // contiguous index. One all-to-all moves the state between the two layouts (x y | y x: two per two steps).
 #include <Kokkos_Core.hpp>
 
+#include "backend.hpp"
 #include "domain.hpp"
 #include "proxylab/comm/grid.hpp"
 #include "proxylab/comm/mpi_buffer.hpp"
@@ -27,7 +28,7 @@ struct BlockCopy {
 // The blocks of one pack or unpack. Host: the blocks in parallel, each in 32 x 32 tiles so that the strided side of
 // the copy stays in cache. Device: one kernel per block, one element per thread, neighbouring threads along c.
 void copy_blocks(const char* name, const std::vector<BlockCopy>& blocks) {
-  if constexpr (mem_space_on_host) {
+  if constexpr (backend::block_copies_per_thread) {
     Kokkos::parallel_for(name, Kokkos::RangePolicy<HostExec>(0, int(blocks.size())), [&](int b) {
       constexpr int tile = 32;
       const BlockCopy& k = blocks[b];
