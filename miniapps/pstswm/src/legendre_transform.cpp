@@ -1,6 +1,7 @@
 // STSWM: fltsum (forward) and fltinv (inverse) Legendre transforms; ectrans: ledir / leinv.
 #include "legendre_transform.hpp"
 
+#include "backend.hpp"
 #include "legendre.hpp"
 #include "proxylab/errors.hpp"
 
@@ -86,7 +87,7 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
       variant_(variant),
       fixed_(fixed_levels && level_count_compiled(levels)) {
   if (variant_ == LTVariant::recurrence) {
-    if (!mem_space_on_host)  // read_options refuses it (transform.lt)
+    if (!backend::legendre_recurrence)  // read_options refuses it (transform.lt)
       throw RuntimeError("LegendreTransform: the recurrence variant needs a host back end");
     recurrence_ = std::make_unique<LegendreRecurrence>(layout_, mu_pairs);
     table_ = View1D<double>("pstswm::legendre_tile", recurrence_->tile_doubles());

@@ -8,6 +8,7 @@
 #include <cmath>
 #include <utility>
 
+#include "backend.hpp"
 #include "gauss.hpp"
 #include "memory_estimate.hpp"
 #include "proxylab/blas.hpp"
@@ -60,11 +61,11 @@ void declare(Schema& s) {
   s.real("verify.energy_tolerance", 1e-4, 0.0, 1.0, "case 6: largest allowed relative change of total energy");
   s.real("verify.drift_tolerance", 0.1, 0.0, 10.0,
          "case 6: largest allowed relative difference of the wave's drift speed from the analytic nu");
-  s.boolean("transform.fuse_fold", mem_space_on_host,
+  s.boolean("transform.fuse_fold", backend::latitude_pair_ffts,
             "FFT and fold (north/south even/odd combination) per latitude pair and field while its rows are in cache "
             "(host back ends only: the default there); false: one batched FFT of all rows, then the fold (two passes "
             "over the Fourier coefficients; the default and the only way on a device)");
-  s.boolean("transform.fuse_grid_point", mem_space_on_host,
+  s.boolean("transform.fuse_grid_point", backend::latitude_pair_ffts,
             "the latitude loop: per latitude pair, the inverse FFTs, the grid-point products and the forward "
             "FFTs while the pair's rows are in cache (needs transform.fuse_fold: host back ends, the default there); "
             "false: every latitude's inverse FFTs, the products over the whole grid, then the forward FFTs");
@@ -133,7 +134,7 @@ void run(RunContext& ctx) {
   LegendreMemory legendre = legendre_memory(t, ctx.comm);
   MPI_Allreduce(MPI_IN_PLACE, &legendre, 2, MPI_DOUBLE, MPI_MAX, ctx.comm);
   publish_results(ctx, SetupSummary{t, s.model, s.steps, ctx.size, legendre});
-  if (t.lt != LTVariant::loop && mem_space_on_host)  // the host BLAS runs the Legendre transform
+  if (t.lt != LTVariant::loop && backend::host_blas)  // the host BLAS runs the Legendre transform
     if (const std::string warning = host_blas_warning(); !warning.empty())
       ctx.out() << "  WARNING: " << warning << "\n";
 

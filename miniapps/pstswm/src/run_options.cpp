@@ -5,6 +5,7 @@
 #include <cmath>
 #include <string>
 
+#include "backend.hpp"
 #include "legendre_transform.hpp"
 #include "proxylab/run_results.hpp"
 #include "stability.hpp"
@@ -46,12 +47,12 @@ RunOptions read_options(const Config& cfg, CommOptions comm) {
   if (t.nlat % 2 != 0 || 2 * t.nlat < 3 * t.ntrunc + 1)
     cfg.reject("grid.nlat", "an even number >= (3N+1)/2 = " + std::to_string((3 * t.ntrunc + 2) / 2));
   t.lt = cfg.choice<LTVariant>("transform.lt");
-  if (t.lt == LTVariant::recurrence && !mem_space_on_host)
+  if (t.lt == LTVariant::recurrence && !backend::legendre_recurrence)
     cfg.reject("transform.lt", std::string("gemm or loop on a device back end (this build's is ") + ExecSpace::name() +
                                    "): recurrence recomputes the Legendre functions on the host");
   t.fixed_levels = cfg.boolean("transform.fixed_levels");
   t.fuse_fold = cfg.boolean("transform.fuse_fold");
-  if (t.fuse_fold && !mem_space_on_host)
+  if (t.fuse_fold && !backend::latitude_pair_ffts)
     cfg.reject("transform.fuse_fold",
                std::string("false on a device back end (this build's is ") + ExecSpace::name() +
                    "): the fused FFT and fold call the FFT library per latitude pair from a parallel loop");

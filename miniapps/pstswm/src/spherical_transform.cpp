@@ -5,6 +5,7 @@
 #include <algorithm>
 #include <utility>
 
+#include "backend.hpp"
 #include "fold.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/fft.hpp"
@@ -34,7 +35,7 @@ SphericalTransform::SphericalTransform(const TransformOptions& opt, GaussGrid ga
     w_loc_.push_back(gauss_.weight[p]);
     w_loc_.push_back(gauss_.weight[opt_.nlat - 1 - p]);
   }
-  if (opt_.fuse_fold && !mem_space_on_host)  // read_options refuses it (transform.fuse_fold)
+  if (opt_.fuse_fold && !backend::latitude_pair_ffts)  // read_options refuses it (transform.fuse_fold)
     throw RuntimeError("SphericalTransform: the fused FFT and fold need a host back end");
   if (opt_.fuse_grid_point && !opt_.fuse_fold)  // read_options refuses it (transform.fuse_grid_point)
     throw RuntimeError("SphericalTransform: the latitude loop needs the fused FFT and fold");

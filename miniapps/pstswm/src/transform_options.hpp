@@ -1,6 +1,7 @@
 // The choices of a spectral transform run (PSTSWM's FTOPT / LTOPT and the seed's variants) and what the transform
 // counts for the model and the record.
 #pragma once
+#include "backend.hpp"
 #include "legendre_transform.hpp"
 #include "proxylab/comm/options.hpp"
 #include "proxylab/comm/transpose.hpp"
@@ -22,11 +23,11 @@ struct TransformOptions {
   bool fixed_levels = false;
   // FFT and fold per (latitude pair, field) in cache (host back ends); false: two passes over all rows, one batched
   // FFT of every row and then the fold (the only way on a device: its FFT library is called from the host)
-  bool fuse_fold = mem_space_on_host;
+  bool fuse_fold = backend::latitude_pair_ffts;
   // The latitude loop: the time step's grid-point phase per latitude pair between its inverse and forward FFTs,
   // its grid never leaving the cache (SphericalTransform::through_grid; needs fuse_fold); false: the inverse
   // transform of every latitude, the grid-point phase over the whole grid, then the forward transform
-  bool fuse_grid_point = mem_space_on_host;
+  bool fuse_grid_point = backend::latitude_pair_ffts;
   FFTPlanning fft_planning = FFTPlanning::estimate;  // FFTW_ESTIMATE (bitwise reproducible runs) or FFTW_MEASURE
   Algorithm algorithm = Algorithm::transpose;
   Combine combine = Combine::allreduce;

@@ -4,6 +4,7 @@
 #include <array>
 #include <cstring>
 
+#include "backend.hpp"
 #include "parallel_legendre.hpp"
 #include "proxylab/comm/mpi_buffer.hpp"
 #include "proxylab/comm/transpose.hpp"
@@ -31,7 +32,7 @@ class CopyRuns {
   void execute(const char* name) const {
     const auto runs = runs_;
     const int count = int(runs.extent(0));
-    if constexpr (mem_space_on_host) {
+    if constexpr (backend::memcpy_runs) {
       for (int i = 0; i < count; ++i) std::memcpy(runs(i).dst, runs(i).src, size_t(runs(i).n) * sizeof(double));
     } else {
       using Team = Kokkos::TeamPolicy<ExecSpace>::member_type;

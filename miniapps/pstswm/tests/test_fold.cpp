@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "proxylab/testing.hpp"
+#include "src/backend.hpp"
 #include "src/decomposition.hpp"
 #include "src/fold.hpp"
 
@@ -84,7 +85,7 @@ TEST_CASE(
 }
 
 TEST_CASE("pstswm: the tiled fold and unfold give the per-wavenumber fold's numbers bit for bit", "[pstswm][fold]") {
-  if (!mem_space_on_host) return;  // the reference FoldKernel::fold runs on the host
+  if (!backend::fields_on_host) return;  // the reference FoldKernel::fold runs on the host
   // levels 3 (one block), 18 (one block, two warps' runs per wavenumber), 96 (three blocks of 32); 2 of 3 ranks'
   // wavenumber order (a permutation of m); fields scaled and not
   for (const int L : {3, 18, 96}) {

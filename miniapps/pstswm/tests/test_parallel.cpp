@@ -7,6 +7,7 @@
 
 #include "proxylab/errors.hpp"
 #include "proxylab/testing.hpp"
+#include "src/backend.hpp"
 #include "src/shallow_water.hpp"
 
 using namespace proxylab;
@@ -18,8 +19,8 @@ namespace {
 enum class Arrangement { two_pass, fused_fold, latitude_loop };
 
 std::vector<double> run(MPI_Comm comm, Algorithm alg, Combine comb, LTVariant lt, int steps,
-                        Arrangement arrangement = mem_space_on_host ? Arrangement::latitude_loop
-                                                                    : Arrangement::two_pass) {
+                        Arrangement arrangement = backend::latitude_pair_ffts ? Arrangement::latitude_loop
+                                                                              : Arrangement::two_pass) {
   Timers timers;
   TransformOptions o;
   o.fuse_fold = arrangement != Arrangement::two_pass;
@@ -68,7 +69,7 @@ TEST_CASE("pstswm: transpose and distributed algorithms equal the serial run", "
 
 TEST_CASE("pstswm: the recurrence Legendre transform gives the stored table's state with both algorithms",
           "[pstswm][mpi]") {
-  if (!mem_space_on_host) return;  // a host variant
+  if (!backend::legendre_recurrence) return;  // a host variant
   for (const auto& [alg, comb] :
        {std::pair{Algorithm::transpose, Combine::allreduce}, {Algorithm::distributed, Combine::ring}}) {
     const auto table = run(MPI_COMM_WORLD, alg, comb, LTVariant::gemm, 12);
@@ -79,7 +80,7 @@ TEST_CASE("pstswm: the recurrence Legendre transform gives the stored table's st
 }
 
 TEST_CASE("pstswm: the latitude loop gives the whole-grid step's state with every algorithm", "[pstswm][mpi]") {
-  if (!mem_space_on_host) return;  // the latitude loop runs on host back ends only
+  if (!backend::latitude_pair_ffts) return;  // the latitude loop runs on host back ends only
   for (const auto& [alg, comb] : {std::pair{Algorithm::transpose, Combine::allreduce},
                                   {Algorithm::distributed, Combine::allreduce},
                                   {Algorithm::distributed, Combine::reduce_scatter},

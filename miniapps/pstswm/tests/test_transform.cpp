@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "proxylab/testing.hpp"
+#include "src/backend.hpp"
 #include "src/legendre.hpp"
 #include "src/shallow_water.hpp"
 
@@ -81,7 +82,7 @@ TEST_CASE("pstswm: inverse then forward transform is the identity for band-limit
   Timers timers;
   for (int N : {5, 10, 21, 42, 85})
     for (LTVariant lt : {LTVariant::gemm, LTVariant::loop, LTVariant::recurrence}) {
-      if (lt == LTVariant::recurrence && !mem_space_on_host) continue;
+      if (lt == LTVariant::recurrence && !backend::legendre_recurrence) continue;
       SphericalTransform tr(options(N, 3, lt), MPI_COMM_SELF, timers);
       const auto S = random_spectrum(tr, 2, 7u + N);
       View1D<double> grid("grid", tr.grid_size(2)), back("back", tr.spec_size(2));
@@ -149,7 +150,7 @@ TEST_CASE(
     "pstswm: the recurrence Legendre transform gives the stored table's transform to round-off, at 1 and 18 "
     "levels and T85 (polar seeds with an extended exponent)",
     "[pstswm][transform]") {
-  if (!mem_space_on_host) return;  // a host variant (read_options refuses it on a device)
+  if (!backend::legendre_recurrence) return;  // a host variant (read_options refuses it on a device)
   Timers timers;
   for (auto [N, L] : {std::pair{21, 1}, {21, 18}, {85, 3}}) {
     SphericalTransform table_tr(options(N, L, LTVariant::gemm), MPI_COMM_SELF, timers);
