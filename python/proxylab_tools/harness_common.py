@@ -312,6 +312,16 @@ def write_results(path: Path, tool: str, args, runs: list[dict], status: str, su
     return doc
 
 
+def write_variant_results(path: Path, tool: str, args, runs: list[dict], status: str, labels: list[str],
+                          summary) -> str:
+    """write_results for a tool that compares variants (compare, perturbation): their labels, the repeats, the FOM's
+    name (the first run's that has one) and the per-configuration summary. Returns the FOM's name."""
+    fom_name = next((r["fom_name"] for r in runs if r["fom_name"]), "")
+    write_results(path, tool, args, runs, status,
+                  {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
+    return fom_name
+
+
 def strict_json(x):
     """NaN (a missing ratio) and infinities as JSON null, so the file is strict JSON."""
     if isinstance(x, float) and not math.isfinite(x):

@@ -177,9 +177,7 @@ def main(args) -> int:
     runs, status = hc.run_plan(TOOL, args, todo)
     summary = summarize(runs, labels, args.regions)
     results = folder / "records.json"
-    fom_name = next((r["fom_name"] for r in runs if r["fom_name"]), "")
-    hc.write_results(results, TOOL, args, runs, status,
-                     {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
+    fom_name = hc.write_variant_results(results, TOOL, args, runs, status, labels, summary)
     if status == "bad input":
         return hc.stop_after_bad_input(TOOL, results, runs)
     print()

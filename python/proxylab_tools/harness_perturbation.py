@@ -82,10 +82,8 @@ def main(args) -> int:
                  f"{hc.machine_line(hc.machine())}")
     runs, status = hc.run_plan(TOOL, args, todo)
     summary = summarize(runs, labels)
-    fom_name = next((r["fom_name"] for r in runs if r["fom_name"]), "")
     results = folder / "records.json"
-    hc.write_results(results, TOOL, args, runs, status,
-                     {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
+    fom_name = hc.write_variant_results(results, TOOL, args, runs, status, labels, summary)
     if status == "bad input":
         return hc.stop_after_bad_input(TOOL, results, runs)
     print()
