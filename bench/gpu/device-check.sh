@@ -81,8 +81,10 @@ pop=$bin/proxylab-pop
 fft3d=$bin/proxylab-fft3d
 # fft3d: every deck kind verified at 1 rank (slab and pencil, NAS FT class S and A checksums, an uneven grid), 2 ranks
 # sharing the GPU (transposes staged through host memory), then 256^3 and 512^3 against cuFFT's own 3-D plan
-# (fft3d.serial_baseline) with pack + unpack against a device copy of the same bytes, two rounds.
+# (fft3d.serial_baseline), two rounds, and 256^3 at 2 ranks: pack + unpack, where they remain, against a device copy
+# of the same bytes.
 part_fft3d() {
+  cube() { echo "--set fft3d.nx=$1 --set fft3d.ny=$1 --set fft3d.nz=$1"; }
   run fft3d-small $fft3d --deck inputs/fft3d/small.yaml
   run fft3d-small-pencil $fft3d --deck inputs/fft3d/small.yaml --set fft3d.decomposition=pencil
   run fft3d-uneven $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=96 --set fft3d.ny=80 --set fft3d.nz=72
@@ -92,11 +94,15 @@ part_fft3d() {
   for r in 1 2; do
     for n in 256 512; do
       for d in slab pencil; do
-        run "fft3d-$n-$d-r$r" $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=$n --set fft3d.ny=$n \
-          --set fft3d.nz=$n --set fft3d.decomposition=$d --set fft3d.iterations=10 --set fft3d.warmup=2 \
-          --set fft3d.serial_baseline=true --set verify.serial_max_points=0
+        run "fft3d-$n-$d-r$r" $fft3d --deck inputs/fft3d/small.yaml $(cube $n) --set fft3d.decomposition=$d \
+          --set fft3d.iterations=10 --set fft3d.warmup=2 --set fft3d.serial_baseline=true \
+          --set verify.serial_max_points=0
       done
     done
+  done
+  for d in slab pencil; do
+    run "fft3d-256-$d-2ranks" $bin/mpiexec.hydra -n 2 $fft3d --deck inputs/fft3d/small.yaml $(cube 256) \
+      --set fft3d.decomposition=$d --set fft3d.iterations=10 --set fft3d.warmup=2 --set verify.serial_max_points=0
   done
 }
 part_pop() {
@@ -105,9 +111,11 @@ part_pop() {
     run "pop-x1-$m" $pop --deck inputs/pop/x1.yaml --set solver.mapping=$m
   done
   # Three interleaved rounds of the tenth-degree benchmark (GPU mappings and, below, the host): take the medians.
+  # perf.limits: the same run's triad over the kernels' bytes, the ceiling of the whole iteration's rate.
   for r in 1 2 3; do
     for m in flat mdrange team; do
-      run "pop-tenth-$m-r$r" $pop --deck inputs/pop/tenth-bench.yaml --set solver.mapping=$m --set bench.stream=false
+      run "pop-tenth-$m-r$r" $pop --deck inputs/pop/tenth-bench.yaml --set solver.mapping=$m --set bench.stream=false \
+        --set perf.limits=true
     done
     [ -x $bin/host/proxylab-pop ] && OMP_NUM_THREADS=16 run "pop-tenth-bench-host-team-r$r" $bin/host/proxylab-pop \
       --deck inputs/pop/tenth-bench.yaml --set bench.stream=false
