@@ -1,12 +1,11 @@
 """bench/gpu/metrics.py over synthetic device records: each metric's arithmetic, runs that are missing, not verified,
 not on a device or without the figure, and results.json's append-only rule.
 
-The synthetic records are built from host_records.json: real records of the host build (`--json`) of the runs
-device-check.sh makes, at small sizes and trimmed to their identity, configuration and results (field names as the
-binaries write them): fft3d 32^3 slab at 1 rank with fft3d.serial_baseline=true and pencil at 2 ranks; pstswm T42
-with perf.measure_fft and perf.measure_dgemm; pop tenth-bench.yaml on a 360 x 240 grid, flat, perf.limits=true, and
-x1.yaml, flat; evh1 sod-oblique.yaml on 128^2, tiled, 20 steps. Each test gives them a device, the check's sizes and
-numbers of its own.
+The synthetic records are built from host_records.json: real records of the host build, the runs of
+test_host_records.RUNS (device-check.sh's keys at small sizes: fft3d with fft3d.serial_baseline at 1 rank and at
+2 ranks, pstswm with perf.measure_fft, pop's tenth-degree benchmark deck with perf.limits and x1, evh1 tiled), kept
+to their identity, configuration and results with the binaries' field names. Each test gives them a device, the
+check's sizes and numbers of its own; test_host_records does the same with records the binaries write at test time.
 """
 import contextlib
 import copy
@@ -27,10 +26,10 @@ HOST = json.loads((HERE / "host_records.json").read_text())
 HASH = "0123456789abcdef0123456789abcdef01234567"
 
 
-def device_record(host_name, config=None, results=None, dirty=False, date="2027-01-15T10:00:00+0000"):
+def device_record(host, config=None, results=None, dirty=False, date="2027-01-15T10:00:00+0000"):
     """A host record as a device run gives it: the device present, a build of HASH, `config` and `results` set
     (dotted keys: 'fft3d.nx', 'per_step_s.total')."""
-    r = copy.deepcopy(HOST[host_name])
+    r = copy.deepcopy(host)
     r["provenance"].update(device={"present": True, "name": "NVIDIA H200", "memory_bytes": 1.5e11},
                            git_hash=HASH, git_dirty="true" if dirty else "false", date=date)
     for section, changes in (("config", config or {}), ("results", results or {})):
@@ -39,52 +38,81 @@ def device_record(host_name, config=None, results=None, dirty=False, date="2027-
             *path, last = key.split(".")
             for part in path:
                 node = node[part]
-            assert last in node, f"{host_name}: {section}.{key} is not a field of the host record"
+            assert last in node, f"{host['app']}: {section}.{key} is not a field of the host record"
             node[last] = value
     return r
 
 
-def fft3d_one_rank(n, forward, inverse, plan):
-    return device_record("fft3d-32-slab-r1", {"fft3d.nx": n, "fft3d.ny": n, "fft3d.nz": n},
+def fft3d_one_rank(host, n, forward, inverse, plan):
+    return device_record(host["fft3d-1rank-baseline"], {"fft3d.nx": n, "fft3d.ny": n, "fft3d.nz": n},
                          {"forward_seconds_median": forward, "inverse_seconds_median": inverse,
                           "library_3d_fft_seconds": plan})
 
 
-def pop_tenth(mapping, seconds, triad=4.0e12, bytes_per_iteration=1.6e9):
-    r = device_record("pop-tenth-flat-r1", {"grid.nx": 3600, "grid.ny": 2400, "solver.mapping": mapping},
+def pop_tenth(host, mapping, seconds, triad=4.0e12, bytes_per_iteration=1.6e9, converged=False):
+    """The tenth-degree benchmark (converged: a solve to a criterion instead, tenth.yaml)."""
+    tenth = {"grid.nx": 3600, "grid.ny": 2400, "solver.mapping": mapping, "solver.crit": 1e-13 if converged else 0.0}
+    r = device_record(host["pop-tenth-bench-limits"], tenth,
                       {"seconds_per_iteration": seconds, "bytes_per_iteration_all_ranks": bytes_per_iteration})
     kernels = [p for p in r["results"]["limits"]["phases"] if p["phase"] == "operator and vector kernels"]
     kernels[0]["ceiling_rate"] = triad
     return r
 
 
-def check():
-    """The records of one device check, named as device-check.sh names its runs."""
+def check(host=HOST):
+    """The records of one device check, named as device-check.sh names its runs, made from `host`'s records."""
     return {
-        "fft3d-256-slab-r1": fft3d_one_rank(256, 0.8e-3, 1.2e-3, 0.45e-3),  # 45% of the plan
-        "fft3d-256-pencil-r1": fft3d_one_rank(256, 0.5e-3, 0.5e-3, 0.46e-3),  # 92%
-        "fft3d-512-slab-r1": fft3d_one_rank(512, 4.0e-3, 4.0e-3, 3.6e-3),  # 90%: the target, met
+        "fft3d-256-slab-r1": fft3d_one_rank(host, 256, 0.8e-3, 1.2e-3, 0.45e-3),  # 45% of the plan
+        "fft3d-256-pencil-r1": fft3d_one_rank(host, 256, 0.5e-3, 0.5e-3, 0.46e-3),  # 92%
+        "fft3d-512-slab-r1": fft3d_one_rank(host, 512, 4.0e-3, 4.0e-3, 3.6e-3),  # 90%: the target, met
         "fft3d-256-pencil-2ranks": device_record(
-            "fft3d-32-pencil-2ranks", {"fft3d.nx": 256, "fft3d.ny": 256, "fft3d.nz": 256},
+            host["fft3d-2ranks"], {"fft3d.nx": 256, "fft3d.ny": 256, "fft3d.nz": 256},
             {"pack_unpack_gbs": 2600.0, "copy_gbs_same_bytes": 4000.0}),  # 65%
-        "pstswm-T340-r1": device_record("pstswm-T42-r1", {"model.truncation": 340},
+        "pstswm-T340-r1": device_record(host["pstswm-measure-fft"], {"model.truncation": 340},
                                         {"gflops_per_rank.fft": 900.0, "fft_alone_gflops": 1500.0}),  # 60%
-        "pstswm-T680-r1": device_record("pstswm-T42-r1", {"model.truncation": 680},
+        "pstswm-T680-r1": device_record(host["pstswm-measure-fft"], {"model.truncation": 680},
                                         {"gflops_per_rank.fft": 3000.0, "fft_alone_gflops": 6000.0,
                                          "per_step_s.total": 5.0e-3}),  # 50%; 5 ms a step
-        "pop-tenth-flat-r1": pop_tenth("flat", 1.0e-3),  # 1.6 TB/s of a 4 TB/s triad: 40%
-        "pop-tenth-flat-r2": pop_tenth("flat", 0.5e-3),  # 80%
-        "pop-tenth-flat-r3": pop_tenth("flat", 0.8e-3),  # 50%
-        "pop-tenth-team-r1": pop_tenth("team", 1.2e-3),
-        "pop-tenth-team-r2": pop_tenth("team", 0.9e-3),
-        "pop-tenth-team-r3": pop_tenth("team", 5.0e-3),  # medians: team 1.2 ms over flat 0.8 ms, 1.5
-        "pop-tenth-converged-team": device_record(  # a solve to a criterion, not the benchmark: in no metric
-            "pop-tenth-flat-r1", {"grid.nx": 3600, "grid.ny": 2400, "solver.mapping": "team", "solver.crit": 1e-13},
-            {"seconds_per_iteration": 9.0e-3}),
-        "pop-x1-flat": device_record("pop-x1-flat", None, {"seconds_per_iteration": 0.19e-3}),
-        "evh1-oblique-4096-tiled": device_record("evh1-oblique-128-tiled", {"grid.nx": 4096, "grid.ny": 4096},
+        "pop-tenth-flat-r1": pop_tenth(host, "flat", 1.0e-3),  # 1.6 TB/s of a 4 TB/s triad: 40%
+        "pop-tenth-flat-r2": pop_tenth(host, "flat", 0.5e-3),  # 80%
+        "pop-tenth-flat-r3": pop_tenth(host, "flat", 0.8e-3),  # 50%
+        "pop-tenth-team-r1": pop_tenth(host, "team", 1.2e-3),
+        "pop-tenth-team-r2": pop_tenth(host, "team", 0.9e-3),
+        "pop-tenth-team-r3": pop_tenth(host, "team", 5.0e-3),  # medians: team 1.2 ms over flat 0.8 ms, 1.5
+        "pop-tenth-converged-team": pop_tenth(host, "team", 9.0e-3, converged=True),  # not the benchmark: no metric
+        "pop-x1-flat": device_record(host["pop-x1"], {"grid.nx": 320, "grid.ny": 384, "solver.mapping": "flat"},
+                                     {"seconds_per_iteration": 0.19e-3}),
+        "evh1-oblique-4096-tiled": device_record(host["evh1-tiled"], {"grid.nx": 4096, "grid.ny": 4096},
                                                  {"zone_cycles": 4096.0 * 4096 * 20, "elapsed_s": 0.25}),
     }
+
+
+# check()'s metrics: (value, met) per entry, its runs in the order of their names
+EXPECTED = {
+    "fft3d.pct_of_library_3d_256": [(92.0, True), (45.0, False)],  # pencil-r1, slab-r1
+    "fft3d.pct_of_library_3d_512": [(90.0, True)],
+    "fft3d.pack_unpack_pct_of_copy_256": [(65.0, False)],
+    "pstswm.fft_stage_pct_of_plan_T340": [(60.0, True)],
+    "pstswm.fft_stage_pct_of_plan_T680": [(50.0, False)],
+    "pstswm.step_seconds_T680": [(5.0e-3, True)],
+    "pop.pct_of_triad_tenth": [(40.0, False), (80.0, True), (50.0, False)],
+    "pop.team_over_flat_tenth": [(1.5, False)],
+    "pop.seconds_per_iteration_x1": [(0.19e-3, True)],
+    "evh1.zone_cycles_per_second": [(4096.0 * 4096 * 20 / 0.25, True)],
+}
+
+
+def assert_expected(test, host):
+    """metrics.compute over check(host) gives EXPECTED, nothing missing."""
+    entries, missing = metrics.compute(check(host))
+    test.assertEqual(missing, {})
+    got = {m: [(e["value"], e["met"]) for e in es] for m, es in by_metric(entries).items()}
+    test.assertEqual(set(got), set(EXPECTED))
+    for metric, values in EXPECTED.items():
+        test.assertEqual(len(got[metric]), len(values), metric)
+        for (value, met), (want, want_met) in zip(got[metric], values):
+            test.assertAlmostEqual(value, want, delta=1e-5 * want, msg=metric)
+            test.assertEqual(met, want_met, metric)
 
 
 def by_metric(entries):
@@ -96,27 +124,7 @@ def by_metric(entries):
 
 class Arithmetic(unittest.TestCase):
     def test_every_metric_from_its_runs(self):
-        entries, missing = metrics.compute(check())
-        self.assertEqual(missing, {})
-        got = {m: [(e["value"], e["met"]) for e in es] for m, es in by_metric(entries).items()}
-        expected = {
-            "fft3d.pct_of_library_3d_256": [(92.0, True), (45.0, False)],  # pencil-r1, slab-r1 (by run name)
-            "fft3d.pct_of_library_3d_512": [(90.0, True)],
-            "fft3d.pack_unpack_pct_of_copy_256": [(65.0, False)],
-            "pstswm.fft_stage_pct_of_plan_T340": [(60.0, True)],
-            "pstswm.fft_stage_pct_of_plan_T680": [(50.0, False)],
-            "pstswm.step_seconds_T680": [(5.0e-3, True)],
-            "pop.pct_of_triad_tenth": [(40.0, False), (80.0, True), (50.0, False)],
-            "pop.team_over_flat_tenth": [(1.5, False)],
-            "pop.seconds_per_iteration_x1": [(0.19e-3, True)],
-            "evh1.zone_cycles_per_second": [(4096.0 * 4096 * 20 / 0.25, True)],
-        }
-        self.assertEqual(set(got), set(expected))
-        for metric, values in expected.items():
-            self.assertEqual(len(got[metric]), len(values), metric)
-            for (value, met), (want, want_met) in zip(got[metric], values):
-                self.assertAlmostEqual(value, want, delta=1e-5 * want, msg=metric)
-                self.assertEqual(met, want_met, metric)
+        assert_expected(self, HOST)
 
     def test_targets(self):
         targets = {e["metric"]: e["target"] for e in metrics.compute(check())[0]}
@@ -131,7 +139,8 @@ class Arithmetic(unittest.TestCase):
 
     def test_device_commit_and_date_from_the_records(self):
         records = check()
-        records["pop-x1-flat"] = device_record("pop-x1-flat", None, {"seconds_per_iteration": 0.3e-3}, dirty=True,
+        records["pop-x1-flat"] = device_record(HOST["pop-x1"], {"grid.nx": 320, "grid.ny": 384},
+                                               {"seconds_per_iteration": 0.3e-3}, dirty=True,
                                                date="2027-02-01T23:59:00+0000")
         entries = by_metric(metrics.compute(records)[0])
         x1 = entries["pop.seconds_per_iteration_x1"][0]
@@ -180,7 +189,7 @@ class MissingRuns(unittest.TestCase):
     def test_host_runs_are_not_device_runs(self):
         records = check()
         host = copy.deepcopy(records["pstswm-T680-r1"])
-        host["provenance"]["device"] = copy.deepcopy(HOST["pstswm-T42-r1"]["provenance"]["device"])
+        host["provenance"]["device"] = copy.deepcopy(HOST["pstswm-measure-fft"]["provenance"]["device"])
         host["results"]["per_step_s"]["total"] = 0.5
         records["pstswm-T680-host"] = host
         entries, _, _ = self.compute(records)
