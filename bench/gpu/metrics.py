@@ -15,6 +15,7 @@ byte, an entry it already holds is not added twice, and the new file replaces th
 """
 import argparse
 import json
+import math
 import os
 import statistics
 import sys
@@ -120,9 +121,17 @@ def per_run(runs, value):
     values, why = [], []
     for name, r in sorted(runs.items()):
         try:
-            values.append((name, value(name, r)))
+            v = value(name, r)
         except Missing as e:
             why.append(str(e))
+            continue
+        except ZeroDivisionError:
+            why.append(f"{name}: a figure the metric divides by is 0")
+            continue
+        if not isinstance(v, (int, float)) or not math.isfinite(v):
+            why.append(f"{name}: not a finite number ({v})")
+            continue
+        values.append((name, v))
     if not values:
         raise Missing("; ".join(why))
     for w in why:
@@ -255,8 +264,9 @@ def entry(metric, value, target, sense, runs, date):
     if len(devices) > 1 or len(commits) > 1:
         raise Missing(f"its runs come from different devices or builds: {sorted(devices)} {sorted(commits)}")
     met = value >= target if sense == "min" else value <= target
-    return {"metric": metric, "value": significant(value), "target": significant(target), "met": met,
-            "device": devices.pop(), "date": date or date_of(runs[0]), "commit": commits.pop()}
+    target = significant(target) if isinstance(target, float) else target
+    return {"metric": metric, "value": significant(value), "target": target, "met": met, "device": devices.pop(),
+            "date": date or date_of(runs[0]), "commit": commits.pop()}
 
 
 def compute(records, date=None):

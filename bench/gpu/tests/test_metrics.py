@@ -212,6 +212,16 @@ class MissingRuns(unittest.TestCase):
         self.assertIn("no pack or unpack", missing["fft3d.pack_unpack_pct_of_copy_256"])
         self.assertIn("pop.team_over_flat_tenth", entries)  # needs no limits
 
+    def test_zero_and_non_finite_figures(self):
+        records = check()
+        records["pstswm-T340-r1"]["results"]["fft_alone_gflops"] = 0.0
+        records["fft3d-512-slab-r1"]["results"]["forward_seconds_median"] = float("inf")
+        records["fft3d-512-slab-r1"]["results"]["inverse_seconds_median"] = float("-inf")
+        entries, missing, _ = self.compute(records)
+        self.assertIn("divides by is 0", missing["pstswm.fft_stage_pct_of_plan_T340"])
+        self.assertIn("not a finite number", missing["fft3d.pct_of_library_3d_512"])
+        json.loads("[" + ",".join(metrics.entry_line(e) for es in entries.values() for e in es) + "]")
+
     def test_runs_of_different_builds(self):
         records = check()
         records["pop-tenth-team-r1"]["provenance"]["git_hash"] = "f" * 40
