@@ -212,6 +212,16 @@ class MissingRuns(unittest.TestCase):
         self.assertIn("no pack or unpack", missing["fft3d.pack_unpack_pct_of_copy_256"])
         self.assertIn("pop.team_over_flat_tenth", entries)  # needs no limits
 
+    def test_the_triad_of_the_iterations_bytes(self):
+        # on a device without per-phase timers, pop's limits section has one phase, the whole iteration
+        records = check()
+        for name in ("pop-tenth-flat-r1", "pop-tenth-flat-r2", "pop-tenth-flat-r3"):
+            phases = records[name]["results"]["limits"]["phases"]
+            phases[:] = [p for p in phases if p["phase"] == "operator and vector kernels"]
+            phases[0]["phase"] = "whole iteration (kernels+halo+sums)"
+        entries, missing, _ = self.compute(records)
+        self.assertEqual([e["value"] for e in entries["pop.pct_of_triad_tenth"]], [40.0, 80.0, 50.0])
+
     def test_zero_and_non_finite_figures(self):
         records = check()
         records["pstswm-T340-r1"]["results"]["fft_alone_gflops"] = 0.0
