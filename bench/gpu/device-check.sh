@@ -4,6 +4,7 @@
 # its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
 # .gpu/bundle.tar.xz (bench/gpu/bundle.sh); the CUDA libraries are the machine's own.
 # Usage: bash bench/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
+#   then, back on the development machine: python3 bench/gpu/metrics.py OUTDIR/records.tar --append bench/gpu/results.json
 #   PART: tests, pop, fft3d, evh1, pstswm, stream, run in the order given (default: all, in that order; one call of
 #   the device tool runs them all)
 # A device lease is short, so a check stops itself before it is killed: PROXYLAB_CHECK_SECONDS (default 0: no
@@ -84,7 +85,6 @@ fft3d=$bin/proxylab-fft3d
 # (fft3d.serial_baseline), two rounds, and 256^3 at 2 ranks: pack + unpack, where they remain, against a device copy
 # of the same bytes.
 part_fft3d() {
-  cube() { echo "--set fft3d.nx=$1 --set fft3d.ny=$1 --set fft3d.nz=$1"; }
   run fft3d-small $fft3d --deck inputs/fft3d/small.yaml
   run fft3d-small-pencil $fft3d --deck inputs/fft3d/small.yaml --set fft3d.decomposition=pencil
   run fft3d-uneven $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=96 --set fft3d.ny=80 --set fft3d.nz=72
@@ -94,15 +94,16 @@ part_fft3d() {
   for r in 1 2; do
     for n in 256 512; do
       for d in slab pencil; do
-        run "fft3d-$n-$d-r$r" $fft3d --deck inputs/fft3d/small.yaml $(cube $n) --set fft3d.decomposition=$d \
-          --set fft3d.iterations=10 --set fft3d.warmup=2 --set fft3d.serial_baseline=true \
-          --set verify.serial_max_points=0
+        run "fft3d-$n-$d-r$r" $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=$n --set fft3d.ny=$n \
+          --set fft3d.nz=$n --set fft3d.decomposition=$d --set fft3d.iterations=10 --set fft3d.warmup=2 \
+          --set fft3d.serial_baseline=true --set verify.serial_max_points=0
       done
     done
   done
   for d in slab pencil; do
-    run "fft3d-256-$d-2ranks" $bin/mpiexec.hydra -n 2 $fft3d --deck inputs/fft3d/small.yaml $(cube 256) \
-      --set fft3d.decomposition=$d --set fft3d.iterations=10 --set fft3d.warmup=2 --set verify.serial_max_points=0
+    run "fft3d-256-$d-2ranks" $bin/mpiexec.hydra -n 2 $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=256 \
+      --set fft3d.ny=256 --set fft3d.nz=256 --set fft3d.decomposition=$d --set fft3d.iterations=10 \
+      --set fft3d.warmup=2 --set verify.serial_max_points=0
   done
 }
 part_pop() {
