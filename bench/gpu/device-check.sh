@@ -4,7 +4,7 @@
 # its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
 # .gpu/bundle.tar.xz (bench/gpu/bundle.sh); the CUDA libraries are the machine's own.
 # Usage: bash bench/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
-#   then, back on the development machine: python3 bench/gpu/metrics.py OUTDIR/records.tar --append bench/gpu/results.json
+#   then, back here: python3 bench/gpu/metrics.py OUTDIR/records.tar --append bench/gpu/results.json (README.md)
 #   PART: tests, pop, fft3d, evh1, pstswm, stream, run in the order given (default: all, in that order; one call of
 #   the device tool runs them all)
 # A device lease is short, so a check stops itself before it is killed: PROXYLAB_CHECK_SECONDS (default 0: no
