@@ -4,6 +4,7 @@
 # its UCX, OpenBLAS, yaml-cpp, hwloc) were built on the Debian 12 development machine and travel in
 # .gpu/bundle.tar.xz (bench/gpu/bundle.sh); the CUDA libraries are the machine's own.
 # Usage: bash bench/gpu/device-check.sh OUTDIR [PART...]   (writes OUTDIR/gpu.log and OUTDIR/records.tar)
+#   then, back here: python3 bench/gpu/metrics.py OUTDIR/records.tar --append bench/gpu/results.json (README.md)
 #   PART: tests, pop, fft3d, evh1, pstswm, stream, run in the order given (default: all, in that order; one call of
 #   the device tool runs them all)
 # A device lease is short, so a check stops itself before it is killed: PROXYLAB_CHECK_SECONDS (default 0: no
@@ -81,7 +82,8 @@ pop=$bin/proxylab-pop
 fft3d=$bin/proxylab-fft3d
 # fft3d: every deck kind verified at 1 rank (slab and pencil, NAS FT class S and A checksums, an uneven grid), 2 ranks
 # sharing the GPU (transposes staged through host memory), then 256^3 and 512^3 against cuFFT's own 3-D plan
-# (fft3d.serial_baseline) with pack + unpack against a device copy of the same bytes, two rounds.
+# (fft3d.serial_baseline), two rounds, and 256^3 at 2 ranks: pack + unpack, where they remain, against a device copy
+# of the same bytes.
 part_fft3d() {
   run fft3d-small $fft3d --deck inputs/fft3d/small.yaml
   run fft3d-small-pencil $fft3d --deck inputs/fft3d/small.yaml --set fft3d.decomposition=pencil
@@ -98,6 +100,11 @@ part_fft3d() {
       done
     done
   done
+  for d in slab pencil; do
+    run "fft3d-256-$d-2ranks" $bin/mpiexec.hydra -n 2 $fft3d --deck inputs/fft3d/small.yaml --set fft3d.nx=256 \
+      --set fft3d.ny=256 --set fft3d.nz=256 --set fft3d.decomposition=$d --set fft3d.iterations=10 \
+      --set fft3d.warmup=2 --set verify.serial_max_points=0
+  done
 }
 part_pop() {
   run pop-small-flat $pop --deck inputs/pop/small.yaml
@@ -105,9 +112,11 @@ part_pop() {
     run "pop-x1-$m" $pop --deck inputs/pop/x1.yaml --set solver.mapping=$m
   done
   # Three interleaved rounds of the tenth-degree benchmark (GPU mappings and, below, the host): take the medians.
+  # perf.limits: the same run's triad over the kernels' bytes, the ceiling of the whole iteration's rate.
   for r in 1 2 3; do
     for m in flat mdrange team; do
-      run "pop-tenth-$m-r$r" $pop --deck inputs/pop/tenth-bench.yaml --set solver.mapping=$m --set bench.stream=false
+      run "pop-tenth-$m-r$r" $pop --deck inputs/pop/tenth-bench.yaml --set solver.mapping=$m --set bench.stream=false \
+        --set perf.limits=true
     done
     [ -x $bin/host/proxylab-pop ] && OMP_NUM_THREADS=16 run "pop-tenth-bench-host-team-r$r" $bin/host/proxylab-pop \
       --deck inputs/pop/tenth-bench.yaml --set bench.stream=false
