@@ -75,9 +75,11 @@ DeviceInfo device_info() {
   int dev = 0, count = 0;
   cudaDeviceProp prop{};
   size_t free_bytes = 0, total_bytes = 0;
+  char bus[32] = {0};
   if (cudaGetDevice(&dev) == cudaSuccess) {
     d.runtime_id = dev;
     if (cudaGetDeviceProperties(&prop, dev) == cudaSuccess) d.name = prop.name;
+    if (cudaDeviceGetPCIBusId(bus, int(sizeof bus), dev) == cudaSuccess) d.pci_bus_id = bus;
   }
   if (cudaMemGetInfo(&free_bytes, &total_bytes) == cudaSuccess) {
     d.free_bytes = double(free_bytes);
@@ -205,6 +207,7 @@ nlohmann::json gather_rank_devices(MPI_Comm comm, const RankDevice& mine) {
   nlohmann::json record = rank_device_json(mine);
   record["rank"] = rank;
   record["host"] = host;
+  record["pci_bus_id"] = device_info().pci_bus_id;
   nlohmann::json all = nlohmann::json::array();
   for (const auto& text : gather_text(comm, record.dump())) all.push_back(nlohmann::json::parse(text));
   return all;
@@ -212,10 +215,14 @@ nlohmann::json gather_rank_devices(MPI_Comm comm, const RankDevice& mine) {
 
 std::string rank_devices_summary(const nlohmann::json& ranks, int max_ranks) {
   std::string line;
-  std::map<std::pair<std::string, int>, std::vector<int>> sharers;  // (host, runtime id) -> its ranks
+  std::map<std::pair<std::string, std::string>, std::vector<int>> sharers;  // (host, device) -> its ranks
   for (const auto& r : ranks) {
     const int rank = r["rank"].get<int>();
-    if (!r["runtime_id"].is_null()) sharers[{r["host"].get<std::string>(), r["runtime_id"].get<int>()}].push_back(rank);
+    const std::string bus = r.value("pci_bus_id", "");
+    if (!r["runtime_id"].is_null())
+      sharers[{r["host"].get<std::string>(),
+               bus.empty() ? "device " + std::to_string(r["runtime_id"].get<int>()) : "the device at PCI " + bus}]
+          .push_back(rank);
     if (rank >= max_ranks) continue;
     std::string what;
     if (r["visible"].is_null()) {
@@ -239,8 +246,8 @@ std::string rank_devices_summary(const nlohmann::json& ranks, int max_ranks) {
     if (users.size() < 2) continue;
     std::string list;
     for (int u : users) list += (list.empty() ? "" : ",") + std::to_string(u);
-    line += "\n  shared device: device " + std::to_string(device.second) + " of " + device.first + " runs ranks " +
-            list + " (more ranks on the node than devices: allowed, they take turns on it)";
+    line += "\n  shared device: " + escaped(device.second) + " of " + escaped(device.first) + " runs ranks " + list +
+            " (more ranks on the node than devices: allowed, they take turns on it)";
   }
   return line;
 }

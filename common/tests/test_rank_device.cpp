@@ -151,6 +151,17 @@ TEST_CASE("rank device: the header's line and the shared devices", "[device]") {
   CHECK_THAT(line, Catch::Matchers::Contains("shared device: device 0 of a runs ranks 0,2"));
   CHECK_THAT(line, !Catch::Matchers::Contains("of b runs"));  // rank 3 has host b's device 0 to itself
   CHECK_THAT(proxylab::rank_devices_summary(ranks, 2), Catch::Matchers::Contains("; ... (4 ranks)"));
+  // one GPU per task (srun --gpus-per-task=1): every rank's runtime id is 0, its GPU its own (its PCI address)
+  for (int r = 0; r < 4; ++r) {
+    ranks[r] = proxylab::rank_device_json(choose({{"SLURM_LOCALID", std::to_string(r)}}, 1));
+    ranks[r]["rank"] = r;
+    ranks[r]["host"] = "a";
+    ranks[r]["pci_bus_id"] = "0000:0" + std::to_string(r) + ":00.0";
+  }
+  CHECK_THAT(proxylab::rank_devices_summary(ranks), !Catch::Matchers::Contains("shared device"));
+  ranks[3]["pci_bus_id"] = "0000:01:00.0";
+  CHECK_THAT(proxylab::rank_devices_summary(ranks),
+             Catch::Matchers::Contains("shared device: the device at PCI 0000:01:00.0 of a runs ranks 1,3"));
   nlohmann::json host = proxylab::rank_device_json(choose({}, host_build));
   host["rank"] = 0;
   host["host"] = "a";

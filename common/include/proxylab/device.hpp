@@ -18,6 +18,7 @@ struct DeviceInfo {
   double free_bytes = 0;    // free now (0: unknown)
   int devices_on_node = 0;  // devices this process sees
   int runtime_id = -1;      // the runtime's current device (cudaGetDevice; -1: unknown)
+  std::string pci_bus_id;   // its PCI address, "0000:3b:00.0" (CUDA; "": unknown): one name on the whole node
 };
 
 // The device of this process's Kokkos (CUDA: the runtime's properties and cudaMemGetInfo; HIP and SYCL: the back
@@ -68,12 +69,14 @@ RankDevice rank_device(MPI_Comm comm, int argc, char** argv);
 // "runtime_id", "physical", "chosen_by"} (index and runtime_id null when none).
 nlohmann::json rank_device_json(const RankDevice& d);
 
-// Collective; on rank 0 every rank's rank_device_json with its "rank" and "host" (others: an empty array).
+// Collective, after Kokkos::initialize; on rank 0 every rank's rank_device_json with its "rank", "host" and
+// "pci_bus_id" (device_info's; others: an empty array).
 nlohmann::json gather_rank_devices(MPI_Comm comm, const RankDevice& mine);
 
 // The header's line for gather_rank_devices' result: "rank 0: local rank 0 (MPI_LOCALRANKID=0) -> device 0 of 2
 // (...)" for the first `max_ranks` ranks, or "no device" on a host build, then one note per device that several
-// ranks of a host share.
+// ranks of a host share: the same PCI address, or where none is known the same runtime id (a runtime id alone
+// does not say: with one GPU per task every rank's is 0).
 std::string rank_devices_summary(const nlohmann::json& ranks, int max_ranks = 8);
 
 }  // namespace proxylab
