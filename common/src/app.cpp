@@ -51,6 +51,7 @@ void keep_target_unless_json_with(OutputFile& out, const char* key) {
 }
 
 std::string g_process_cpus;  // the launcher's binding, read before Kokkos binds the main thread
+RankDevice g_rank_device;    // the device this rank takes, decided before Kokkos::initialize and handed to it
 // end_with_error's own communicator: its barrier must never match a collective the other ranks are in
 // (an MPI_Ibarrier on the run's communicator completed against their MPI_Iallreduce of a stop check).
 MPI_Comm g_error_comm = MPI_COMM_NULL;
@@ -136,6 +137,7 @@ nlohmann::json device_json(CommOptions comm) {
           {"memory_bytes", d.total_bytes},
           {"free_bytes_at_start", d.free_bytes},
           {"devices_on_node", d.devices_on_node},
+          {"runtime_id", d.runtime_id < 0 ? nlohmann::json() : nlohmann::json(d.runtime_id)},
           {"mpi_buffers", comm.mpi_buffer_mode()}};
 }
 
@@ -286,6 +288,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
   report.set_changed_limits(changed_verification_limits(schema, *cfg));
   RunContext ctx(*cfg, comm, timers, trace, report, quiet);
   const nlohmann::json placement = gather_placement(comm, g_process_cpus);
+  const nlohmann::json rank_devices = gather_rank_devices(comm, g_rank_device);
 
   ctx.out() << "proxylab " << spec.name << " - " << spec.summary << "\n"
             << "  deck " << escaped(cfg->deck_name()) << " | ranks x threads " << size << " x " << ctx.threads()
@@ -293,6 +296,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
             << " git " << std::string(build_info::git_hash).substr(0, 10)
             << (std::string(build_info::git_dirty) == "true" ? "+dirty" : "") << "\n"
             << "  placement: " << placement_summary(placement) << "\n"
+            << "  rank devices: " << rank_devices_summary(rank_devices) << "\n"
             << device_summary(ctx.comm_options)
             << (slow_ranks.empty() ? std::string()
                                    : "  INJECTED IMBALANCE: compute regions of ranks " + join_ints(slow_ranks) +
@@ -363,6 +367,7 @@ int run_body(int argc, char** argv, const AppSpec& spec, MPI_Comm comm) {
       record["provenance"] = provenance(comm);
       record["provenance"]["placement"] = placement;
       record["provenance"]["device"] = device_json(ctx.comm_options);
+      record["provenance"]["device"]["ranks"] = rank_devices;
       record["timers"] = timer_json;
       record["timers_enabled"] = !no_timers;
       record["injected_imbalance"] = {{"slow_ranks", slow_ranks},
@@ -448,7 +453,16 @@ int run_app(int argc, char** argv, const AppSpec& spec) {
     code = exit_bad_input;
   } else {
     bool initialized = true;
+    // argv, and the device proxylab chose for this rank as Kokkos' own flag (Kokkos removes its flags from it)
+    std::vector<char*> args(argv, argv + argc);
+    std::string device_flag;
     try {
+      g_rank_device = rank_device(MPI_COMM_WORLD, argc, argv);
+      device_flag = "--kokkos-device-id=" + std::to_string(g_rank_device.index);
+      if (g_rank_device.pass_to_kokkos) args.push_back(device_flag.data());
+      args.push_back(nullptr);
+      argc = int(args.size()) - 1;
+      argv = args.data();
       LaunchCounter::request_no_global_fences();
       Kokkos::initialize(argc, argv);  // Kokkos 3.x throws on a bad KOKKOS_* variable the check above missed
     } catch (const std::exception& e) {

@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from .model import PARTS
-from .plots import _plt, count, save, title_text
+from .plots import _plt, count, legend_outside, save, title_text
 
 STYLE = {"compute": "-", "transpose": "--", "halo": "-.", "reduction": ":"}
 BEYOND = "#ececec"  # the shade of rank counts beyond the deck's decomposition limit
@@ -78,8 +78,8 @@ def plot_model(doc: dict, png: str | Path) -> None:
         ax.set_xticklabels([str(r) for r in ranks], fontsize=7)
         ax.minorticks_off()
     mark_crossovers(ax_t, doc.get("crossovers", []), limit, ranks[-1])
-    ax_t.legend(fontsize=7, loc="lower left")
-    ax_p.legend(fontsize=7, loc="best")
+    legend_outside(ax_t, fontsize=7)
+    legend_outside(ax_p, fontsize=7)
     m = doc["machine"]
     where = {"host": f"model of {m['name']}", "cores": m["cores_per_node"], "cpu": m["description"]}
     fig.suptitle(title_text(f"proxylab model: {doc['app']} ({Path(doc['deck']).name or 'defaults'})", where,

@@ -98,6 +98,19 @@ def save(fig, png: str | Path) -> None:
     atomic_write(png, small.getvalue())
 
 
+def legend_outside(ax, *args, **kw):
+    """Every chart's legend: to the right of its axes, outside them (constrained layout makes room). Inside, a legend
+    sat in a bar's column, over its whisker where a taller run's bar would be (matplotlib's "best" avoids only what
+    is drawn), or on a line or a shaded span; outside it covers nothing. Panels that share their labels (compare,
+    sweep) draw one legend, on the last panel. Labels wrap at 32 characters, so a long one leaves the axes their
+    width."""
+    if not args:
+        handles, labels = ax.get_legend_handles_labels()
+        args = (handles, ["\n".join(textwrap.wrap(label, 32)) for label in labels])
+    return ax.legend(*args, **{"fontsize": 8, "loc": "upper left", "bbox_to_anchor": (1.02, 1.0),
+                               "borderaxespad": 0.0, **kw})
+
+
 def log_scale_if_spread(ax, values, factor: float) -> str:
     """Logarithmic y axis when the positive values span more than `factor` (an outlier run, regions of very
     different size), so the small bars stay visible; returns a note for the title."""
@@ -142,7 +155,6 @@ def plot_compare(doc: dict, png: str | Path) -> None:
     ax.set_ylabel("\n".join(textwrap.wrap(f"{name} [{unit}]", 55)), fontsize=9)
     note = log_scale_if_spread(ax, spread, 10)
     ax.set_title(f"figure of merit: median of {doc['summary']['repeat']}, bars min..max{note}", fontsize=9)
-    ax.legend(fontsize=8)
     if regions:
         ax = axes[0][1]
         spread = []
@@ -158,7 +170,7 @@ def plot_compare(doc: dict, png: str | Path) -> None:
         note = log_scale_if_spread(ax, spread, 100)
         ax.set_title(f"timer regions at {count(last['ranks'], 'rank')} x {count(last['threads'], 'thread')}{note}",
                      fontsize=9)
-        ax.legend(fontsize=8)
+    legend_outside(ax)  # the variants: the same in both panels
     fig.suptitle(title_text(f"proxylab {doc['tool']}: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)
 
@@ -195,8 +207,8 @@ def plot_sweep(doc: dict, png: str | Path) -> None:
         ax.set_xticks(counts)
         ax.set_xticklabels([str(r) for r in counts])
         ax.xaxis.set_minor_locator(plt.NullLocator())
-        ax.legend(fontsize=8)
         ax.grid(alpha=0.3)
+    legend_outside(ax_e)  # the sizes: the same in both panels
     fig.suptitle(title_text(f"proxylab sweep: {doc['app']}", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)
 
@@ -249,8 +261,8 @@ def plot_gantt(trace: str | Path, png: str | Path, command: str, by: str = "cate
     ax.set_title(f"task Gantt chart (innermost timer region at each instant, coloured by {by})", fontsize=9)
     legend = [("compute (busy)", "compute"), ("communication", "communication"), ("io", "io"), ("other", "other"),
               ("idle / untimed", "idle")]
-    ax_u.legend([plt.Rectangle((0, 0), 1, 1, color=COLOURS[c]) for _, c in legend], [t for t, _ in legend],
-                fontsize=8, loc="upper left", bbox_to_anchor=(1.03, 1.0), title="utilization", title_fontsize=8)
+    legend_outside(ax_u, [plt.Rectangle((0, 0), 1, 1, color=COLOURS[c]) for _, c in legend], [t for t, _ in legend],
+                   title="utilization", title_fontsize=8)
     if by == "region":
         names = [n for n in colours if n not in ("idle",)]
         fig.legend([plt.Rectangle((0, 0), 1, 1, color=colours[n]) for n in names], names, fontsize=8, ncol=4,
@@ -309,10 +321,9 @@ def plot_comm(doc: dict, png: str | Path, command: str) -> None:
     ax_halo.set_xlabel("tile (interior cells per side) and halo width [cells]")
     ax_halo.set_ylabel("time per halo exchange [us]")
     ax_halo.set_title("2-D halo exchange strategies (median)", fontsize=9)
-    ax_halo.set_ylim(top=ax_halo.get_ylim()[1] * 1.25)  # room for the legend above the bars
     for ax in axes.flat:
         if ax.get_legend_handles_labels()[0]:
-            ax.legend(fontsize=8, **({"ncol": len(strategies), "loc": "upper center"} if ax is ax_halo else {}))
+            legend_outside(ax)
     here = machine()
     where = here if here["host"] == c["host"] else {"host": c["host"], "cores": "?"}
     what = f"proxylab comm probe: {count(c['ranks'], 'rank')} x {count(c['threads'], 'thread')}, {c['mpi']}"
@@ -348,7 +359,7 @@ def plot_roofline(doc: dict, png: str | Path) -> None:
     ax.set_ylabel("performance [GFLOP/s]")
     ax.set_title(f"1 rank x 1 thread, median of {count(doc.get('repeat', 1), 'run')}; ceilings measured in the same "
                  "command", fontsize=9)
-    ax.legend(fontsize=8, loc="lower right")
+    legend_outside(ax)
     fig.suptitle(title_text("proxylab roofline: each proxy's main kernel", doc["machine"], doc["command"]), fontsize=9)
     save(fig, png)
 

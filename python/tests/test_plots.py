@@ -18,6 +18,33 @@ from test_harness_logic import run
 MACHINE = {"host": "testhost", "cores": 7, "cpu": "Test CPU"}
 
 
+def data_boxes(ax):
+    """The display boxes of what an axes draws as data, clipped to the axes: each bar's or span's column up to the
+    top of the axes (a legend above a bar covers its whisker, and a taller run's bar), the points of lines, and the
+    segments of error bars and broken_barh (collections)."""
+    from matplotlib.transforms import Bbox
+    frame = ax.get_window_extent()
+    boxes = [Bbox([[b.x0, b.y0], [b.x1, frame.y1]]) for b in (p.get_window_extent() for p in ax.patches)]
+    for line in ax.get_lines():
+        boxes += [Bbox([xy, xy]) for xy in line.get_transform().transform(line.get_xydata())]
+    for c in ax.collections:
+        boxes += [path.get_extents(c.get_transform()) for path in c.get_paths()]
+    return [b for b in (Bbox.intersection(b, frame) for b in boxes if b.width == b.width) if b is not None]
+
+
+def legends_over_data(fig) -> list[str]:
+    """Every legend whose box overlaps data of any axes, as 'legend [labels] over <axes title>'."""
+    fig.canvas.draw()
+    legends = [ax.get_legend() for ax in fig.axes if ax.get_legend()] + list(fig.legends)
+    found = []
+    for legend in legends:
+        box = legend.get_window_extent()
+        for ax in fig.axes:
+            if any(box.overlaps(b) for b in data_boxes(ax)):
+                found.append(f"legend {[t.get_text() for t in legend.get_texts()]} over {ax.get_title()!r}")
+    return found
+
+
 class Charts(unittest.TestCase):
     def setUp(self):
         self.plt = plots._plt()
@@ -40,18 +67,27 @@ class Charts(unittest.TestCase):
             for label in (ax.get_xlabel(), ax.get_ylabel()):
                 if label and label not in ("MPI rank", "timer region", "instrumentation"):
                     self.assertRegex(label, r"\[.+\]|ranks", f"axis label without a unit: {label!r}")
+        self.assertEqual(legends_over_data(fig), [], "a legend covers data")
 
-    def test_compare_chart(self):
-        runs = [run(v, r, f, 1.0, ranks=p, regions={"step": 0.5, "step/halo": 0.1})
-                for p in (1, 2) for r in range(2) for v, f in (("A", 10.0 * p), ("B", 12.0 * p))]
+    def draw_compare(self, runs: list, labels: list[str]) -> None:
         doc = {"tool": "compare", "app": "demo", "machine": MACHINE, "command": "./proxylab compare demo --vary k=A,B",
-               "summary": {"labels": ["A", "B"], "repeat": 2, "fom_name": "rate",
-                           "configs": compare.summarize(runs, ["A", "B"])}}
+               "summary": {"labels": labels, "repeat": 2, "fom_name": "rate",
+                           "configs": compare.summarize(runs, labels)}}
         png = self.dir / "c.png"
         plots.plot_compare(json.loads(json.dumps(hc.strict_json(doc))), png)
         self.check_figure(png, doc["command"])
+
+    def test_compare_chart(self):
+        self.draw_compare([run(v, r, f, 1.0, ranks=p, regions={"step": 0.5, "step/halo": 0.1})
+                           for p in (1, 2) for r in range(2) for v, f in (("A", 10.0 * p), ("B", 12.0 * p))], ["A", "B"])
         self.assertEqual(len(self.plt.gcf().axes), 2)
         self.assertEqual(self.plt.gcf().axes[0].get_ylabel(), "rate [GB/s]")
+
+    def test_compare_chart_of_one_configuration(self):
+        # two variants at one rank count: bars nearly as high as the axes, across its width (workshop lesson 3)
+        labels = ["mapping=pencil", "mapping=batched"]
+        self.draw_compare([run(v, r, f + r, 1.0, regions={"hydro": 0.5 * f, "hydro/sweep_x": 0.2 * f})
+                           for r in range(3) for v, f in zip(labels, (2.75, 3.03))], labels)
 
     def test_sweep_chart(self):
         cs = sweep.curves("strong", [1, 2, 4], None, [])
@@ -158,7 +194,7 @@ class Charts(unittest.TestCase):
         self.assertEqual([max(ln.get_xdata()) for ln in solid], [4, 4])  # real runs stop at the limit
         dashed = [ln for ln in ax.get_lines() if ln.get_linestyle() == "--"]
         self.assertEqual([list(ln.get_xdata()) for ln in dashed], [[4, 8], [4, 8]])  # beyond it: dashed, from 4
-        legend = [t.get_text() for t in ax.get_legend().get_texts()]
+        legend = [t.get_text().replace("\n", " ") for t in ax.get_legend().get_texts()]
         self.assertIn("beyond the decomposition limit (4 ranks): trend only, no such run", legend)
         labels = [t for t in ax.texts if "faster from" in t.get_text()]
         self.assertEqual(len({t.xy[1] for t in labels}), 3)  # each crossover label at its own height
