@@ -381,8 +381,7 @@ TEST_CASE("a sweep keeps a mirror-symmetric state mirror-symmetric bit for bit",
 }
 
 TEST_CASE("the device shape of batched (one thread per lane) gives the host's numbers bit for bit", "[evh1][remap]") {
-  if (!proxylab::evh1::backend::fields_on_host)
-    return;  // on a device batched is this shape: the test above compares it
+  if (!backend::fields_on_host) return;  // on a device batched is this shape: the test above compares it
   const int npencils = 13, n = 40;
   const Gas gas;
   const double dt = 0.2 / n, dx = 1.0 / n;
@@ -445,8 +444,7 @@ Pencils tiled_case(int c, int npencils, int n) {
 }  // namespace
 
 TEST_CASE("the device shape of tiled (one thread per zone) gives the host's numbers bit for bit", "[evh1][remap]") {
-  if (!proxylab::evh1::backend::fields_on_host)
-    return;  // on a device tiled is this shape: the mapping tests compare it
+  if (!backend::fields_on_host) return;  // on a device tiled is this shape: the mapping tests compare it
   const int npencils = 5, n = 40;
   const Gas gas;
   const double dt = 0.2 / n, dx = 1.0 / n;
@@ -464,7 +462,7 @@ TEST_CASE("the device shape of tiled (one thread per zone) gives the host's numb
 
 // The emulation above can fail: with every thread doing thread 0's elements most zones are never computed.
 TEST_CASE("an emulated tile whose threads ignore their index does not give the host's numbers", "[evh1][remap]") {
-  if (!proxylab::evh1::backend::fields_on_host) return;
+  if (!backend::fields_on_host) return;
   const int npencils = 2, n = 40;
   const Gas gas;
   Pencils host = tiled_case(0, npencils, n), device = tiled_case(0, npencils, n);
@@ -494,8 +492,8 @@ struct WarpAccess {
 // variable writes consecutive zones: at most 9 sectors. Pencils along the middle index (the halo algorithm's y sweep)
 // are a row apart: one sector per thread (not coalesced; the 2-D tile that would coalesce them is not built).
 TEST_CASE("tiled: the 32-byte sectors of each warp's loads and stores", "[evh1][remap]") {
-  if (!proxylab::evh1::backend::fields_on_host) return;  // the fields' addresses are read on the host
-  const int npencils = 5, n = 300;  // rows of 5 doubles along the middle index: wider than a sector
+  if (!backend::fields_on_host) return;  // the fields' addresses are read on the host
+  const int npencils = 5, n = 300;       // rows of 5 doubles along the middle index: wider than a sector
   for (int c : {0, 4})
     for (int threads : tile_thread_choices()) {
       const Pencils pc = tiled_case(c, npencils, n);
