@@ -33,8 +33,8 @@ constexpr int max_transform_fields = 5;
 PROXYLAB_CHOICE_NAMES(LTVariant, "Legendre transform variant", "gemm", "loop", "recurrence");
 
 // How the loop kernels split the work (the same sums in the same order, so the same bits):
-// - rows: an iteration per spectral row (forward) or (wavenumber, latitude pair) (inverse), every column of it, the
-//   columns innermost (vectorised on a host core);
+// - rows (host back ends): an iteration per spectral row (forward) or (wavenumber, latitude pair) (inverse), every
+//   column of it, the columns innermost (vectorised on a host core);
 // - tiles: a thread per complex column (re, im) of a register tile of loop_tile rows of one (m, parity) (forward) or
 //   loop_tile latitude pairs of one m (inverse): 2 loop_tile accumulators whatever the level count, neighbouring
 //   threads on neighbouring columns (a GPU's warps; bench/pstswm/README.md, "The device loop LT").
