@@ -107,9 +107,10 @@ TEST_CASE("pstswm: the tiled fold and unfold give the per-wavenumber fold's numb
   if (!mem_space_on_host) return;  // the reference FoldKernel::fold runs on the host
   // levels 1 (a wavenumber a run of 2 doubles), 3 (one block), 18 (one block, two warps' runs per wavenumber), 96
   // (three blocks of 32); 2 of 3 ranks' wavenumber order (a permutation of m); fields scaled and not
+  const int N = 21, nlon = 64, nh = nlon / 2 + 1, kloc = 3, nf = 3, nm = N + 1;
+  const Decomposition d(2 * kloc * 3, N, 3, 1);
   for (const int L : {1, 3, 18, 96}) {
-    const int N = 21, nlon = 64, nh = nlon / 2 + 1, kloc = 3, nf = 3, nm = N + 1, ncol = 2 * nf * L;
-    const Decomposition d(2 * kloc * 3, N, 3, 1);
+    const int ncol = 2 * nf * L;
     View1D<int> ms("ms", nm), mi_of_m("mi_of_m", nm);
     View1D<double> scale("scale", 2 * kloc);
     std::mt19937 gen(L);
