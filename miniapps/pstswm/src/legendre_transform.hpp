@@ -7,7 +7,7 @@
 // Layouts (flat doubles): E, O [m_i][k][c], O `odd` doubles after E in one array; S [row][c] with rows of the
 // extended SpectralLayout. All on the default execution space.
 // Variants: `gemm` (two DGEMMs per m, one batch through common/blas.hpp: OpenBLAS per product on a host, one grouped
-// cuBLAS call on a GPU), `loop` (Kokkos kernels; the level
+// cuBLAS call on a GPU), `loop` (Kokkos kernels in one of two shapes, LTLoopShape; the level
 // count either a run-time value or a compile-time constant: 1, 18 or 96, the seed's "compile-time
 // specification of number of vertical levels"; the loop variants give the same bits for either), and `recurrence`
 // (host back ends: gemm's products per m, each from a tile of P̄ recomputed for that m by legendre_recurrence.hpp
@@ -32,11 +32,21 @@ enum class LTVariant { gemm, loop, recurrence };
 constexpr int max_transform_fields = 5;
 PROXYLAB_CHOICE_NAMES(LTVariant, "Legendre transform variant", "gemm", "loop", "recurrence");
 
+// How the loop kernels split the work (the same sums in the same order, so the same bits):
+// - rows (host back ends): an iteration per spectral row (forward) or (wavenumber, latitude pair) (inverse), every
+//   column of it, the columns innermost (vectorised on a host core);
+// - tiles: a thread per complex column (re, im) of a register tile of loop_tile rows of one (m, parity) (forward) or
+//   loop_tile latitude pairs of one m (inverse): 2 loop_tile accumulators whatever the level count, neighbouring
+//   threads on neighbouring columns (a GPU's warps; bench/pstswm/README.md, "The device loop LT").
+enum class LTLoopShape { rows, tiles };
+constexpr LTLoopShape default_loop_shape = mem_space_on_host ? LTLoopShape::rows : LTLoopShape::tiles;
+constexpr int loop_tile = 8;
+
 class LegendreTransform {
  public:
   // mu_pairs: northern sines of latitude of the pairs this transform sums over.
   LegendreTransform(SpectralLayout layout, const std::vector<double>& mu_pairs, LTVariant variant, int levels,
-                    bool fixed_levels);
+                    bool fixed_levels, LTLoopShape loop_shape = default_loop_shape);
 
   // nfields (at most max_transform_fields) fields of `levels` complex columns each: ncol = nfields * 2 * levels. EO
   // holds E, then O from element `odd` on.
@@ -54,6 +64,8 @@ class LegendreTransform {
     return 8.0 * (table + 2.0 * nm * pairs_ * ncol + rows * ncol);
   }
   static bool level_count_compiled(int levels) { return levels == 1 || levels == 18 || levels == 96; }
+  // The forward tiles of the loop kernels' tiles shape: up to loop_tile rows of one (m, parity) each.
+  static size_t row_tiles(const SpectralLayout& layout);
 
  private:
   // The products of nfields fields (ectrans ledir / leinv), planned on first use: gemm's in one batch reading the
@@ -66,9 +78,11 @@ class LegendreTransform {
   int pairs_, levels_;
   LTVariant variant_;
   bool fixed_;
+  LTLoopShape loop_shape_;
   View1D<double> table_;  // gemm and loop: the stored P̄; recurrence: one wavenumber's tile
   std::unique_ptr<LegendreRecurrence> recurrence_;
   View1D<int> row_m_, row_r_, m_offset_;  // row -> (wavenumber index, n - m); index -> first row
+  View1D<int> tile_row_;                  // the tiles shape: the first row of each forward tile
   struct Planned {
     size_t odd = 0;
     std::vector<Batch> batches;

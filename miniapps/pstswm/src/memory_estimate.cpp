@@ -89,6 +89,11 @@ MemoryEstimate estimate_memory(const TransformOptions& opt, MPI_Comm comm) {
       .host("pstswm Legendre recurrence (seeds, coefficients, sines)", 1,
             recurrence ? LegendreRecurrence::host_bytes(lt.layout, size_t(lt.pairs)) : 0)
       .view("pstswm::row_m, row_r, m_offset", 2.0 * lt.layout.rows + lt.layout.ms.size() + 1, sizeof(int))
+      .view("pstswm::lt_tile_row (loop LT in tiles)",
+            opt.lt == LTVariant::loop && default_loop_shape == LTLoopShape::tiles
+                ? double(LegendreTransform::row_tiles(lt.layout))
+                : 0.0,
+            sizeof(int))
       // ShallowWater: 3 time levels of 3 fields, transform work arrays, grid-point constants, set-up temporaries
       .view("pstswm state (old, cur, new)", 3 * 3 * state.rows * spec_row, sizeof(double))
       .view("pstswm::inverse_spectral, forward_spectral", (4 + 5) * state.rows * spec_row, sizeof(double))

@@ -1,5 +1,6 @@
 // The two-pass path's tiled fold (src/fold.hpp): its index maps evaluated for 32 consecutive threads (a warp) count
-// the 32-byte sectors each warp access touches, against the per-wavenumber fold it replaced; and on the host the
+// the 32-byte sectors each warp access touches, against the per-wavenumber fold it replaced and the field-innermost
+// layout it was weighed against; and on the host the
 // tiled fold and unfold give the per-wavenumber FoldKernel's numbers bit for bit.
 #include <algorithm>
 #include <random>
@@ -45,10 +46,11 @@ int worst_warp(int elements, const Index& index) {
 
 TEST_CASE(
     "pstswm: the tiled fold's warp accesses touch 8-10 sectors of 32 bytes where the per-wavenumber fold's touch "
-    "16 and 32",
+    "16 and 32, and a field-innermost FFT output would save at most one in nine",
     "[pstswm][fold]") {
-  // T340L18 and T680L18 at 1 rank, T85L18 at 4 ranks (its wavenumbers in the transpose's order), 5 fields
-  for (const Shape& s : {Shape{340, 1024, 18, 256, 5}, Shape{680, 2048, 18, 512, 5}, Shape{85, 256, 18, 16, 5}}) {
+  // T340L18, T680L18 and T680L96 at 1 rank, T85L18 at 4 ranks (its wavenumbers in the transpose's order), 5 fields
+  for (const Shape& s : {Shape{340, 1024, 18, 256, 5}, Shape{680, 2048, 18, 512, 5}, Shape{680, 2048, 96, 512, 5},
+                         Shape{85, 256, 18, 16, 5}}) {
     const int nh = s.nlon / 2 + 1;
     const Decomposition d(2 * s.kloc * (s.N == 85 ? 4 : 1), s.N, s.N == 85 ? 4 : 1, 0);
     std::vector<int> mi_of_m(s.N + 1);
@@ -81,16 +83,35 @@ TEST_CASE(
     CHECK(old_rows >= 16);
     CHECK(old_columns == warp);
     CHECK(3 * columns <= old_columns);
+    // The field-innermost layout (ectrans's), the alternative to the tiles: the r2c plan writes wavenumber m of its
+    // line b = (field, latitude, level) at complex element m nb + b (output stride nb, distance 1), and the fold runs
+    // a thread per (mi, f, pl, c), c < 2L fastest: north, south and E, O each a run of 2L doubles, no scratch. Its
+    // warps touch 8 sectors on both sides where the tiles' reads touch 9 (a row of 2 nh doubles, nh odd, starts
+    // mid-sector): at most one sector in nine, the same bytes in the same two passes; not worth the FFT's stride.
+    const size_t nb = size_t(s.nfields) * 2 * s.kloc * s.L;
+    auto inner_read = [&](int e) {  // north; south 2L doubles further
+      const int c = e % (2 * s.L), pl = (e / (2 * s.L)) % s.kloc, f = (e / (2 * s.L * s.kloc)) % s.nfields;
+      const int mi = e / (2 * s.L * s.kloc * s.nfields);
+      return 2 * (size_t(d.concat_ms[mi]) * nb + (size_t(f) * 2 * s.kloc + 2 * pl) * s.L) + c;
+    };
+    auto inner_write = [&](int e) {
+      const int c = e % (2 * s.L), pl = (e / (2 * s.L)) % s.kloc, f = (e / (2 * s.L * s.kloc)) % s.nfields;
+      return (size_t(e / (2 * s.L * s.kloc * s.nfields)) * s.kloc + pl) * ncol + 2 * size_t(f) * s.L + c;
+    };
+    const int three_wavenumbers = 3 * s.nfields * s.kloc * 2 * s.L;
+    CHECK(worst_warp(three_wavenumbers, inner_read) == 8);
+    CHECK(worst_warp(three_wavenumbers, inner_write) == 8);
   }
 }
 
 TEST_CASE("pstswm: the tiled fold and unfold give the per-wavenumber fold's numbers bit for bit", "[pstswm][fold]") {
   if (!backend::fields_on_host) return;  // the reference FoldKernel::fold runs on the host
-  // levels 3 (one block), 18 (one block, two warps' runs per wavenumber), 96 (three blocks of 32); 2 of 3 ranks'
-  // wavenumber order (a permutation of m); fields scaled and not
-  for (const int L : {3, 18, 96}) {
-    const int N = 21, nlon = 64, nh = nlon / 2 + 1, kloc = 3, nf = 3, nm = N + 1, ncol = 2 * nf * L;
-    const Decomposition d(2 * kloc * 3, N, 3, 1);
+  // levels 1 (a wavenumber a run of 2 doubles), 3 (one block), 18 (one block, two warps' runs per wavenumber), 96
+  // (three blocks of 32); 2 of 3 ranks' wavenumber order (a permutation of m); fields scaled and not
+  const int N = 21, nlon = 64, nh = nlon / 2 + 1, kloc = 3, nf = 3, nm = N + 1;
+  const Decomposition d(2 * kloc * 3, N, 3, 1);
+  for (const int L : {1, 3, 18, 96}) {
+    const int ncol = 2 * nf * L;
     View1D<int> ms("ms", nm), mi_of_m("mi_of_m", nm);
     View1D<double> scale("scale", 2 * kloc);
     std::mt19937 gen(L);

@@ -1,12 +1,15 @@
 // Spectral transforms on one rank: single harmonics, inverse∘forward identity for random band-limited
-// spectra at T5..T85, loop vs gemm, compile-time vs run-time levels (bit for bit).
+// spectra at T5..T85, loop vs gemm, compile-time vs run-time levels and the loop's two shapes (bit for bit).
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "proxylab/testing.hpp"
 #include "src/backend.hpp"
+#include "src/decomposition.hpp"
+#include "src/gauss.hpp"
 #include "src/legendre.hpp"
+#include "src/legendre_transform.hpp"
 #include "src/shallow_water.hpp"
 
 using namespace proxylab;
@@ -25,6 +28,15 @@ TransformOptions options(int N, int L, LTVariant lt, bool fixed = false) {
   return o;
 }
 // Random band-limited spectrum (n <= N, m = 0 real, row N+1 zero) with `nf` fields.
+View1D<double> random_view(size_t n, unsigned seed) {
+  View1D<double> v("random", n);
+  const auto h = Kokkos::create_mirror_view(v);
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1.0, 1.0);
+  for (size_t i = 0; i < n; ++i) h(i) = u(gen);
+  Kokkos::deep_copy(v, h);
+  return v;
+}
 View1D<double> random_spectrum(const SphericalTransform& tr, int nf, unsigned seed) {
   const auto& lay = tr.state_layout();
   const int L = tr.options().levels, N = tr.options().ntrunc;
@@ -116,6 +128,41 @@ TEST_CASE("pstswm: loop and gemm Legendre transforms agree; compile-time levels 
     CHECK(max_diff(s1, s2) < 1e-12 * 1e7);  // scaled fields carry 1/a ~ 1.6e-7: compare relative to size
     CHECK(max_diff(s2, s3) == 0.0);
   }
+}
+
+TEST_CASE(
+    "pstswm: the loop LT's register tiles give its row kernels' numbers bit for bit (L = 1, 3, 18, 96; run-time and "
+    "compiled levels; 1, 2 and 5 fields)",
+    "[pstswm][transform]") {
+  if (!mem_space_on_host) return;  // the row kernels are host code
+  // T21 in 2 of 3 ranks' wavenumber order; 11 latitude pairs (a partial last tile of pairs), 12 and 11 rows of a
+  // parity at m = 0 (a partial last tile of rows)
+  const int N = 21, K = 11;
+  const Decomposition d(44, N, 3, 1);
+  const SpectralLayout layout(N, d.concat_ms);
+  const GaussGrid g = gauss_grid(2 * K);
+  const std::vector<double> mu(g.mu.begin(), g.mu.begin() + K);
+  for (const int L : {1, 3, 18, 96})
+    for (const bool fixed : {false, true}) {
+      if (fixed && !LegendreTransform::level_count_compiled(L)) continue;
+      const LegendreTransform rows(layout, mu, LTVariant::loop, L, fixed, LTLoopShape::rows);
+      const LegendreTransform tiles(layout, mu, LTVariant::loop, L, fixed, LTLoopShape::tiles);
+      for (const int nf : {1, 2, 5}) {
+        INFO("L = " << L << (fixed ? " compiled" : " run time") << ", " << nf << " fields");
+        const size_t ncol = size_t(nf) * 2 * L, odd = layout.ms.size() * K * ncol + 6;  // O not after E's end
+        const auto EO = random_view(2 * odd, unsigned(L + nf)), S = random_view(layout.rows * ncol, unsigned(L * nf));
+        View1D<double> S1("S1", layout.rows * ncol), S2("S2", layout.rows * ncol), EO1("EO1", 2 * odd),
+            EO2("EO2", 2 * odd);
+        rows.forward(EO, odd, nf, S1);
+        tiles.forward(EO, odd, nf, S2);
+        rows.inverse(S, nf, EO1, odd);
+        tiles.inverse(S, nf, EO2, odd);
+        Kokkos::fence();
+        CHECK(max_diff(S1, S2) == 0.0);
+        CHECK(max_diff(EO1, EO2) == 0.0);
+        CHECK(max_diff(S1, View1D<double>("zero", S1.extent(0))) > 0.0);  // not two kernels that wrote nothing
+      }
+    }
 }
 
 TEST_CASE("pstswm: the vector transform gives case 2's vorticity exactly (one harmonic) and zero divergence",
