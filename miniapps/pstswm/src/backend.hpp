@@ -15,6 +15,9 @@ constexpr bool legendre_recurrence = mem_space_on_host;
 // The gemm Legendre transform runs on the host BLAS (its build is named in a warning when it is a slow one); on a
 // device it is cuBLAS.
 constexpr bool host_blas = mem_space_on_host;
+// The loop Legendre transform's row kernels (a thread per row, 2 L nfields accumulators) are host code; a device
+// runs its register tiles (16 accumulators at any level count), and a host can run both (the tests compare them).
+constexpr bool loop_lt_rows = mem_space_on_host;
 // The transposes' contiguous runs are copied with memcpy by the host; a device runs a kernel over them.
 constexpr bool memcpy_runs = mem_space_on_host;
 // The fields live in host-readable memory: the host-only reference kernels of the tests read them directly.

@@ -161,7 +161,7 @@ LegendreTransform::LegendreTransform(SpectralLayout layout, const std::vector<do
       variant_(variant),
       fixed_(fixed_levels && level_count_compiled(levels)),
       loop_shape_(loop_shape) {
-  if (loop_shape_ == LTLoopShape::rows && !mem_space_on_host)  // not compiled for a device: 2 L nfields registers
+  if (loop_shape_ == LTLoopShape::rows && !backend::loop_lt_rows)  // not compiled for a device: 2 L nfields registers
     throw RuntimeError("LegendreTransform: the loop kernels' rows shape needs a host back end");
   if (variant_ == LTVariant::recurrence) {
     if (!backend::legendre_recurrence)  // read_options refuses it (transform.lt)
@@ -244,7 +244,7 @@ void LegendreTransform::forward(const View1D<double>& EO, size_t odd, int nfield
   dispatch_levels(fixed_, levels_, [&](auto c2) {
     const LTKernels<decltype(c2)::value> k{table_, row_m_, row_r_, m_offset_, tile_row_, pairs_, nfields, 2 * levels_};
     if (loop_shape_ == LTLoopShape::tiles) return k.forward_tiles(EO.data(), EO.data() + odd, S.data());
-    if constexpr (mem_space_on_host) k.forward_rows(EO.data(), EO.data() + odd, S.data());
+    if constexpr (backend::loop_lt_rows) k.forward_rows(EO.data(), EO.data() + odd, S.data());
   });
 }
 
@@ -254,7 +254,7 @@ void LegendreTransform::inverse(const View1D<double>& S, int nfields, const View
   dispatch_levels(fixed_, levels_, [&](auto c2) {
     const LTKernels<decltype(c2)::value> k{table_, row_m_, row_r_, m_offset_, tile_row_, pairs_, nfields, 2 * levels_};
     if (loop_shape_ == LTLoopShape::tiles) return k.inverse_tiles(S.data(), EO.data(), EO.data() + odd);
-    if constexpr (mem_space_on_host) k.inverse_rows(S.data(), EO.data(), EO.data() + odd);
+    if constexpr (backend::loop_lt_rows) k.inverse_rows(S.data(), EO.data(), EO.data() + odd);
   });
 }
 

@@ -18,6 +18,7 @@
 #include <string>
 #include <vector>
 
+#include "backend.hpp"
 #include "legendre_recurrence.hpp"
 #include "proxylab/blas.hpp"
 #include "proxylab/layout.hpp"
@@ -39,7 +40,7 @@ PROXYLAB_CHOICE_NAMES(LTVariant, "Legendre transform variant", "gemm", "loop", "
 //   loop_tile latitude pairs of one m (inverse): 2 loop_tile accumulators whatever the level count, neighbouring
 //   threads on neighbouring columns (a GPU's warps; bench/pstswm/README.md, "The device loop LT").
 enum class LTLoopShape { rows, tiles };
-constexpr LTLoopShape default_loop_shape = mem_space_on_host ? LTLoopShape::rows : LTLoopShape::tiles;
+constexpr LTLoopShape default_loop_shape = backend::loop_lt_rows ? LTLoopShape::rows : LTLoopShape::tiles;
 constexpr int loop_tile = 8;
 
 class LegendreTransform {

@@ -134,7 +134,7 @@ TEST_CASE(
     "pstswm: the loop LT's register tiles give its row kernels' numbers bit for bit (L = 1, 3, 18, 96; run-time and "
     "compiled levels; 1, 2 and 5 fields)",
     "[pstswm][transform]") {
-  if (!mem_space_on_host) return;  // the row kernels are host code
+  if (!backend::loop_lt_rows) return;  // the row kernels are host code
   // T21 in 2 of 3 ranks' wavenumber order; 11 latitude pairs (a partial last tile of pairs), 12 and 11 rows of a
   // parity at m = 0 (a partial last tile of rows)
   const int N = 21, K = 11;
