@@ -89,13 +89,10 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
 
 // The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row; host
 // FFTW's 2-D plans), whole at one rank (FFTW's 3-D plan on the host, three strided 1-D stages on a device). In place
-// (one rank on the host) every one of them runs: whole is FFTW's in-place 3-D plan, the others stage through the work
-// array.
+// every one of them runs: whole is FFTW's in-place 3-D plan (or the stages through the work array), the others
+// stage through the work arrays the transform keeps anyway.
 std::vector<LocalPlan> DistributedFFT::local_candidates() const {
   const bool whole = grid_->size() == 1;
-  if (opt_.in_place && !(whole && mem_space_on_host))
-    throw InputError("key 'fft3d.in_place' has value 'true', which cannot run with " + d_.describe() +
-                     (mem_space_on_host ? "" : " on a device") + "; allowed: true at one rank on the host, false");
   std::vector<LocalPlan> v{LocalPlan::staged};
   if (FFTOptions::whole_planes(d_)) v.push_back(LocalPlan::planes);
   if (whole) v.push_back(LocalPlan::whole);

@@ -18,11 +18,13 @@
 //           device three strided 1-D stages between the same layouts
 // auto: with planning=measure or patient the candidates are timed here and the fastest kept (the record names the
 // choice and the times), with estimate planes where it can run, else on a device whole at one rank, else staged. The
-// layouts of the input and the result are the same whichever runs; in place (one rank) planes and staged pass through
-// the work array. Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
+// layouts of the input and the result are the same whichever runs; in place (any rank count) planes and staged pass
+// through the work arrays. Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's
+// signs.
 #pragma once
 #include <mpi.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <memory>
 #include <utility>
@@ -49,7 +51,7 @@ struct FFTOptions {
   int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
   bool fuse_transpose = true;          // FFTs read/write the transposes' blocks directly (fused_transpose_fft.hpp)
   CommOptions comm;                    // what MPI is given for the transposes' buffers (the run's comm.* keys)
-  bool in_place = false;               // fft3d.in_place: forward and inverse overwrite their input (one rank, host)
+  bool in_place = false;               // fft3d.in_place: forward and inverse overwrite their input
 
   // What runs: fused only on host back ends (a device library writes whole lines, so an FFT cannot scatter its lines
   // into several ranks' blocks), and the pencil path for slabs on a device.
@@ -67,8 +69,10 @@ class DistributedFFT {
   DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt);
 
   const Decomposition& decomposition() const { return d_; }
-  const Pencil& x_stage() const { return x_; }     // this rank's input piece (forward), output (inverse)
-  const Pencil& z_stage() const { return z_; }     // this rank's spectral piece
+  const Pencil& x_stage() const { return x_; }  // this rank's input piece (forward), output (inverse)
+  const Pencil& z_stage() const { return z_; }  // this rank's spectral piece
+  // The values an array transformed in place holds on this rank: either stage (FFTW-MPI's local size).
+  long long in_place_size() const { return std::max(x_.size(), z_.size()); }
   LocalPlan local_plan() const { return local_; }  // what runs (never automatic)
   // planning=measure or patient with fft3d.local=auto: seconds of one forward + inverse per candidate tried (slowest
   // rank).
@@ -77,8 +81,8 @@ class DistributedFFT {
   int col() const { return grid_->cy(); }          // c in 0..p_col-1
   MPI_Comm comm() const { return grid_->comm(); }  // ranks ordered c * p_row + r
 
-  // in (X stage) is preserved; out (Z stage); with fft3d.in_place, in == out is overwritten. Timers (optional):
-  // local_fft, pack, transpose, unpack.
+  // in (X stage) is preserved; out (Z stage); in place (in == out, any rank count: fft3d.in_place) the array holds
+  // in_place_size() values and is overwritten. Timers (optional): local_fft, pack, transpose, unpack.
   void forward(const Field& in, const Field& out, Timers* timers = nullptr);
   // in (Z stage) is preserved; out (X stage); as forward with fft3d.in_place.
   void inverse(const Field& in, const Field& out, Timers* timers = nullptr);

@@ -42,7 +42,8 @@ MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int 
       .view("fft3d fused FFT lines (team scratch per thread)", fused ? host_threads() : 0,
             double(fused_chunk) * std::max({d.global[0], d.global[1], d.global[2]}) * cplx)
       // the driver's fields (the planning arrays plan_in / plan_out are freed before these exist)
-      .view("fft3d::u, spectrum, back (in place: back is spectrum)", 1, ((o.fft.in_place ? 1 : 2) * x + z) * cplx)
+      .view("fft3d::u, spectrum, back (in place: back is spectrum, which holds either stage)", 1,
+            (o.fft.in_place ? x + std::max(x, z) : 2 * x + z) * cplx)
       .view("fft3d::twiddle (ft)", ft ? z : 0, sizeof(double))
       .host("serial reference: gathered u, spectrum, packed copy, FFTW output", serial_check ? 4 * points : 0, cplx)
       .host("fft3d.serial_baseline FFTW arrays", serial_baseline ? 2 * points : 0, cplx);

@@ -69,15 +69,19 @@ std::vector<Variant> all_variants(int ranks) {
   // one 3-D plan (host) or three strided 1-D stages (device)
   if (ranks == 1)
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
-  if (proxylab::mem_space_on_host && ranks == 1) {
-    // one 3-D plan in place (fft3d.in_place)
+  // in place (fft3d.in_place), at every rank count: one 3-D plan (host) or the strided stages (device) at 1 rank;
+  // through the work arrays the slab's, the one-row pencil's and the automatic pencil grid's passes, fused and not
+  if (ranks == 1)
     v.push_back(
         {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole, true});
-    // in place through the work array: the slab's and the one-row pencil's passes, fused and not
-    for (const LocalPlan local : {LocalPlan::staged, LocalPlan::planes})
-      for (const bool fuse : {true, false})
-        for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
-          v.push_back({kind, 1, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse, local, true});
+  for (const bool fuse : {true, false}) {
+    for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
+      v.push_back({kind, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, fuse, LocalPlan::staged, true});
+    v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse,
+                 LocalPlan::staged, true});
+    if (proxylab::mem_space_on_host)
+      for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
+        v.push_back({kind, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse, LocalPlan::planes, true});
   }
   return v;
 }
@@ -108,11 +112,15 @@ Outcome run_variant(const Variant& v, int nx, int ny, int nz) {
   Field u = make_field("u", fft->x_stage().size()), f = make_field("f", fft->z_stage().size()),
         b = make_field("b", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), g, u);
-  // In place, each transform overwrites a copy of its input (one rank: every stage has the same size).
+  // In place, each transform overwrites a copy of its input in an array that holds either stage; the result is
+  // copied out of it.
+  Field both = make_field("in place", v.in_place ? fft->in_place_size() : 0);
+  auto head = [](const Field& a, const Field& b) { return Kokkos::subview(a, std::make_pair(size_t(0), b.extent(0))); };
   auto transform = [&](bool forward, const Field& in, const Field& result) {
-    const Field& work = v.in_place ? result : in;
-    if (v.in_place) Kokkos::deep_copy(result, in);
-    forward ? fft->forward(work, result) : fft->inverse(work, result);
+    if (!v.in_place) return forward ? fft->forward(in, result) : fft->inverse(in, result);
+    Kokkos::deep_copy(head(both, in), in);
+    forward ? fft->forward(both, both) : fft->inverse(both, both);
+    Kokkos::deep_copy(result, head(both, result));
   };
   Outcome out;
   transform(true, u, f);
@@ -286,22 +294,20 @@ TEST_CASE(
   Variant slab_whole{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   slab_whole.local = LocalPlan::whole;
   if (ranks > 1) CHECK_THROWS_WITH(make_fft(slab_whole, 12, 10, 8), Catch::Contains("whole"));
-  // in place: one rank on the host only; estimate's rule runs planes there as out of place
+  // in place, at every rank count: estimate's rule as out of place (planes on the host, whole at one rank on a device)
   Variant in_place{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   in_place.local = LocalPlan::automatic;
   in_place.in_place = true;
-  if (ranks > 1 || !proxylab::mem_space_on_host)
-    CHECK_THROWS_WITH(make_fft(in_place, 12, 10, 8), Catch::Contains("fft3d.in_place"));
-  else
-    CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == LocalPlan::planes);
+  const LocalPlan by_rule = proxylab::mem_space_on_host ? LocalPlan::planes
+                            : ranks == 1                ? LocalPlan::whole
+                                                        : LocalPlan::staged;
+  CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == by_rule);
 
-  // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed, in place too (one rank on the
-  // host), with either timing planning; on a device (no planes) staged and whole timed at 1 rank, and at several
-  // ranks staged runs untimed
+  // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed, in place too, with either timing
+  // planning; on a device (no planes) staged and whole timed at 1 rank, and at several ranks staged runs untimed
   const size_t timed = proxylab::mem_space_on_host ? (ranks == 1 ? 3u : 2u) : (ranks == 1 ? 2u : 0u);
   for (const FFTPlanning planning : {FFTPlanning::measure, FFTPlanning::patient})
     for (const bool in_place : {false, true}) {
-      if (in_place && (ranks > 1 || !proxylab::mem_space_on_host)) continue;
       for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
         INFO((kind == DecompKind::slab ? "slab" : "pencil")
              << (in_place ? " in place, " : ", ") << to_string(planning));
