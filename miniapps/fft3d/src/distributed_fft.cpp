@@ -59,18 +59,19 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   long long scratch = std::max(x_.size(), z_.size());
   if (FFTOptions::whole_planes(d_)) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, true);
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
   }
   if (FFTOptions::pencil_path(d_.kind)) {
     scratch = std::max(scratch, y_.size());
     x_to_y_ = std::make_unique<Reshape>(along_row(d.p_row, c, xs), along_row(d.p_row, c, ys), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, true);
     y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, ys), along_row(d.p_row, c, xs), grid_->row_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
+    // (fused, the y FFTs are the gathering ones after X -> Y: they write the Y stage, and Y -> Z packs)
     y_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, ys), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, !opt.fused());
     z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, ys), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
   }
@@ -195,19 +196,27 @@ void DistributedFFT::fft_axes(std::initializer_list<int> axes, bool forward, con
   fft_plan(ExecSpace(), sh).execute(in, out);
 }
 
-// The reshape r of src, then FFTs along `axis`, the result in dst (layout `to`, r's target). Fused
-// (fft3d.fuse_transpose): the others' blocks are packed and exchanged, then the FFT gathers its lines from the own
-// block in src and the received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
-void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Pencil& to,
-                                      const Field& dst, Timers* timers) {
+// Where the FFTs before reshape r write: the send buffer, laid out as r's input layout, where r sends in place (no
+// pack), else `otherwise`.
+const Field& DistributedFFT::stage_before(const Reshape& r, const Field& otherwise) const {
+  return r.sends_in_place() ? send_.view() : otherwise;
+}
+
+// The reshape r of src (laid out as r's input layout), then FFTs along `axis` into dst laid out as `to`. Fused
+// (fft3d.fuse_transpose; dst laid out as r's output): the others' blocks are exchanged (packed first unless r sends
+// in place), then the FFT gathers its lines from the own block in src and the received blocks. Unfused: the reshape
+// into mid (r's output layout: exchange, own block and unpack copies), then the FFTs from mid into dst (in place
+// where they are one array).
+void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Field& mid,
+                                      const Pencil& to, const Field& dst, Timers* timers) {
   if (opt_.fused()) {
     r.pack_and_exchange(src.data(), send_, recv_, timers);
     const TimedStage t(timers, "local_fft");
     gather_fft(kind_of(forward), opt_.planning, axis, r.received(src.data(), recv_), to, dst.data());
     return;
   }
-  r.apply(src.data(), dst.data(), send_, recv_, timers);
-  fft_along(axis, forward, to, dst, to, dst, timers);
+  r.apply(src.data(), mid.data(), send_, recv_, timers);
+  fft_along(axis, forward, r.output_layout(), mid, to, dst, timers);
 }
 
 // The reverse order: FFTs along `axis` of src (layout `from`, r's source), then the reshape r into dst. Fused: the
@@ -238,20 +247,42 @@ void DistributedFFT::whole(bool forward, const Field& in, const Field& out, Time
   fft3d_by_stages(forward, x_, z_, in, work_, out, opt_.planning);
 }
 
+// Each FFT stage before a transpose writes the layout the transpose sends from (stage_before): with several ranks
+// the send buffer itself, each peer's block one contiguous range of it (no pack pass).
 void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) {
   if (local_ == LocalPlan::whole) return whole(true, in, out, timers);
-  if (local_ == LocalPlan::planes) {
-    fft_axes({0, 1}, true, x_, in, x_, work_, timers);
-    return reshape_then_fft(*x_to_z_, 2, true, work_, z_, out, timers);
+  if (local_ == LocalPlan::planes || !FFTOptions::pencil_path(d_.kind)) {
+    const Reshape& r = *x_to_z_;
+    const Field& xs = stage_before(r, work_);
+    if (local_ == LocalPlan::planes) {
+      fft_axes({0, 1}, true, x_, in, r.input_layout(), xs, timers);
+    } else {
+      fft_along(0, true, x_, in, x_, work_, timers);
+      fft_along(1, true, x_, work_, r.input_layout(), xs, timers);
+    }
+    return reshape_then_fft(r, 2, true, xs, out, z_, out, timers);
   }
-  fft_along(0, true, x_, in, x_, work_, timers);
-  if (!FFTOptions::pencil_path(d_.kind)) {
-    fft_along(1, true, x_, work_, x_, work_, timers);
-    reshape_then_fft(*x_to_z_, 2, true, work_, z_, out, timers);
+  if (opt_.fused()) {  // the y FFTs gather their lines (the Y stage in work2_), Y -> Z packs
+    const Field& xs = stage_before(*x_to_y_, work_);
+    fft_along(0, true, x_, in, x_to_y_->input_layout(), xs, timers);
+    reshape_then_fft(*x_to_y_, 1, true, xs, work2_, y_, work2_, timers);
+    return reshape_then_fft(*y_to_z_, 2, true, work2_, out, z_, out, timers);
+  }
+  // Unfused (a device's path): a transpose within one rank (p_row or p_col 1: the same box in both stages) is no
+  // copy at all, the FFTs before it write the next stage themselves.
+  const bool y_local = y_to_z_->ranks() == 1;
+  const Pencil& y_to = y_local ? z_ : y_to_z_->input_layout();  // what the y FFTs write, and where
+  const Field& ys = y_local ? out : stage_before(*y_to_z_, work2_);
+  if (x_to_y_->ranks() == 1) {
+    fft_along(0, true, x_, in, y_, work2_, timers);
+    fft_along(1, true, y_, work2_, y_to, ys, timers);
   } else {
-    reshape_then_fft(*x_to_y_, 1, true, work_, y_, work2_, timers);
-    reshape_then_fft(*y_to_z_, 2, true, work2_, z_, out, timers);
+    const Field& xs = stage_before(*x_to_y_, work_);
+    fft_along(0, true, x_, in, x_to_y_->input_layout(), xs, timers);
+    reshape_then_fft(*x_to_y_, 1, true, xs, work2_, y_to, ys, timers);
   }
+  if (y_local) return fft_along(2, true, z_, out, z_, out, timers);
+  reshape_then_fft(*y_to_z_, 2, true, ys, out, z_, out, timers);
 }
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {

@@ -23,6 +23,8 @@ MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int 
 
   // A transpose among q ranks sends and receives all of a stage but the part that stays on this rank (Reshape).
   const double q = std::max(d.p_row, d.p_col), moved = scratch * (q - 1) / q;
+  // The forward transposes among several ranks send in place (reshape.hpp): the whole input stage in the buffer.
+  const double send = q > 1 ? scratch : 1.0;
   // The in-run copy ceiling of pack + unpack (fft3d_app.cpp stream_copy_gbs): two arrays of the values the pack and
   // unpack kernels copy per transform. Per stage among q_s > 1 ranks: fused, the values that leave the rank (packed in
   // one direction, unpacked in the other); unfused, pack (with the own block) and unpack.
@@ -34,9 +36,10 @@ MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int 
   MemoryEstimate e;
   // DistributedFFT: FFT work arrays and the transpose buffers
   e.view("fft3d::work, work2", pencil ? 2 : 1, scratch * cplx)
-      .view("fft3d::send, recv", 2, std::max(moved, 1.0) * cplx)
-      .host("fft3d::send, recv host copies for MPI (device buffers staged)", 2,
-            TransposeBuffer::host_copy_bytes(std::max(moved, 1.0), o.fft.comm))
+      .view("fft3d::send (the FFTs before a transpose among ranks write all of their stage there)", 1, send * cplx)
+      .view("fft3d::recv", 1, std::max(moved, 1.0) * cplx)
+      .host("fft3d::send, recv host copies for MPI (device buffers staged)", 1,
+            TransposeBuffer::host_copy_bytes(send, o.fft.comm) + TransposeBuffer::host_copy_bytes(moved, o.fft.comm))
       .view("fft3d::copy_a, copy_b (pack + unpack ceiling)", ft ? 0 : 2, copied * cplx)
       // fused transpose (fft3d.fuse_transpose): each host thread's team scratch for the lines of one chunk
       .view("fft3d fused FFT lines (team scratch per thread)", fused ? host_threads() : 0,

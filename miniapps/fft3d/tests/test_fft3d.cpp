@@ -45,6 +45,10 @@ std::vector<Variant> all_variants(int ranks) {
     const auto s = parse_transpose_strategy(name);
     v.push_back({DecompKind::slab, 0, 0, s});
     v.push_back({DecompKind::pencil, 0, 0, s});
+    // a device's path (unfused, FFTs writing the send buffers) through the host back end, with each transpose
+    // among all ranks
+    v.push_back({DecompKind::pencil, ranks, 1, s, Mapping::mdrange, 0, false});
+    v.push_back({DecompKind::pencil, 1, ranks, s, Mapping::mdrange, 0, false});
   }
   for (int pr = 1; pr <= ranks; ++pr)
     if (ranks % pr == 0) v.push_back({DecompKind::pencil, pr, ranks / pr, TransposeStrategy::alltoallv});
@@ -347,6 +351,96 @@ TEST_CASE(
   }
 }
 
+TEST_CASE("fft3d: among several ranks the forward FFTs write the blocks to send, so the forward packs nothing",
+          "[fft3d][mpi]") {
+  const int ranks = world_size();
+  // (slab: the planes' or the y FFTs write the send buffer, fused the z FFTs gather from it: no copy kernel at all;
+  // pencils, unfused as on a device: each transpose among ranks copies the own block and unpacks, 1 pass over its
+  // output piece; a transpose within one rank copies nothing)
+  const std::vector<Variant> variants{
+      {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes},
+      {DecompKind::slab, 0, 0, TransposeStrategy::pairwise},
+      {DecompKind::pencil, ranks, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 0, 0, TransposeStrategy::nonblocking, Mapping::mdrange, 0, false}};
+  for (const Variant& v : variants) {
+    INFO(label(v) << " at " << ranks << " ranks");
+    auto fft = make_fft(v, 12, 10, 9);
+    const Decomposition& d = fft->decomposition();
+    Field u = make_field("u", fft->x_stage().size()), f = make_field("f", fft->z_stage().size());
+    nas::initial_field(fft->x_stage(), d.global, u);
+    const long long before = fft->copied_bytes();
+    fft->forward(u, f);
+    long long expected = 0;
+    if (!v.fuse) {
+      const int r = fft->row(), c = fft->col();
+      if (d.p_row > 1) expected += d.y_pencil(r, c).size();
+      if (d.p_col > 1) expected += d.z_pencil(r, c).size();
+    }
+    CHECK(fft->copied_bytes() - before == expected * (long long)sizeof(Complex));
+  }
+}
+
+namespace {
+// The distinct 32-byte sectors of the complex values at these indices (an array on a 256-byte boundary, as
+// cudaMalloc's).
+int sectors(const std::vector<long long>& indices) {
+  std::vector<long long> s;
+  for (long long i : indices) s.push_back(i * (long long)sizeof(Complex) / 32);
+  std::sort(s.begin(), s.end());
+  return int(std::unique(s.begin(), s.end()) - s.begin());
+}
+// The most sectors of any warp (32 consecutive (i, j, k), k fastest: the flat and the mdrange mappings) of a copy's
+// reads and of its writes, against the 16 sectors 32 complex values fill.
+std::pair<int, int> worst_sectors(const BoxCopy& c) {
+  const long long n = (long long)c.n[0] * c.n[1] * c.n[2];
+  int reads = 0, writes = 0;
+  for (long long w = 0; w < n; w += 32) {
+    std::vector<long long> from, to;
+    for (long long t = w; t < std::min(n, w + 32); ++t) {
+      const long long i = t / ((long long)c.n[1] * c.n[2]), j = t / c.n[2] % c.n[1], k = t % c.n[2];
+      from.push_back(c.src0 + i * c.sa[0] + j * c.sa[1] + k * c.sa[2]);
+      to.push_back(c.dst0 + i * c.da[0] + j * c.da[1] + k * c.da[2]);
+    }
+    reads = std::max(reads, sectors(from));
+    writes = std::max(writes, sectors(to));
+  }
+  return {reads, writes};
+}
+}  // namespace
+
+TEST_CASE("fft3d: the copies left on a device's path read and write whole sectors per warp", "[fft3d][mpi]") {
+  const int ranks = world_size();
+  if (ranks == 1) return;  // one rank's transposes copy nothing on that path
+  // X -> Y among all ranks (pencil ranks x 1), Y -> Z among all ranks (pencil 1 x ranks), the slab's X -> Z; a grid
+  // whose runs along the blocks' contiguous axis are 32 values or more: each warp access fills 16 sectors (17 where a
+  // run does not start on one), where a transposing copy touches 32
+  const int n = 64 * ranks;
+  const auto rows = Decomposition::make(DecompKind::pencil, n, n, n, ranks, ranks, 1);
+  const auto cols = Decomposition::make(DecompKind::pencil, n, n, n, ranks, 1, ranks);
+  std::vector<Pencil> x_row, y_row, y_col, z_col;
+  for (int q = 0; q < ranks; ++q) {
+    x_row.push_back(rows.x_pencil(q, 0));
+    y_row.push_back(rows.y_pencil(q, 0));
+    y_col.push_back(cols.y_pencil(0, q));
+    z_col.push_back(cols.z_pencil(0, q));
+  }
+  const Reshape x_to_y(x_row, y_row, MPI_COMM_WORLD, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true);
+  const Reshape y_to_z(y_col, z_col, MPI_COMM_WORLD, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true);
+  for (const Reshape* r : {&x_to_y, &y_to_z}) {
+    CHECK(r->sends_in_place());
+    CHECK(r->send_size() == r->input_layout().size());
+    std::vector<BoxCopy> copies{r->own_copy()};
+    for (const BoxCopy& c : r->unpack_copies())
+      if (c.n[0] * c.n[1] * c.n[2] > 0) copies.push_back(c);
+    for (const BoxCopy& c : copies) {
+      const auto [reads, writes] = worst_sectors(c);
+      CHECK(reads <= 17);
+      CHECK(writes <= 17);
+    }
+  }
+}
+
 TEST_CASE("fft3d: one rank's grid in three strided 1-D stages equals FFTW's 3-D transform, each stage one plan",
           "[fft3d]") {
   if (world_size() > 1) return;  // one rank's whole grid
@@ -400,8 +494,12 @@ TEST_CASE("fft3d: a transform pair without timers fences only before its MPI exc
   // left out.
   if (proxylab::mem_space_on_host && HostExec().concurrency() > 1) return;
   const int ranks = world_size();
-  std::vector<Variant> variants{{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
-                                {DecompKind::pencil, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false}};
+  // the unfused passes (a device's path) with the FFTs writing the send buffers, each transpose among all ranks
+  std::vector<Variant> variants{
+      {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, ranks, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 1, ranks, TransposeStrategy::nonblocking, Mapping::mdrange, 0, false}};
   if (ranks == 1)
     variants.push_back(
         {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
