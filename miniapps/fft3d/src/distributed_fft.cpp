@@ -45,6 +45,10 @@ class TimedStage {
 
 }  // namespace
 
+// The transposes among ranks send in place (the FFTs before them write the send buffer) on the unfused path, a
+// device's: there the FFT library's strides do the local transpose for free. The host's fused path packs instead (a
+// copy of runs contiguous on both sides): on this 2-core EPYC VM the FFTW plans writing the strided send layout cost
+// more than the pack they save (bench/fft3d/README.md, "P > 1").
 DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt) : d_(d), opt_(opt) {
   Transpose::require_reachable(opt.strategy, opt.comm, "fft3d.transpose");
   grid_ =
@@ -59,17 +63,16 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   long long scratch = std::max(x_.size(), z_.size());
   if (FFTOptions::whole_planes(d_)) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, true);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, !opt.fused());
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
   }
   if (FFTOptions::pencil_path(d_.kind)) {
     scratch = std::max(scratch, y_.size());
     x_to_y_ = std::make_unique<Reshape>(along_row(d.p_row, c, xs), along_row(d.p_row, c, ys), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, true);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, !opt.fused());
     y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, ys), along_row(d.p_row, c, xs), grid_->row_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
-    // (fused, the y FFTs are the gathering ones after X -> Y: they write the Y stage, and Y -> Z packs)
     y_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, ys), along_col(r, d.p_col, zs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node, !opt.fused());
     z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, ys), grid_->col_comm(),
