@@ -45,10 +45,10 @@ class TimedStage {
 
 }  // namespace
 
-// The transposes among ranks send in place (the FFTs before them write the send buffer) on the unfused path, a
-// device's: there the FFT library's strides do the local transpose for free. The host's fused path packs instead (a
-// copy of runs contiguous on both sides): on this 2-core EPYC VM the FFTW plans writing the strided send layout cost
-// more than the pack they save (bench/fft3d/README.md, "P > 1").
+// The transposes among ranks send in place (the FFTs before them write the send buffer), forward and inverse, on
+// the unfused path, a device's: there the FFT library's strides do the local transpose. The host's fused path packs
+// instead (a copy of runs contiguous on both sides): on this 2-core EPYC VM the FFTW plans writing the strided send
+// layout cost more than the pack they save (bench/fft3d/README.md, "P > 1").
 DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt) : d_(d), opt_(opt) {
   Transpose::require_reachable(opt.strategy, opt.comm, "fft3d.transpose");
   grid_ =
@@ -57,26 +57,34 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   auto xs = [&](int rr, int cc) { return d_.x_pencil(rr, cc); };
   auto ys = [&](int rr, int cc) { return d_.y_pencil(rr, cc); };
   auto zs = [&](int rr, int cc) { return d_.z_pencil(rr, cc); };
+  // The inverse's Y stage: unfused laid out (y, z, x), where the z FFTs' send layout (z, y, x) unpacks along x and
+  // the y FFTs write y_to_x_'s send layout in that order; fused the Y stage's own (the FFTs scatter contiguous lines).
+  const bool sends = !opt.fused();
+  auto inverse_ys = [&](int rr, int cc) {
+    Pencil p = d_.y_pencil(rr, cc);
+    if (sends) p.order[0] = 1, p.order[1] = 2, p.order[2] = 0;
+    return p;
+  };
   x_ = xs(r, c);
   y_ = ys(r, c);
   z_ = zs(r, c);
   long long scratch = std::max(x_.size(), z_.size());
   if (FFTOptions::whole_planes(d_)) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, !opt.fused());
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
   }
   if (FFTOptions::pencil_path(d_.kind)) {
     scratch = std::max(scratch, y_.size());
     x_to_y_ = std::make_unique<Reshape>(along_row(d.p_row, c, xs), along_row(d.p_row, c, ys), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, !opt.fused());
-    y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, ys), along_row(d.p_row, c, xs), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+    y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, inverse_ys), along_row(d.p_row, c, xs), grid_->row_comm(),
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
     y_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, ys), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, !opt.fused());
-    z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, ys), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+    z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, inverse_ys), grid_->col_comm(),
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
   }
   long long send = 0, recv = 0;
   for (const auto* rs : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
@@ -222,9 +230,10 @@ void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, 
   fft_along(axis, forward, r.output_layout(), mid, to, dst, timers);
 }
 
-// The reverse order: FFTs along `axis` of src (layout `from`, r's source), then the reshape r into dst. Fused: the
-// FFT writes the own block into dst and the others' blocks into the send buffer, then exchange and unpack.
-// Unfused: the FFTs into `scratch` (may be src), then the reshape.
+// The reverse order: FFTs along `axis` of src (layout `from`), then the reshape r into dst. Fused: the FFT writes
+// the own block into dst and the others' blocks into the send buffer, then exchange and unpack. Unfused: the FFTs
+// into the send buffer laid out as r's input layout where r sends in place, else into `scratch` (may be src; then
+// `from` is r's input layout), then the reshape.
 void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
                                       const Field& scratch, const Field& dst, Timers* timers) {
   if (opt_.fused()) {
@@ -235,8 +244,9 @@ void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, 
     r.exchange_and_unpack(send_, recv_, dst.data(), timers);
     return;
   }
-  fft_along(axis, forward, from, src, from, scratch, timers);
-  r.apply(scratch.data(), dst.data(), send_, recv_, timers);
+  const Field& s = stage_before(r, scratch);
+  fft_along(axis, forward, from, src, r.input_layout(), s, timers);
+  r.apply(s.data(), dst.data(), send_, recv_, timers);
 }
 
 // One rank's whole grid: one FFTW 3-D plan on the host, three strided 1-D stages on a device (its library plans one
@@ -301,7 +311,7 @@ void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) 
     return fft_along(0, false, x_, x_stage, x_, out, timers);
   }
   fft_then_reshape(*z_to_y_, 2, false, z_, in, work_, work2_, timers);
-  fft_then_reshape(*y_to_x_, 1, false, y_, work2_, work2_, out, timers);
+  fft_then_reshape(*y_to_x_, 1, false, z_to_y_->output_layout(), work2_, work2_, out, timers);
   fft_along(0, false, x_, out, x_, out, timers);
 }
 

@@ -351,11 +351,11 @@ TEST_CASE(
   }
 }
 
-TEST_CASE("fft3d: on a device's path the forward FFTs write the blocks to send, so the forward packs nothing",
-          "[fft3d][mpi]") {
+TEST_CASE("fft3d: on a device's path the FFTs write the blocks to send, so nothing is packed", "[fft3d][mpi]") {
   const int ranks = world_size();
   // (the pencil path unfused, as on a device, where slabs run it too: each transpose among ranks copies the own block
-  // and unpacks, 1 pass over its output piece; a transpose within one rank copies nothing)
+  // and unpacks, 1 pass over its output piece; forward a transpose within one rank copies nothing, inverse it is one
+  // copy along x on both sides)
   const std::vector<Variant> variants{
       {DecompKind::pencil, ranks, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
       {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
@@ -369,9 +369,11 @@ TEST_CASE("fft3d: on a device's path the forward FFTs write the blocks to send, 
     const long long before = fft->copied_bytes();
     fft->forward(u, f);
     const int r = fft->row(), c = fft->col();
-    const long long expected =
-        (d.p_row > 1 ? d.y_pencil(r, c).size() : 0) + (d.p_col > 1 ? d.z_pencil(r, c).size() : 0);
-    CHECK(fft->copied_bytes() - before == expected * (long long)sizeof(Complex));
+    const long long forward = (d.p_row > 1 ? d.y_pencil(r, c).size() : 0) + (d.p_col > 1 ? d.z_pencil(r, c).size() : 0);
+    CHECK(fft->copied_bytes() - before == forward * (long long)sizeof(Complex));
+    fft->inverse(f, u);
+    const long long inverse = d.y_pencil(r, c).size() + d.x_pencil(r, c).size();
+    CHECK(fft->copied_bytes() - before == (forward + inverse) * (long long)sizeof(Complex));
   }
 }
 
@@ -406,22 +408,32 @@ std::pair<int, int> worst_sectors(const BoxCopy& c) {
 TEST_CASE("fft3d: the copies left on a device's path read and write whole sectors per warp", "[fft3d][mpi]") {
   const int ranks = world_size();
   if (ranks == 1) return;  // one rank's transposes copy nothing on that path
-  // X -> Y among all ranks (pencil ranks x 1), Y -> Z among all ranks (pencil 1 x ranks), the slab's X -> Z; a grid
+  // X -> Y and back among all ranks (pencil ranks x 1), Y -> Z and back among all ranks (pencil 1 x ranks); a grid
   // whose runs along the blocks' contiguous axis are 32 values or more: each warp access fills 16 sectors (17 where a
   // run does not start on one), where a transposing copy touches 32
   const int n = 64 * ranks;
   const auto rows = Decomposition::make(DecompKind::pencil, n, n, n, ranks, ranks, 1);
   const auto cols = Decomposition::make(DecompKind::pencil, n, n, n, ranks, 1, ranks);
-  std::vector<Pencil> x_row, y_row, y_col, z_col;
+  // (the inverse's Y stage on that path is laid out (y, z, x): DistributedFFT's constructor)
+  auto inverse_y = [](Pencil p) {
+    p.order[0] = 1, p.order[1] = 2, p.order[2] = 0;
+    return p;
+  };
+  std::vector<Pencil> x_row, y_row, y_col, z_col, yi_row, yi_col;
   for (int q = 0; q < ranks; ++q) {
     x_row.push_back(rows.x_pencil(q, 0));
     y_row.push_back(rows.y_pencil(q, 0));
     y_col.push_back(cols.y_pencil(0, q));
     z_col.push_back(cols.z_pencil(0, q));
+    yi_row.push_back(inverse_y(rows.y_pencil(q, 0)));
+    yi_col.push_back(inverse_y(cols.y_pencil(0, q)));
   }
-  const Reshape x_to_y(x_row, y_row, MPI_COMM_WORLD, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true);
-  const Reshape y_to_z(y_col, z_col, MPI_COMM_WORLD, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true);
-  for (const Reshape* r : {&x_to_y, &y_to_z}) {
+  const auto strategy = TransposeStrategy::alltoallv;
+  const Reshape x_to_y(x_row, y_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  const Reshape y_to_z(y_col, z_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  const Reshape z_to_y(z_col, yi_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  const Reshape y_to_x(yi_row, x_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  for (const Reshape* r : {&x_to_y, &y_to_z, &z_to_y, &y_to_x}) {
     CHECK(r->sends_in_place());
     CHECK(r->send_size() == r->input_layout().size());
     std::vector<BoxCopy> copies{r->own_copy()};
