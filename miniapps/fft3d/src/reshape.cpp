@@ -258,7 +258,12 @@ void Reshape::exchange_and_unpack(const TransposeBuffer& send, const TransposeBu
 // The blocks to send are in MPI's memory first (staged: copied to the host), the received ones in the buffer after.
 void Reshape::exchange(const TransposeBuffer& send, const TransposeBuffer& recv, Timers* timers) const {
   auto t = scope(timers, "transpose", Category::communication);
-  send.to_mpi(0, size_t(send_total_));
+  if (sends_in_place_) {  // the peers' blocks only (the own block lies among them)
+    for (int q = 0; q < ranks(); ++q)
+      if (q != me_ && scounts_[q] > 0) send.to_mpi(size_t(sdispls_[q] / 2), size_t(scounts_[q] / 2));
+  } else {
+    send.to_mpi(0, size_t(send_total_));
+  }
   transpose_->exchange(reinterpret_cast<const double*>(send.mpi()), scounts_, sdispls_,
                        reinterpret_cast<double*>(recv.mpi()), rcounts_, rdispls_);
   recv.from_mpi(0, size_t(recv_total_));
