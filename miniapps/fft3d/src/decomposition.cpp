@@ -90,7 +90,7 @@ Decomposition Decomposition::make(DecompKind kind, int nx, int ny, int nz, int r
 }
 
 Pencil Decomposition::x_pencil(int r, int c) const { return make_pencil(global, 2, 1, 0, 0, 1, r, p_row, 2, c, p_col); }
-Pencil Decomposition::y_pencil(int r, int c) const { return make_pencil(global, 0, 2, 1, 1, 0, r, p_row, 2, c, p_col); }
+Pencil Decomposition::y_pencil(int r, int c) const { return make_pencil(global, 2, 0, 1, 1, 0, r, p_row, 2, c, p_col); }
 Pencil Decomposition::z_pencil(int r, int c) const { return make_pencil(global, 1, 0, 2, 2, 0, r, p_row, 1, c, p_col); }
 
 std::string Decomposition::describe() const {

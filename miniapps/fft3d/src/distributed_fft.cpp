@@ -1,6 +1,7 @@
 #include "distributed_fft.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -55,16 +56,20 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
       std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, d.p_row, d.p_col, false, false, "fft3d.p_row/p_col"));
   const int r = grid_->cx(), c = grid_->cy();
   auto xs = [&](int rr, int cc) { return d_.x_pencil(rr, cc); };
-  auto ys = [&](int rr, int cc) { return d_.y_pencil(rr, cc); };
   auto zs = [&](int rr, int cc) { return d_.z_pencil(rr, cc); };
-  // The inverse's Y stage: unfused laid out (y, z, x), where the z FFTs' send layout (z, y, x) unpacks along x and
-  // the y FFTs write y_to_x_'s send layout in that order; fused the Y stage's own (the FFTs scatter contiguous lines).
+  // The Y stage's layout in each direction. Unfused (sending in place): forward (x, z, y), the X stage rotated, so
+  // that the x FFTs write it (or X -> Y's send layout, the same order) and the y FFTs Y -> Z's (y, x, z) each in one
+  // plan; inverse (y, z, x), into which the z FFTs' send layout (z, y, x) unpacks along x and whose order the y FFTs
+  // write Y -> X's send layout in. Fused: the stage's own (the FFTs gather and scatter contiguous lines).
   const bool sends = !opt.fused();
-  auto inverse_ys = [&](int rr, int cc) {
-    Pencil p = d_.y_pencil(rr, cc);
-    if (sends) p.order[0] = 1, p.order[1] = 2, p.order[2] = 0;
-    return p;
+  auto y_stage = [&](std::array<int, 3> unfused) {
+    return [&, unfused](int rr, int cc) {
+      Pencil p = d_.y_pencil(rr, cc);
+      if (sends) std::copy(unfused.begin(), unfused.end(), p.order);
+      return p;
+    };
   };
+  const auto ys = y_stage({0, 2, 1}), inverse_ys = y_stage({1, 2, 0});
   x_ = xs(r, c);
   y_ = ys(r, c);
   z_ = zs(r, c);

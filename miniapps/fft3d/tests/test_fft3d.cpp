@@ -414,19 +414,19 @@ TEST_CASE("fft3d: the copies left on a device's path read and write whole sector
   const int n = 64 * ranks;
   const auto rows = Decomposition::make(DecompKind::pencil, n, n, n, ranks, ranks, 1);
   const auto cols = Decomposition::make(DecompKind::pencil, n, n, n, ranks, 1, ranks);
-  // (the inverse's Y stage on that path is laid out (y, z, x): DistributedFFT's constructor)
-  auto inverse_y = [](Pencil p) {
-    p.order[0] = 1, p.order[1] = 2, p.order[2] = 0;
+  // (the Y stage on that path is laid out (x, z, y) forward and (y, z, x) inverse: DistributedFFT's constructor)
+  auto laid_out = [](Pencil p, int o0, int o1, int o2) {
+    p.order[0] = o0, p.order[1] = o1, p.order[2] = o2;
     return p;
   };
   std::vector<Pencil> x_row, y_row, y_col, z_col, yi_row, yi_col;
   for (int q = 0; q < ranks; ++q) {
     x_row.push_back(rows.x_pencil(q, 0));
-    y_row.push_back(rows.y_pencil(q, 0));
-    y_col.push_back(cols.y_pencil(0, q));
+    y_row.push_back(laid_out(rows.y_pencil(q, 0), 0, 2, 1));
+    y_col.push_back(laid_out(cols.y_pencil(0, q), 0, 2, 1));
     z_col.push_back(cols.z_pencil(0, q));
-    yi_row.push_back(inverse_y(rows.y_pencil(q, 0)));
-    yi_col.push_back(inverse_y(cols.y_pencil(0, q)));
+    yi_row.push_back(laid_out(rows.y_pencil(q, 0), 1, 2, 0));
+    yi_col.push_back(laid_out(cols.y_pencil(0, q), 1, 2, 0));
   }
   const auto strategy = TransposeStrategy::alltoallv;
   const Reshape x_to_y(x_row, y_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
