@@ -23,15 +23,27 @@ MemoryEstimate estimate_memory(const Decomposition& d, const RunOptions& o, int 
 
   // A transpose among q ranks sends and receives all of a stage but the part that stays on this rank (Reshape).
   const double q = std::max(d.p_row, d.p_col), moved = scratch * (q - 1) / q;
-  // The forward transposes among several ranks send in place (reshape.hpp): the whole input stage in the buffer.
-  const double send = q > 1 ? scratch : 1.0;
+  // Unfused (a device's path) the transposes among several ranks send in place (reshape.hpp): the whole input stage
+  // in the send buffer.
+  const bool sends_in_place = q > 1 && !o.fft.fused();
+  const double send = sends_in_place ? scratch : std::max(moved, 1.0);
   // The in-run copy ceiling of pack + unpack (fft3d_app.cpp stream_copy_gbs): two arrays of the values the pack and
-  // unpack kernels copy per transform. Per stage among q_s > 1 ranks: fused, the values that leave the rank (packed in
-  // one direction, unpacked in the other); unfused, pack (with the own block) and unpack.
+  // unpack kernels copy per transform (forward and inverse averaged). Fused, per stage among q_s > 1 ranks the values
+  // that leave the rank (packed in one direction, unpacked in the other). Unfused on the pencil path (a device's):
+  // one pass (own block and unpack) per transpose among ranks forward, one per transpose inverse. Unfused slabs
+  // (host): forward one pass, inverse the pack too.
   const bool fused = o.fft.fused();
   double copied = 0;
-  for (int qs : {d.p_row, d.p_col})
-    if (qs > 1) copied += fused ? scratch * (qs - 1) / qs : scratch + scratch * (qs - 1) / qs;
+  if (fused) {
+    for (int qs : {d.p_row, d.p_col})
+      if (qs > 1) copied += scratch * (qs - 1) / qs;
+  } else if (pencil) {
+    copied = scratch;
+    for (int qs : {d.p_row, d.p_col})
+      if (qs > 1) copied += scratch / 2;
+  } else {
+    copied = scratch * (1 + (q - 1) / (2 * q));
+  }
   copied = std::min(copied, double(copy_ceiling_max_values));
   MemoryEstimate e;
   // DistributedFFT: FFT work arrays and the transpose buffers
