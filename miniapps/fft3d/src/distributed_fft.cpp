@@ -69,7 +69,8 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
       return p;
     };
   };
-  const auto ys = y_stage({0, 2, 1}), inverse_ys = y_stage({1, 2, 0});
+  const auto ys = y_stage({0, 2, 1});
+  const auto inverse_ys = y_stage({1, 2, 0});
   x_ = xs(r, c);
   y_ = ys(r, c);
   z_ = zs(r, c);
