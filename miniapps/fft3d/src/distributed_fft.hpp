@@ -2,18 +2,17 @@
 //   forward: FFT x (X stage) -> [slab: FFT y strided | pencil: X->Y transpose, FFT y]
 //            -> Y->Z transpose -> FFT z; result in the Z stage.
 //   inverse: the same steps backwards, result in the X stage.
-// Forward, the FFTs before a transpose among several ranks write its send buffer themselves, laid out so that each
-// peer's block is one contiguous range of it (Reshape's sending in place: their strides do the local transpose, as
-// heFFTe's strided 1-D FFTs): no pack pass. With fuse_transpose (the default, host) the unpack after a transpose and
-// the pack before the inverse's are no separate passes either: the FFT next to the transpose reads or writes the
-// transposed blocks itself (fused_transpose_fft.hpp); a transpose among one rank then costs no pass at all beyond the
-// FFT's own, as in a serial 3-D FFT.
-// On a device (the default execution space is a GPU's) the fields live in device memory, unpack (and the inverse's
-// pack) are device kernels, slabs take the pencil path with p_row = 1 instead of the strided y FFT, and there is no
-// fused form of the transposes among ranks (a device library writes whole lines: docs/architecture.md). Forward,
-// each FFT stage writes the layout the next step reads: the send buffer of a transpose among ranks, or the next stage
-// itself where the transpose stays within one rank (no copy); the copies left (own block and unpack) run along the
-// blocks' contiguous axis on both sides. One rank's whole grid runs as three strided 1-D stages (strided_stages.hpp).
+// With fuse_transpose (the default, host) the unpack after a transpose and the pack before one are no separate
+// passes: the FFT next to the transpose reads or writes the transposed blocks itself (fused_transpose_fft.hpp), and
+// only the blocks for other ranks are packed (forward) or unpacked (inverse); a transpose among one rank then costs no
+// pass at all beyond the FFT's own, as in a serial 3-D FFT.
+// Unfused (fuse_transpose false; always on a device, the default execution space a GPU's, where a library writes
+// whole lines) the FFTs before a transpose among several ranks write its send buffer themselves, laid out so that
+// each peer's block is one contiguous range of it (Reshape's sending in place: their strides do the local transpose,
+// as heFFTe's strided 1-D FFTs): no pack pass, forward and inverse; the copies left (own block and unpack) run along
+// the blocks' contiguous axis on both sides, and forward a transpose within one rank is no copy (the FFT before it
+// writes the next stage). On a device slabs take the pencil path with p_row = 1 instead of the strided y FFT, and
+// one rank's whole grid runs as three strided 1-D stages (strided_stages.hpp).
 // Nothing fences except a timer's scope (a device queues the work) and the MPI exchanges.
 // How the local work is planned (fft3d.local), FFTW-MPI's and heFFTe's way:
 //   staged  three sets of batched 1-D FFTs (with the fused transposes): every decomposition
