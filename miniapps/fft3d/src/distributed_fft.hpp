@@ -12,9 +12,9 @@
 // as heFFTe's strided 1-D FFTs): no pack pass (forward, and inverse on the pencil path); the copies left (own block and
 // unpack) run along the blocks' contiguous axis on both sides, and forward a transpose within one rank is no copy (the
 // FFT before it writes the next stage). On a device slabs take the pencil path with p_row = 1 instead of the strided y
-// FFT, and one rank's whole grid runs as three strided 1-D stages (strided_stages.hpp). Nothing fences except a timer's
-// scope (a device queues the work) and the MPI exchanges. How the local work is planned (fft3d.local), FFTW-MPI's and
-// heFFTe's way:
+// FFT, and one rank's whole grid runs as three strided 1-D stages (strided_stages.hpp).
+// Nothing fences except a timer's scope (a device queues the work) and the MPI exchanges.
+// How the local work is planned (fft3d.local), FFTW-MPI's and heFFTe's way:
 //   staged  three sets of batched 1-D FFTs (with the fused transposes): every decomposition
 //   planes  slabs, and pencil grids of one row (whose X and Z stages are a slab's): one FFTW 2-D plan over each
 //           rank's (y, x) planes, then the one transpose and the z FFTs
