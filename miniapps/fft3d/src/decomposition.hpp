@@ -3,7 +3,8 @@
 // A p_row x p_col process grid (rank (r, c)); each stage keeps one axis whole on every rank (a
 // "pencil") so that the 1-D FFTs along it are local and contiguous:
 //   X stage  memory order (z, y, x): x whole, y split over p_row, z split over p_col   (input/output of the inverse)
-//   Y stage  memory order (z, x, y): y whole, x split over p_row, z split over p_col
+//   Y stage  memory order (z, x, y): y whole, x split over p_row, z split over p_col (the unfused path, a device's,
+//            lays it out otherwise: DistributedFFT's constructor)
 //   Z stage  memory order (y, x, z): z whole, x split over p_row, y split over p_col   (output of the forward)
 // X->Y transposes run among the p_row ranks sharing c, Y->Z among the p_col ranks sharing r
 // (2DECOMP&FFT's scheme). `slab` is p_row = 1: x and y are both whole in the X stage, the y FFTs run

@@ -1,6 +1,7 @@
 #include "distributed_fft.hpp"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 #include <utility>
 
@@ -45,34 +46,51 @@ class TimedStage {
 
 }  // namespace
 
+// The transposes among ranks send in place (the FFTs before them write the send buffer), forward and inverse, on
+// the unfused path, a device's: there the FFT library's strides do the local transpose. The host's fused path packs
+// instead (a copy of runs contiguous on both sides): on this 2-core EPYC VM the FFTW plans writing the strided send
+// layout cost more than the pack they save (bench/fft3d/README.md, "P > 1").
 DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt) : d_(d), opt_(opt) {
   Transpose::require_reachable(opt.strategy, opt.comm, "fft3d.transpose");
   grid_ =
       std::make_unique<ProcessGrid>(ProcessGrid::make_2d(comm, d.p_row, d.p_col, false, false, "fft3d.p_row/p_col"));
   const int r = grid_->cx(), c = grid_->cy();
   auto xs = [&](int rr, int cc) { return d_.x_pencil(rr, cc); };
-  auto ys = [&](int rr, int cc) { return d_.y_pencil(rr, cc); };
   auto zs = [&](int rr, int cc) { return d_.z_pencil(rr, cc); };
+  // The Y stage's layout in each direction. Unfused (sending in place): forward (x, z, y), the X stage rotated, so
+  // that the x FFTs write it (or X -> Y's send layout, the same order) and the y FFTs Y -> Z's (y, x, z) each in one
+  // plan; inverse (y, z, x), into which the z FFTs' send layout (z, y, x) unpacks along x and whose order the y FFTs
+  // write Y -> X's send layout in. Fused: the stage's own (the FFTs gather and scatter contiguous lines).
+  const bool sends = !opt.fused();
+  auto y_stage = [&](std::array<int, 3> unfused) {
+    return [&, unfused](int rr, int cc) {
+      Pencil p = d_.y_pencil(rr, cc);
+      if (sends) std::copy(unfused.begin(), unfused.end(), p.order);
+      return p;
+    };
+  };
+  const auto ys = y_stage({0, 2, 1});
+  const auto inverse_ys = y_stage({1, 2, 0});
   x_ = xs(r, c);
   y_ = ys(r, c);
   z_ = zs(r, c);
   long long scratch = std::max(x_.size(), z_.size());
   if (FFTOptions::whole_planes(d_)) {
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
                                         opt.strategy, opt.mapping, opt.ranks_per_node);
   }
   if (FFTOptions::pencil_path(d_.kind)) {
     scratch = std::max(scratch, y_.size());
     x_to_y_ = std::make_unique<Reshape>(along_row(d.p_row, c, xs), along_row(d.p_row, c, ys), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
-    y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, ys), along_row(d.p_row, c, xs), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+    y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, inverse_ys), along_row(d.p_row, c, xs), grid_->row_comm(),
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
     y_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, ys), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
-    z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, ys), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+    z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, inverse_ys), grid_->col_comm(),
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
   }
   long long send = 0, recv = 0;
   for (const auto* rs : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
@@ -89,13 +107,10 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
 
 // The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row; host
 // FFTW's 2-D plans), whole at one rank (FFTW's 3-D plan on the host, three strided 1-D stages on a device). In place
-// (one rank on the host) every one of them runs: whole is FFTW's in-place 3-D plan, the others stage through the work
-// array.
+// every one of them runs: whole is FFTW's in-place 3-D plan (or the stages through the work array), the others
+// stage through the work arrays the transform keeps anyway.
 std::vector<LocalPlan> DistributedFFT::local_candidates() const {
   const bool whole = grid_->size() == 1;
-  if (opt_.in_place && !(whole && mem_space_on_host))
-    throw InputError("key 'fft3d.in_place' has value 'true', which cannot run with " + d_.describe() +
-                     (mem_space_on_host ? "" : " on a device") + "; allowed: true at one rank on the host, false");
   std::vector<LocalPlan> v{LocalPlan::staged};
   if (FFTOptions::whole_planes(d_)) v.push_back(LocalPlan::planes);
   if (whole) v.push_back(LocalPlan::whole);
@@ -198,24 +213,33 @@ void DistributedFFT::fft_axes(std::initializer_list<int> axes, bool forward, con
   fft_plan(ExecSpace(), sh).execute(in, out);
 }
 
-// The reshape r of src, then FFTs along `axis`, the result in dst (layout `to`, r's target). Fused
-// (fft3d.fuse_transpose): the others' blocks are packed and exchanged, then the FFT gathers its lines from the own
-// block in src and the received blocks. Unfused: the reshape (pack, exchange, unpack), then the FFTs in place.
-void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Pencil& to,
-                                      const Field& dst, Timers* timers) {
+// Where the FFTs before reshape r write: the send buffer, laid out as r's input layout, where r sends in place (no
+// pack), else `otherwise`.
+const Field& DistributedFFT::stage_before(const Reshape& r, const Field& otherwise) const {
+  return r.sends_in_place() ? send_.view() : otherwise;
+}
+
+// The reshape r of src (laid out as r's input layout), then FFTs along `axis` into dst laid out as `to`. Fused
+// (fft3d.fuse_transpose; dst laid out as r's output): the others' blocks are exchanged (packed first unless r sends
+// in place), then the FFT gathers its lines from the own block in src and the received blocks. Unfused: the reshape
+// into mid (r's output layout: exchange, own block and unpack copies), then the FFTs from mid into dst (in place
+// where they are one array).
+void DistributedFFT::reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Field& mid,
+                                      const Pencil& to, const Field& dst, Timers* timers) {
   if (opt_.fused()) {
     r.pack_and_exchange(src.data(), send_, recv_, timers);
     const TimedStage t(timers, "local_fft");
     gather_fft(kind_of(forward), opt_.planning, axis, r.received(src.data(), recv_), to, dst.data());
     return;
   }
-  r.apply(src.data(), dst.data(), send_, recv_, timers);
-  fft_along(axis, forward, to, dst, to, dst, timers);
+  r.apply(src.data(), mid.data(), send_, recv_, timers);
+  fft_along(axis, forward, r.output_layout(), mid, to, dst, timers);
 }
 
-// The reverse order: FFTs along `axis` of src (layout `from`, r's source), then the reshape r into dst. Fused: the
-// FFT writes the own block into dst and the others' blocks into the send buffer, then exchange and unpack.
-// Unfused: the FFTs into `scratch` (may be src), then the reshape.
+// The reverse order: FFTs along `axis` of src (layout `from`), then the reshape r into dst. Fused: the FFT writes
+// the own block into dst and the others' blocks into the send buffer, then exchange and unpack. Unfused: the FFTs
+// into the send buffer laid out as r's input layout where r sends in place, else into `scratch` (may be src; then
+// `from` is r's input layout), then the reshape.
 void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
                                       const Field& scratch, const Field& dst, Timers* timers) {
   if (opt_.fused()) {
@@ -226,8 +250,9 @@ void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, 
     r.exchange_and_unpack(send_, recv_, dst.data(), timers);
     return;
   }
-  fft_along(axis, forward, from, src, from, scratch, timers);
-  r.apply(scratch.data(), dst.data(), send_, recv_, timers);
+  const Field& s = stage_before(r, scratch);
+  fft_along(axis, forward, from, src, r.input_layout(), s, timers);
+  r.apply(s.data(), dst.data(), send_, recv_, timers);
 }
 
 // One rank's whole grid: one FFTW 3-D plan on the host, three strided 1-D stages on a device (its library plans one
@@ -241,20 +266,42 @@ void DistributedFFT::whole(bool forward, const Field& in, const Field& out, Time
   fft3d_by_stages(forward, x_, z_, in, work_, out, opt_.planning);
 }
 
+// Each FFT stage before a transpose writes the layout the transpose sends from (stage_before): with several ranks
+// the send buffer itself, each peer's block one contiguous range of it (no pack pass).
 void DistributedFFT::forward(const Field& in, const Field& out, Timers* timers) {
   if (local_ == LocalPlan::whole) return whole(true, in, out, timers);
-  if (local_ == LocalPlan::planes) {
-    fft_axes({0, 1}, true, x_, in, x_, work_, timers);
-    return reshape_then_fft(*x_to_z_, 2, true, work_, z_, out, timers);
+  if (local_ == LocalPlan::planes || !FFTOptions::pencil_path(d_.kind)) {
+    const Reshape& r = *x_to_z_;
+    const Field& xs = stage_before(r, work_);
+    if (local_ == LocalPlan::planes) {
+      fft_axes({0, 1}, true, x_, in, r.input_layout(), xs, timers);
+    } else {
+      fft_along(0, true, x_, in, x_, work_, timers);
+      fft_along(1, true, x_, work_, r.input_layout(), xs, timers);
+    }
+    return reshape_then_fft(r, 2, true, xs, out, z_, out, timers);
   }
-  fft_along(0, true, x_, in, x_, work_, timers);
-  if (!FFTOptions::pencil_path(d_.kind)) {
-    fft_along(1, true, x_, work_, x_, work_, timers);
-    reshape_then_fft(*x_to_z_, 2, true, work_, z_, out, timers);
+  if (opt_.fused()) {  // the y FFTs gather their lines (the Y stage in work2_), Y -> Z packs
+    const Field& xs = stage_before(*x_to_y_, work_);
+    fft_along(0, true, x_, in, x_to_y_->input_layout(), xs, timers);
+    reshape_then_fft(*x_to_y_, 1, true, xs, work2_, y_, work2_, timers);
+    return reshape_then_fft(*y_to_z_, 2, true, work2_, out, z_, out, timers);
+  }
+  // Unfused (a device's path): a transpose within one rank (p_row or p_col 1: the same box in both stages) is no
+  // copy at all, the FFTs before it write the next stage themselves.
+  const bool y_local = y_to_z_->ranks() == 1;
+  const Pencil& y_to = y_local ? z_ : y_to_z_->input_layout();  // what the y FFTs write, and where
+  const Field& ys = y_local ? out : stage_before(*y_to_z_, work2_);
+  if (x_to_y_->ranks() == 1) {
+    fft_along(0, true, x_, in, y_, work2_, timers);
+    fft_along(1, true, y_, work2_, y_to, ys, timers);
   } else {
-    reshape_then_fft(*x_to_y_, 1, true, work_, y_, work2_, timers);
-    reshape_then_fft(*y_to_z_, 2, true, work2_, z_, out, timers);
+    const Field& xs = stage_before(*x_to_y_, work_);
+    fft_along(0, true, x_, in, x_to_y_->input_layout(), xs, timers);
+    reshape_then_fft(*x_to_y_, 1, true, xs, work2_, y_to, ys, timers);
   }
+  if (y_local) return fft_along(2, true, z_, out, z_, out, timers);
+  reshape_then_fft(*y_to_z_, 2, true, ys, out, z_, out, timers);
 }
 
 void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) {
@@ -270,7 +317,7 @@ void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) 
     return fft_along(0, false, x_, x_stage, x_, out, timers);
   }
   fft_then_reshape(*z_to_y_, 2, false, z_, in, work_, work2_, timers);
-  fft_then_reshape(*y_to_x_, 1, false, y_, work2_, work2_, out, timers);
+  fft_then_reshape(*y_to_x_, 1, false, z_to_y_->output_layout(), work2_, work2_, out, timers);
   fft_along(0, false, x_, out, x_, out, timers);
 }
 

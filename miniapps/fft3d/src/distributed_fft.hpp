@@ -1,14 +1,18 @@
 // The distributed complex 3-D FFT (CASTEP's "3 sets of 1-D FFTs with transposes between"):
-//   forward: FFT x (X stage) -> [slab: FFT y strided in place | pencil: X->Y transpose, FFT y]
+//   forward: FFT x (X stage) -> [slab: FFT y strided | pencil: X->Y transpose, FFT y]
 //            -> Y->Z transpose -> FFT z; result in the Z stage.
 //   inverse: the same steps backwards, result in the X stage.
-// With fuse_transpose (the default) the unpack after a transpose and the pack before one are no separate passes:
-// the FFT next to the transpose reads or writes the transposed blocks itself (fused_transpose_fft.hpp); a transpose
-// among one rank then costs no pass at all beyond the FFT's own, as in a serial 3-D FFT.
-// On a device (the default execution space is a GPU's) the fields live in device memory, pack and unpack are device
-// kernels, slabs take the pencil path with p_row = 1 (the x -> y step a local transpose, no MPI) instead of the
-// strided y FFT, and there is no fused form of the transposes among ranks (docs/architecture.md); one rank's whole
-// grid runs as three strided 1-D stages, each writing the layout the next reads (strided_stages.hpp: no copy).
+// With fuse_transpose (the default, host) the unpack after a transpose and the pack before one are no separate
+// passes: the FFT next to the transpose reads or writes the transposed blocks itself (fused_transpose_fft.hpp), and
+// only the blocks for other ranks are packed (forward) or unpacked (inverse); a transpose among one rank then costs no
+// pass at all beyond the FFT's own, as in a serial 3-D FFT.
+// Unfused (fuse_transpose false; always on a device, the default execution space a GPU's, where a library writes
+// whole lines) the FFTs before a transpose among several ranks write its send buffer themselves, laid out so that
+// each peer's block is one contiguous range of it (Reshape's sending in place: their strides do the local transpose,
+// as heFFTe's strided 1-D FFTs): no pack pass (forward, and inverse on the pencil path); the copies left (own block and
+// unpack) run along the blocks' contiguous axis on both sides, and forward a transpose within one rank is no copy (the
+// FFT before it writes the next stage). On a device slabs take the pencil path with p_row = 1 instead of the strided y
+// FFT, and one rank's whole grid runs as three strided 1-D stages (strided_stages.hpp).
 // Nothing fences except a timer's scope (a device queues the work) and the MPI exchanges.
 // How the local work is planned (fft3d.local), FFTW-MPI's and heFFTe's way:
 //   staged  three sets of batched 1-D FFTs (with the fused transposes): every decomposition
@@ -18,11 +22,13 @@
 //           device three strided 1-D stages between the same layouts
 // auto: with planning=measure or patient the candidates are timed here and the fastest kept (the record names the
 // choice and the times), with estimate planes where it can run, else on a device whole at one rank, else staged. The
-// layouts of the input and the result are the same whichever runs; in place (one rank) planes and staged pass through
-// the work array. Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's signs.
+// layouts of the input and the result are the same whichever runs; in place (any rank count) planes and staged pass
+// through the work arrays. Unnormalised in both directions (forward then inverse multiplies by N = nx ny nz), FFTW's
+// signs.
 #pragma once
 #include <mpi.h>
 
+#include <algorithm>
 #include <initializer_list>
 #include <memory>
 #include <utility>
@@ -49,7 +55,7 @@ struct FFTOptions {
   int ranks_per_node = 0;              // node_aware: emulated node size (0: the real shared-memory nodes)
   bool fuse_transpose = true;          // FFTs read/write the transposes' blocks directly (fused_transpose_fft.hpp)
   CommOptions comm;                    // what MPI is given for the transposes' buffers (the run's comm.* keys)
-  bool in_place = false;               // fft3d.in_place: forward and inverse overwrite their input (one rank, host)
+  bool in_place = false;               // fft3d.in_place: forward and inverse overwrite their input
 
   // What runs: fused only on host back ends (a device library writes whole lines, so an FFT cannot scatter its lines
   // into several ranks' blocks), and the pencil path for slabs on a device.
@@ -67,8 +73,10 @@ class DistributedFFT {
   DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTOptions& opt);
 
   const Decomposition& decomposition() const { return d_; }
-  const Pencil& x_stage() const { return x_; }     // this rank's input piece (forward), output (inverse)
-  const Pencil& z_stage() const { return z_; }     // this rank's spectral piece
+  const Pencil& x_stage() const { return x_; }  // this rank's input piece (forward), output (inverse)
+  const Pencil& z_stage() const { return z_; }  // this rank's spectral piece
+  // The values an array transformed in place holds on this rank: either stage (FFTW-MPI's local size).
+  long long in_place_size() const { return std::max(x_.size(), z_.size()); }
   LocalPlan local_plan() const { return local_; }  // what runs (never automatic)
   // planning=measure or patient with fft3d.local=auto: seconds of one forward + inverse per candidate tried (slowest
   // rank).
@@ -77,8 +85,8 @@ class DistributedFFT {
   int col() const { return grid_->cy(); }          // c in 0..p_col-1
   MPI_Comm comm() const { return grid_->comm(); }  // ranks ordered c * p_row + r
 
-  // in (X stage) is preserved; out (Z stage); with fft3d.in_place, in == out is overwritten. Timers (optional):
-  // local_fft, pack, transpose, unpack.
+  // in (X stage) is preserved; out (Z stage); in place (in == out, any rank count: fft3d.in_place) the array holds
+  // in_place_size() values and is overwritten. Timers (optional): local_fft, pack, transpose, unpack.
   void forward(const Field& in, const Field& out, Timers* timers = nullptr);
   // in (Z stage) is preserved; out (X stage); as forward with fft3d.in_place.
   void inverse(const Field& in, const Field& out, Timers* timers = nullptr);
@@ -101,8 +109,9 @@ class DistributedFFT {
   std::vector<LocalPlan> local_candidates() const;
   std::vector<std::pair<const Reshape*, int>> used_reshapes() const;
   void choose_local_plan();
-  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Pencil& to, const Field& dst,
-                        Timers* timers);
+  const Field& stage_before(const Reshape& r, const Field& otherwise) const;
+  void reshape_then_fft(const Reshape& r, int axis, bool forward, const Field& src, const Field& mid, const Pencil& to,
+                        const Field& dst, Timers* timers);
   void fft_then_reshape(const Reshape& r, int axis, bool forward, const Pencil& from, const Field& src,
                         const Field& scratch, const Field& dst, Timers* timers);
   Decomposition d_;

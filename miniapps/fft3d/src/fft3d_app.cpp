@@ -55,9 +55,10 @@ void declare(Schema& s) {
             "cache-sized chunks (no unpack pass after, no pack pass before it); false: separate pack, exchange, unpack "
             "and FFT passes (heFFTe / 2DECOMP style). Host back ends only: on a device the passes are separate");
   s.boolean("fft3d.in_place", false,
-            "fft mode, 1 rank, host: each transform overwrites its input, as FFTW-MPI's in-place benchmark (local "
-            "whole: FFTW's in-place 3-D plan; planes, staged: through the work array); the input is copied into the "
-            "transformed array untimed before each forward; false: the input is kept and the result written beside it");
+            "fft mode, every rank count: each transform overwrites its input, in one array per rank that holds either "
+            "stage, as FFTW-MPI's in-place transforms (local whole: FFTW's in-place 3-D plan; planes, staged: through "
+            "the work arrays); the input is copied into the transformed array untimed before each forward; false: the "
+            "input is kept and the result written beside it");
   s.integer("fft3d.iterations", 10, 1, 100000, "fft: timed forward+inverse pairs; ft: NAS FT iterations");
   s.integer("fft3d.warmup", 1, 0, 1000, "fft: untimed forward+inverse pairs before timing");
   s.boolean("fft3d.serial_baseline", false,
@@ -104,11 +105,12 @@ double stream_copy_gbs(long long n) {
   return 2.0 * n * sizeof(Complex) / best * 1e-9;
 }
 
-// What the forward transform reads: u, or with fft3d.in_place a copy of u in `spectrum` (one rank: the same size),
-// which the transform then overwrites (spectrum and back are then one array).
+// What the forward transform reads: u, or with fft3d.in_place a copy of u at the start of `spectrum` (which holds
+// either stage: DistributedFFT::in_place_size), which the transform then overwrites (spectrum and back are then one
+// array).
 const Field& forward_input(const RunOptions& o, const Field& u, const Field& spectrum) {
   if (!o.fft.in_place) return u;
-  Kokkos::deep_copy(spectrum, u);
+  Kokkos::deep_copy(Kokkos::subview(spectrum, std::make_pair(size_t(0), u.extent(0))), u);
   return spectrum;
 }
 
@@ -337,7 +339,7 @@ void run(RunContext& ctx) {
   publish_results(ctx, wisdom);
   ctx.check_stop();  // Ctrl-C is seen between the set-up phases
   Field u = make_field("fft3d::u", fft->x_stage().size());
-  Field spectrum = make_field("fft3d::spectrum", fft->z_stage().size());
+  Field spectrum = make_field("fft3d::spectrum", o.fft.in_place ? fft->in_place_size() : fft->z_stage().size());
   Field back = o.fft.in_place ? spectrum : make_field("fft3d::back", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), d.global, u);
   ctx.check_stop();

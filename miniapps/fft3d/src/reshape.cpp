@@ -88,6 +88,37 @@ BoxCopy array_copy(const Pencil& from, const Pencil& to, const Box& b) {
 
 long long elements(const BoxCopy& c) { return (long long)c.n[0] * c.n[1] * c.n[2]; }
 
+// The one axis along which the pieces differ (-1: none, or more than one).
+int split_axis(const std::vector<Pencil>& pieces) {
+  int axis = -1;
+  for (int ax = 0; ax < 3; ++ax)
+    for (const Pencil& p : pieces)
+      if (p.lo[ax] != pieces.front().lo[ax] || p.n[ax] != pieces.front().n[ax]) {
+        if (axis >= 0) return -1;
+        axis = ax;
+        break;
+      }
+  return axis;
+}
+
+// p laid out with `axis` slowest, the other two in p's order.
+Pencil with_slowest(const Pencil& p, int axis) {
+  Pencil q = p;
+  int k = 0;
+  q.order[k++] = axis;
+  for (int d = 0; d < 3; ++d)
+    if (p.order[d] != axis) q.order[k++] = p.order[d];
+  return q;
+}
+
+// Whether b spans p whole along every axis but `axis` (then it is one contiguous range of p laid out with `axis`
+// slowest).
+bool spans_but(const Box& b, const Pencil& p, int axis) {
+  for (int ax = 0; ax < 3; ++ax)
+    if (ax != axis && (b.lo[ax] != p.lo[ax] || b.n[ax] != p.n[ax])) return false;
+  return true;
+}
+
 std::unique_ptr<Timers::Scope> scope(Timers* timers, const char* name, Category cat) {
   return timers ? std::make_unique<Timers::Scope>(timers->scope(name, cat)) : nullptr;
 }
@@ -101,6 +132,18 @@ void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const 
   const long long s0 = c.src0, d0 = c.dst0;
   const long long sa0 = c.sa[0], sa1 = c.sa[1], sa2 = c.sa[2], da0 = c.da[0], da1 = c.da[1], da2 = c.da[2];
   if constexpr (mem_space_on_host) {
+    if (mapping == Mapping::mdrange && sa2 == 1 && da2 == 1) {
+      // Runs contiguous in both arrays (a block moved in its own order): plain row copies, at a copy's speed
+      const int n1 = c.n[1], n2 = c.n[2];
+      Kokkos::parallel_for(kernel_name, Kokkos::RangePolicy<HostExec>(0, c.n[0]), [=](int i) {
+        for (int j = 0; j < n1; ++j) {
+          const Complex* s = src + s0 + i * sa0 + j * sa1;
+          Complex* d = dst + d0 + i * da0 + j * da1;
+          for (int k = 0; k < n2; ++k) d[k] = s[k];
+        }
+      });
+      return;
+    }
     if (mapping == Mapping::mdrange) {
       // Cache-blocked: per i, tiles of tile x tile (j, k) elements, so that whichever of j and k the source runs along
       // contiguously, a tile's rows of both arrays stay in cache (a transposing copy reads each line once).
@@ -128,7 +171,7 @@ void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const 
 }
 
 Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy,
-                 Mapping mapping, int ranks_per_node)
+                 Mapping mapping, int ranks_per_node, bool send_in_place)
     : in_(std::move(in)), out_(std::move(out)), mapping_(mapping) {
   int size = 1;
   MPI_Comm_rank(comm, &me_);
@@ -139,20 +182,35 @@ Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm,
     transpose_ = strategy == TransposeStrategy::node_aware && ranks_per_node > 0
                      ? Transpose::create_node_aware(comm, ranks_per_node)
                      : Transpose::create(strategy, comm);
-  const Pencil& mine_in = in_[me_];
+  // Sending in place: every block of every rank one contiguous range of its input piece laid out with the axis the
+  // output pieces split slowest (the same on every rank: the pieces are known to all).
+  const int split = split_axis(out_);
+  sends_in_place_ = send_in_place && size > 1 && split >= 0;
+  for (int p = 0; p < size && sends_in_place_; ++p)
+    for (int q = 0; q < size; ++q)
+      if (intersect(in_[p], out_[q]).size() > 0 && !spans_but(intersect(in_[p], out_[q]), in_[p], split))
+        sends_in_place_ = false;
+  for (const Pencil& p : in_) {
+    const Pencil layout = sends_in_place_ ? with_slowest(p, split) : p;
+    wire_order_.push_back({layout.order[0], layout.order[1], layout.order[2]});
+  }
+  in_layout_ = sends_in_place_ ? with_slowest(in_[me_], split) : in_[me_];
   const Pencil& mine_out = out_[me_];
   // This rank's own block is copied directly from the input to the output array (no buffer, no message).
-  own_ = array_copy(mine_in, mine_out, intersect(mine_in, mine_out));
+  own_ = array_copy(in_layout_, mine_out, intersect(in_layout_, mine_out));
   for (int q = 0; q < size; ++q) {
-    Box s = intersect(mine_in, out_[q]), r = intersect(in_[q], mine_out);
+    Box s = intersect(in_layout_, out_[q]), r = intersect(in_[q], mine_out);
     if (q == me_) s.n[0] = r.n[0] = 0;
-    pack_.push_back(block_copy(mine_in, s, mine_in.order, send_total_, true));
-    unpack_.push_back(writes_contiguous(block_copy(mine_out, r, in_[q].order, recv_total_, false)));
-    scounts_.push_back(int(2 * s.size())), sdispls_.push_back(int(2 * send_total_));
+    // sending in place the block to q is where it lies in the input array, and nothing is packed
+    const long long send_at = sends_in_place_ ? offset_of(in_layout_, s) : send_total_;
+    pack_.push_back(sends_in_place_ ? BoxCopy{} : block_copy(in_layout_, s, in_layout_.order, send_at, true));
+    unpack_.push_back(writes_contiguous(block_copy(mine_out, r, wire_order_[q].data(), recv_total_, false)));
+    scounts_.push_back(int(2 * s.size())), sdispls_.push_back(int(2 * send_at));
     rcounts_.push_back(int(2 * r.size())), rdispls_.push_back(int(2 * recv_total_));
     send_total_ += s.size();
     recv_total_ += r.size();
   }
+  if (sends_in_place_) send_total_ = in_layout_.size();
   // MPI counts and displacements are ints (in doubles): every rank stops together if one overflows.
   const long long limit = std::numeric_limits<int>::max() / 2;
   collective_check<InputError>(comm, send_total_ <= limit && recv_total_ <= limit,
@@ -177,13 +235,16 @@ void Reshape::apply(const Complex* in, Complex* out, const TransposeBuffer& send
 void Reshape::pack_and_exchange(const Complex* in, const TransposeBuffer& send, const TransposeBuffer& recv,
                                 Timers* timers) const {
   if (!transpose_) return;
-  {
+  if (sends_in_place_) {
+    if (in != send.data()) throw RuntimeError("fft3d reshape: sending in place needs the input in the send buffer");
+    Kokkos::fence();  // MPI reads the send buffer the FFT before wrote
+  } else {
     auto t = scope(timers, "pack", Category::compute);
     for (int q = 0; q < ranks(); ++q)
       if (q != me_) copy_box("fft3d::pack", mapping_, pack_[q], in, send.data());
     Kokkos::fence();  // MPI reads the send buffer
+    packed_bytes_ += send_total_ * sizeof(Complex);
   }
-  packed_bytes_ += send_total_ * sizeof(Complex);
   exchange(send, recv, timers);
 }
 
@@ -197,7 +258,12 @@ void Reshape::exchange_and_unpack(const TransposeBuffer& send, const TransposeBu
 // The blocks to send are in MPI's memory first (staged: copied to the host), the received ones in the buffer after.
 void Reshape::exchange(const TransposeBuffer& send, const TransposeBuffer& recv, Timers* timers) const {
   auto t = scope(timers, "transpose", Category::communication);
-  send.to_mpi(0, size_t(send_total_));
+  if (sends_in_place_) {  // the peers' blocks only (the own block lies among them)
+    for (int q = 0; q < ranks(); ++q)
+      if (q != me_ && scounts_[q] > 0) send.to_mpi(size_t(sdispls_[q] / 2), size_t(scounts_[q] / 2));
+  } else {
+    send.to_mpi(0, size_t(send_total_));
+  }
   transpose_->exchange(reinterpret_cast<const double*>(send.mpi()), scounts_, sdispls_,
                        reinterpret_cast<double*>(recv.mpi()), rcounts_, rdispls_);
   recv.from_mpi(0, size_t(recv_total_));
@@ -238,12 +304,13 @@ std::vector<Block> Reshape::received(const Complex* in, const TransposeBuffer& r
   std::vector<Block> v;
   for (int q = 0; q < ranks(); ++q)
     if (intersect(in_[q], out_[me_]).size() > 0)
-      v.push_back(q == me_ ? block(in, 0, in_[me_], nullptr, q, false)
-                           : block(recv.data(), rdispls_[q] / 2, in_[me_], in_[q].order, q, false));
+      v.push_back(q == me_ ? block(in, 0, in_layout_, nullptr, q, false)
+                           : block(recv.data(), rdispls_[q] / 2, in_layout_, wire_order_[q].data(), q, false));
   return v;
 }
 
 std::vector<Block> Reshape::to_send(Complex* out, const TransposeBuffer& send) const {
+  if (sends_in_place_) throw RuntimeError("fft3d reshape: a reshape that sends in place has no blocks to fill");
   std::vector<Block> v;
   for (int q = 0; q < ranks(); ++q)
     if (intersect(in_[me_], out_[q]).size() > 0)

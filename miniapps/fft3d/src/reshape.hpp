@@ -5,9 +5,14 @@
 // Blocks travel in the input memory order; pack and unpack are one strided 3-D copy kernel (unpack
 // loops in the output's order: contiguous writes) on the default execution space. The own block is copied
 // directly, in to out. MPI gets the buffers as MPIBuffer says (host memory, staged, or device memory).
+// Sending in place (send_in_place, several ranks): the input array is the send buffer itself, laid out as
+// input_layout(): the axis the output pieces split slowest, the other two in the input stage's order, so that each
+// block to send is one contiguous range of it and travels in that order. The FFT before the reshape writes that
+// layout (its strides do the local transpose: strided_stages.hpp), and there is no pack pass.
 #pragma once
 #include <mpi.h>
 
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -32,10 +37,17 @@ class Reshape {
  public:
   // in[q], out[q]: the pieces of rank q of comm in the input and output stage.
   // ranks_per_node > 0 (node_aware only): emulate nodes as blocks of that many consecutive ranks of comm.
+  // send_in_place: send from the input array (laid out as input_layout()) where comm has several ranks.
   Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy, Mapping mapping,
-          int ranks_per_node = 0);
-  // in: input-stage data of this rank; out: output-stage data (a different array); send/recv: buffers of at least
-  // send_size() / recv_size() values. Timers (optional) get pack, transpose, unpack.
+          int ranks_per_node = 0, bool send_in_place = false);
+  // Whether the input array is the send buffer (no pack), and the layout the input array has: the input stage's
+  // piece of this rank, in its stage's order or (sending in place) with the output pieces' split axis slowest.
+  bool sends_in_place() const { return sends_in_place_; }
+  const Pencil& input_layout() const { return in_layout_; }
+  const Pencil& output_layout() const { return out_[me_]; }
+  // in: input-stage data of this rank (laid out as input_layout(); sending in place: send's data); out: output-stage
+  // data (a different array); send/recv: buffers of at least send_size() / recv_size() values. Timers (optional)
+  // get pack, transpose, unpack.
   void apply(const Complex* in, Complex* out, const TransposeBuffer& send, const TransposeBuffer& recv,
              Timers* timers) const;
 
@@ -51,17 +63,24 @@ class Reshape {
   std::vector<Block> to_send(Complex* out, const TransposeBuffer& send) const;
   void exchange_and_unpack(const TransposeBuffer& send, const TransposeBuffer& recv, Complex* out,
                            Timers* timers) const;
-  long long send_size() const { return send_total_; }
+  long long send_size() const { return send_total_; }  // sending in place: the whole input piece
   long long recv_size() const { return recv_total_; }
   const Transpose* transpose() const { return transpose_.get(); }
   // Bytes the pack (with the own-block copy) and the unpack kernels have copied so far (read once, written once).
   long long packed_bytes() const { return packed_bytes_; }
   long long unpacked_bytes() const { return unpacked_bytes_; }
   int ranks() const { return int(in_.size()); }
+  // The copy kernels of apply(): the own block's, then one per peer from the receive buffer (empty for this rank).
+  const BoxCopy& own_copy() const { return own_; }
+  const std::vector<BoxCopy>& unpack_copies() const { return unpack_; }
 
  private:
   std::vector<Pencil> in_, out_;
   int me_ = 0;
+  bool sends_in_place_ = false;
+  Pencil in_layout_;
+  // The memory order rank q's blocks travel in: its input piece's, or its input layout's when sending in place.
+  std::vector<std::array<int, 3>> wire_order_;
   Mapping mapping_;
   std::unique_ptr<Transpose> transpose_;
   void exchange(const TransposeBuffer& send, const TransposeBuffer& recv, Timers* timers) const;

@@ -45,6 +45,10 @@ std::vector<Variant> all_variants(int ranks) {
     const auto s = parse_transpose_strategy(name);
     v.push_back({DecompKind::slab, 0, 0, s});
     v.push_back({DecompKind::pencil, 0, 0, s});
+    // a device's path (unfused, FFTs writing the send buffers) through the host back end, with each transpose
+    // among all ranks
+    v.push_back({DecompKind::pencil, ranks, 1, s, Mapping::mdrange, 0, false});
+    v.push_back({DecompKind::pencil, 1, ranks, s, Mapping::mdrange, 0, false});
   }
   for (int pr = 1; pr <= ranks; ++pr)
     if (ranks % pr == 0) v.push_back({DecompKind::pencil, pr, ranks / pr, TransposeStrategy::alltoallv});
@@ -69,15 +73,19 @@ std::vector<Variant> all_variants(int ranks) {
   // one 3-D plan (host) or three strided 1-D stages (device)
   if (ranks == 1)
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
-  if (proxylab::mem_space_on_host && ranks == 1) {
-    // one 3-D plan in place (fft3d.in_place)
+  // in place (fft3d.in_place), at every rank count: one 3-D plan (host) or the strided stages (device) at 1 rank;
+  // through the work arrays the slab's, the one-row pencil's and the automatic pencil grid's passes, fused and not
+  if (ranks == 1)
     v.push_back(
         {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole, true});
-    // in place through the work array: the slab's and the one-row pencil's passes, fused and not
-    for (const LocalPlan local : {LocalPlan::staged, LocalPlan::planes})
-      for (const bool fuse : {true, false})
-        for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
-          v.push_back({kind, 1, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse, local, true});
+  for (const bool fuse : {true, false}) {
+    for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
+      v.push_back({kind, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, fuse, LocalPlan::staged, true});
+    v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse,
+                 LocalPlan::staged, true});
+    if (proxylab::mem_space_on_host)
+      for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
+        v.push_back({kind, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse, LocalPlan::planes, true});
   }
   return v;
 }
@@ -108,11 +116,15 @@ Outcome run_variant(const Variant& v, int nx, int ny, int nz) {
   Field u = make_field("u", fft->x_stage().size()), f = make_field("f", fft->z_stage().size()),
         b = make_field("b", fft->x_stage().size());
   nas::initial_field(fft->x_stage(), g, u);
-  // In place, each transform overwrites a copy of its input (one rank: every stage has the same size).
+  // In place, each transform overwrites a copy of its input in an array that holds either stage; the result is
+  // copied out of it.
+  Field both = make_field("in place", v.in_place ? fft->in_place_size() : 0);
+  auto head = [](const Field& a, const Field& b) { return Kokkos::subview(a, std::make_pair(size_t(0), b.extent(0))); };
   auto transform = [&](bool forward, const Field& in, const Field& result) {
-    const Field& work = v.in_place ? result : in;
-    if (v.in_place) Kokkos::deep_copy(result, in);
-    forward ? fft->forward(work, result) : fft->inverse(work, result);
+    if (!v.in_place) return forward ? fft->forward(in, result) : fft->inverse(in, result);
+    Kokkos::deep_copy(head(both, in), in);
+    forward ? fft->forward(both, both) : fft->inverse(both, both);
+    Kokkos::deep_copy(result, head(both, result));
   };
   Outcome out;
   transform(true, u, f);
@@ -286,22 +298,20 @@ TEST_CASE(
   Variant slab_whole{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   slab_whole.local = LocalPlan::whole;
   if (ranks > 1) CHECK_THROWS_WITH(make_fft(slab_whole, 12, 10, 8), Catch::Contains("whole"));
-  // in place: one rank on the host only; estimate's rule runs planes there as out of place
+  // in place, at every rank count: estimate's rule as out of place (planes on the host, whole at one rank on a device)
   Variant in_place{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   in_place.local = LocalPlan::automatic;
   in_place.in_place = true;
-  if (ranks > 1 || !proxylab::mem_space_on_host)
-    CHECK_THROWS_WITH(make_fft(in_place, 12, 10, 8), Catch::Contains("fft3d.in_place"));
-  else
-    CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == LocalPlan::planes);
+  const LocalPlan by_rule = proxylab::mem_space_on_host ? LocalPlan::planes
+                            : ranks == 1                ? LocalPlan::whole
+                                                        : LocalPlan::staged;
+  CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == by_rule);
 
-  // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed, in place too (one rank on the
-  // host), with either timing planning; on a device (no planes) staged and whole timed at 1 rank, and at several
-  // ranks staged runs untimed
+  // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed, in place too, with either timing
+  // planning; on a device (no planes) staged and whole timed at 1 rank, and at several ranks staged runs untimed
   const size_t timed = proxylab::mem_space_on_host ? (ranks == 1 ? 3u : 2u) : (ranks == 1 ? 2u : 0u);
   for (const FFTPlanning planning : {FFTPlanning::measure, FFTPlanning::patient})
     for (const bool in_place : {false, true}) {
-      if (in_place && (ranks > 1 || !proxylab::mem_space_on_host)) continue;
       for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
         INFO((kind == DecompKind::slab ? "slab" : "pencil")
              << (in_place ? " in place, " : ", ") << to_string(planning));
@@ -338,6 +348,102 @@ TEST_CASE(
   if (ranks == 4) {
     const DistributedFFT fft(Decomposition::make(DecompKind::pencil, 12, 10, 8, ranks, 2, 2), MPI_COMM_WORLD, {});
     CHECK(fft.local_plan() == LocalPlan::staged);
+  }
+}
+
+TEST_CASE("fft3d: on a device's path the FFTs write the blocks to send, so nothing is packed", "[fft3d][mpi]") {
+  const int ranks = world_size();
+  // (the pencil path unfused, as on a device, where slabs run it too: each transpose among ranks copies the own block
+  // and unpacks, 1 pass over its output piece; forward a transpose within one rank copies nothing, inverse it is one
+  // copy along x on both sides)
+  const std::vector<Variant> variants{
+      {DecompKind::pencil, ranks, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 0, 0, TransposeStrategy::nonblocking, Mapping::mdrange, 0, false}};
+  for (const Variant& v : variants) {
+    INFO(label(v) << " at " << ranks << " ranks");
+    auto fft = make_fft(v, 12, 10, 9);
+    const Decomposition& d = fft->decomposition();
+    Field u = make_field("u", fft->x_stage().size()), f = make_field("f", fft->z_stage().size());
+    nas::initial_field(fft->x_stage(), d.global, u);
+    const long long before = fft->copied_bytes();
+    fft->forward(u, f);
+    const int r = fft->row(), c = fft->col();
+    const long long forward = (d.p_row > 1 ? d.y_pencil(r, c).size() : 0) + (d.p_col > 1 ? d.z_pencil(r, c).size() : 0);
+    CHECK(fft->copied_bytes() - before == forward * (long long)sizeof(Complex));
+    fft->inverse(f, u);
+    const long long inverse = d.y_pencil(r, c).size() + d.x_pencil(r, c).size();
+    CHECK(fft->copied_bytes() - before == (forward + inverse) * (long long)sizeof(Complex));
+  }
+}
+
+namespace {
+// The distinct 32-byte sectors of the complex values at these indices (an array on a 256-byte boundary, as
+// cudaMalloc's).
+int sectors(const std::vector<long long>& indices) {
+  std::vector<long long> s;
+  for (long long i : indices) s.push_back(i * (long long)sizeof(Complex) / 32);
+  std::sort(s.begin(), s.end());
+  return int(std::unique(s.begin(), s.end()) - s.begin());
+}
+// The most sectors of any warp (32 consecutive (i, j, k), k fastest: the flat and the mdrange mappings) of a copy's
+// reads and of its writes, against the 16 sectors 32 complex values fill.
+std::pair<int, int> worst_sectors(const BoxCopy& c) {
+  const long long n = (long long)c.n[0] * c.n[1] * c.n[2];
+  int reads = 0, writes = 0;
+  for (long long w = 0; w < n; w += 32) {
+    std::vector<long long> from, to;
+    for (long long t = w; t < std::min(n, w + 32); ++t) {
+      const long long i = t / ((long long)c.n[1] * c.n[2]), j = t / c.n[2] % c.n[1], k = t % c.n[2];
+      from.push_back(c.src0 + i * c.sa[0] + j * c.sa[1] + k * c.sa[2]);
+      to.push_back(c.dst0 + i * c.da[0] + j * c.da[1] + k * c.da[2]);
+    }
+    reads = std::max(reads, sectors(from));
+    writes = std::max(writes, sectors(to));
+  }
+  return {reads, writes};
+}
+}  // namespace
+
+TEST_CASE("fft3d: the copies left on a device's path read and write whole sectors per warp", "[fft3d][mpi]") {
+  const int ranks = world_size();
+  if (ranks == 1) return;  // one rank's transposes copy nothing on that path
+  // X -> Y and back among all ranks (pencil ranks x 1), Y -> Z and back among all ranks (pencil 1 x ranks); a grid
+  // whose runs along the blocks' contiguous axis are 32 values or more: each warp access fills 16 sectors (17 where a
+  // run does not start on one), where a transposing copy touches 32
+  const int n = 64 * ranks;
+  const auto rows = Decomposition::make(DecompKind::pencil, n, n, n, ranks, ranks, 1);
+  const auto cols = Decomposition::make(DecompKind::pencil, n, n, n, ranks, 1, ranks);
+  // (the Y stage on that path is laid out (x, z, y) forward and (y, z, x) inverse: DistributedFFT's constructor)
+  auto laid_out = [](Pencil p, int o0, int o1, int o2) {
+    p.order[0] = o0, p.order[1] = o1, p.order[2] = o2;
+    return p;
+  };
+  std::vector<Pencil> x_row, y_row, y_col, z_col, yi_row, yi_col;
+  for (int q = 0; q < ranks; ++q) {
+    x_row.push_back(rows.x_pencil(q, 0));
+    y_row.push_back(laid_out(rows.y_pencil(q, 0), 0, 2, 1));
+    y_col.push_back(laid_out(cols.y_pencil(0, q), 0, 2, 1));
+    z_col.push_back(cols.z_pencil(0, q));
+    yi_row.push_back(laid_out(rows.y_pencil(q, 0), 1, 2, 0));
+    yi_col.push_back(laid_out(cols.y_pencil(0, q), 1, 2, 0));
+  }
+  const auto strategy = TransposeStrategy::alltoallv;
+  const Reshape x_to_y(x_row, y_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  const Reshape y_to_z(y_col, z_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  const Reshape z_to_y(z_col, yi_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  const Reshape y_to_x(yi_row, x_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  for (const Reshape* r : {&x_to_y, &y_to_z, &z_to_y, &y_to_x}) {
+    CHECK(r->sends_in_place());
+    CHECK(r->send_size() == r->input_layout().size());
+    std::vector<BoxCopy> copies{r->own_copy()};
+    for (const BoxCopy& c : r->unpack_copies())
+      if (c.n[0] * c.n[1] * c.n[2] > 0) copies.push_back(c);
+    for (const BoxCopy& c : copies) {
+      const auto [reads, writes] = worst_sectors(c);
+      CHECK(reads <= 17);
+      CHECK(writes <= 17);
+    }
   }
 }
 
@@ -394,8 +500,12 @@ TEST_CASE("fft3d: a transform pair without timers fences only before its MPI exc
   // left out.
   if (proxylab::mem_space_on_host && HostExec().concurrency() > 1) return;
   const int ranks = world_size();
-  std::vector<Variant> variants{{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
-                                {DecompKind::pencil, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false}};
+  // the unfused passes (a device's path) with the FFTs writing the send buffers, each transpose among all ranks
+  std::vector<Variant> variants{
+      {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, ranks, 1, TransposeStrategy::alltoallv, Mapping::mdrange, 0, false},
+      {DecompKind::pencil, 1, ranks, TransposeStrategy::nonblocking, Mapping::mdrange, 0, false}};
   if (ranks == 1)
     variants.push_back(
         {DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
