@@ -5,6 +5,7 @@
 #include <cmath>
 #include <utility>
 
+#include "backend.hpp"
 #include "proxylab/errors.hpp"
 #include "proxylab/stop.hpp"
 #include "strided_stages.hpp"
@@ -35,7 +36,7 @@ class TimedStage {
   TimedStage(Timers* timers, const char* name)
       : scope_(timers ? std::make_unique<Timers::Scope>(timers->scope(name)) : nullptr) {}
   ~TimedStage() {
-    if (scope_ && !mem_space_on_host) ExecSpace().fence();
+    if (scope_ && backend::asynchronous_kernels) ExecSpace().fence();
   }
   TimedStage(const TimedStage&) = delete;
   TimedStage& operator=(const TimedStage&) = delete;
@@ -134,7 +135,7 @@ void DistributedFFT::choose_local_plan() {
   if (opt_.local != LocalPlan::automatic) {
     if (std::find(candidates.begin(), candidates.end(), opt_.local) == candidates.end())
       throw InputError(std::string("key 'fft3d.local' has value '") + to_string(opt_.local) +
-                       "', which cannot run with " + d_.describe() + (mem_space_on_host ? "" : " on a device") +
+                       "', which cannot run with " + d_.describe() + (backend::host_fft_plans ? "" : " on a device") +
                        "; allowed: staged (every decomposition), planes (slabs and pencil grids of one row, on the "
                        "host), whole (one rank), or auto");
     local_ = opt_.local;
@@ -177,7 +178,9 @@ void DistributedFFT::choose_local_plan() {
              })->first;
     return;
   }
-  local_ = FFTOptions::whole_planes(d_) ? LocalPlan::planes : mem_space_on_host ? LocalPlan::staged : LocalPlan::whole;
+  local_ = FFTOptions::whole_planes(d_) ? LocalPlan::planes
+           : backend::host_fft_plans    ? LocalPlan::staged
+                                        : LocalPlan::whole;
   pair();
 }
 
@@ -258,7 +261,7 @@ void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, 
 // One rank's whole grid: one FFTW 3-D plan on the host, three strided 1-D stages on a device (its library plans one
 // transform dimension; strided_stages.hpp).
 void DistributedFFT::whole(bool forward, const Field& in, const Field& out, Timers* timers) {
-  if constexpr (mem_space_on_host) {
+  if constexpr (backend::host_fft_plans) {
     if (forward) return fft_axes({0, 1, 2}, true, x_, in, z_, out, timers);
     return fft_axes({0, 1, 2}, false, z_, in, x_, out, timers);
   }

@@ -34,6 +34,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend.hpp"
 #include "decomposition.hpp"
 #include "field.hpp"
 #include "proxylab/comm/grid.hpp"
@@ -59,11 +60,11 @@ struct FFTOptions {
 
   // What runs: fused only on host back ends (a device library writes whole lines, so an FFT cannot scatter its lines
   // into several ranks' blocks), and the pencil path for slabs on a device.
-  bool fused() const { return fuse_transpose && mem_space_on_host; }
-  static bool pencil_path(DecompKind kind) { return kind == DecompKind::pencil || !mem_space_on_host; }
+  bool fused() const { return fuse_transpose && backend::host_fft_plans; }
+  static bool pencil_path(DecompKind kind) { return kind == DecompKind::pencil || !backend::host_fft_plans; }
   // On the host the X stage holds whole (y, x) planes for slabs and for pencil grids of one row: FFTW 2-D plans over
   // them and one transpose X -> Z can run (LocalPlan::planes).
-  static bool whole_planes(const Decomposition& d) { return mem_space_on_host && d.p_row == 1; }
+  static bool whole_planes(const Decomposition& d) { return backend::host_fft_plans && d.p_row == 1; }
 };
 
 class DistributedFFT {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "backend.hpp"
 #include "proxylab/errors.hpp"
 
 namespace proxylab::fft3d {
@@ -131,7 +132,7 @@ void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const 
   if (c.n[0] <= 0 || c.n[1] <= 0 || c.n[2] <= 0) return;
   const long long s0 = c.src0, d0 = c.dst0;
   const long long sa0 = c.sa[0], sa1 = c.sa[1], sa2 = c.sa[2], da0 = c.da[0], da1 = c.da[1], da2 = c.da[2];
-  if constexpr (mem_space_on_host) {
+  if constexpr (backend::host_row_copies) {
     if (mapping == Mapping::mdrange && sa2 == 1 && da2 == 1) {
       // Runs contiguous in both arrays (a block moved in its own order): plain row copies, at a copy's speed
       const int n1 = c.n[1], n2 = c.n[2];

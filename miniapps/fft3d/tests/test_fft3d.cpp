@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "backend.hpp"
 #include "checks.hpp"
 #include "decomposition.hpp"
 #include "distributed_fft.hpp"
@@ -63,7 +64,7 @@ std::vector<Variant> all_variants(int ranks) {
   }
   // the other local plans (fft3d.local): 2-D plans over the slabs' planes (fused and not), one 3-D plan at 1 rank;
   // host FFTW's 2-D plans
-  if (proxylab::mem_space_on_host) {
+  if (backend::host_fft_plans) {
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false, LocalPlan::planes});
     // a pencil grid of one row holds a slab's planes: the 2-D plans and one transpose X -> Z
@@ -83,7 +84,7 @@ std::vector<Variant> all_variants(int ranks) {
       v.push_back({kind, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, fuse, LocalPlan::staged, true});
     v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse,
                  LocalPlan::staged, true});
-    if (proxylab::mem_space_on_host)
+    if (backend::host_fft_plans)
       for (const DecompKind kind : {DecompKind::slab, DecompKind::pencil})
         v.push_back({kind, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, fuse, LocalPlan::planes, true});
   }
@@ -302,14 +303,14 @@ TEST_CASE(
   Variant in_place{DecompKind::slab, 0, 0, TransposeStrategy::alltoallv};
   in_place.local = LocalPlan::automatic;
   in_place.in_place = true;
-  const LocalPlan by_rule = proxylab::mem_space_on_host ? LocalPlan::planes
-                            : ranks == 1                ? LocalPlan::whole
-                                                        : LocalPlan::staged;
+  const LocalPlan by_rule = backend::host_fft_plans ? LocalPlan::planes
+                            : ranks == 1            ? LocalPlan::whole
+                                                    : LocalPlan::staged;
   CHECK(make_fft(in_place, 12, 10, 8)->local_plan() == by_rule);
 
   // slabs and a pencil grid of one row: staged, planes (and whole at 1 rank) timed, in place too, with either timing
   // planning; on a device (no planes) staged and whole timed at 1 rank, and at several ranks staged runs untimed
-  const size_t timed = proxylab::mem_space_on_host ? (ranks == 1 ? 3u : 2u) : (ranks == 1 ? 2u : 0u);
+  const size_t timed = backend::host_fft_plans ? (ranks == 1 ? 3u : 2u) : (ranks == 1 ? 2u : 0u);
   for (const FFTPlanning planning : {FFTPlanning::measure, FFTPlanning::patient})
     for (const bool in_place : {false, true}) {
       for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
@@ -336,9 +337,9 @@ TEST_CASE(
 
   // auto with estimate: a fixed rule, nothing timed; planes where the X stage holds whole planes (slabs, pencil
   // grids of one row; on the host), staged on grids of several rows; on a device whole at one rank, else staged
-  const LocalPlan expected = proxylab::mem_space_on_host ? LocalPlan::planes
-                             : ranks == 1                ? LocalPlan::whole
-                                                         : LocalPlan::staged;
+  const LocalPlan expected = backend::host_fft_plans ? LocalPlan::planes
+                             : ranks == 1            ? LocalPlan::whole
+                                                     : LocalPlan::staged;
   for (const auto& [kind, p_row] : {std::pair{DecompKind::slab, 0}, std::pair{DecompKind::pencil, 1}}) {
     const auto d = Decomposition::make(kind, 12, 10, 8, ranks, p_row, 0);
     const DistributedFFT fft(d, MPI_COMM_WORLD, FFTOptions{});
@@ -498,7 +499,7 @@ TEST_CASE("fft3d: a transform pair without timers fences only before its MPI exc
   // The host FFT library joins its threads with a fence when it splits a batch over several: one thread here (the
   // unit tests' MPI runs), so that every fence counted is fft3d's. The fused host path's chunk loop (host only) is
   // left out.
-  if (proxylab::mem_space_on_host && HostExec().concurrency() > 1) return;
+  if (backend::host_fft_plans && HostExec().concurrency() > 1) return;
   const int ranks = world_size();
   // the unfused passes (a device's path) with the FFTs writing the send buffers, each transpose among all ranks
   std::vector<Variant> variants{
@@ -527,7 +528,7 @@ TEST_CASE("fft3d: a transform pair without timers fences only before its MPI exc
     }
     if (ranks == 1) CHECK(fences == 0);
     // (a device build's MPI buffers in host memory are copies, whose deep_copy fences too: counted on the host only)
-    if (proxylab::mem_space_on_host) CHECK(fences == int(exchanges));
+    if (!proxylab::CommOptions{}.staged_through_host()) CHECK(fences == int(exchanges));
   }
 }
 #endif
