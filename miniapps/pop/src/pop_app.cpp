@@ -47,6 +47,9 @@ void declare(Schema& s) {
   s.choice("solver.mapping", Mapping::flat, "loop mapping of the operator and vector kernels");
   s.boolean("solver.fused", true, "fused vector updates (one pass per iteration phase) or one kernel per statement");
   s.boolean("solver.replace", true, "pipecg: residual replacement at each convergence check");
+  s.boolean("solver.phase_timers", detail::on_host<Kokkos::DefaultExecutionSpace>,
+            "time each phase of the iteration in its own (fenced) timer region; false: the iterations as one region "
+            "(no host wait per kernel: the default on a device)");
   s.integer("pcsi.lanczos_steps", 40, 2, 1000, "pcsi: Lanczos steps for the eigenvalue bounds");
   s.real("pcsi.mu_safety", 1.05, 1.0, 10.0, "pcsi: factor on the largest Ritz value");
   s.real("pcsi.nu_safety", 1.0, 0.01, 1.0, "pcsi: factor on the smallest Ritz value");
@@ -251,7 +254,7 @@ void run(RunContext& ctx) {
       limits.exchange({"global sums", {"solve/reduction"}},
                       {"allreduce", double(st.reductions) / it, 8.0 * words_per_sum, 1, ctx.size}, t_red / it);
     } else {  // one phase: the kernels' bytes over the whole iteration's time (halo and sums in it)
-      limits.memory({"solver iteration (kernels, halo and sums)", {"solve/iterations"}}, st.bytes / it, t_kernels / it);
+      limits.memory({"whole iteration (kernels+halo+sums)", {"solve/iterations"}}, st.bytes / it, t_kernels / it);
     }
     publish_results(ctx, limits.section());
   }
