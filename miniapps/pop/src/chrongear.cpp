@@ -10,7 +10,7 @@ namespace {
 
 // ChronGear's step as its kernels compute it from the step scalars: rho = <r, M^-1 r> and delta = <A z, z> (the
 // slot after rho's), the last iteration's rho and sigma (slots rho_old, sigma_old); a spent recurrence freezes the
-// step (DeviceRz). The iteration's sigma is written to slot sigma_new by one point of one kernel.
+// step (DeviceRz). The iteration's sigma goes to slot sigma_new (Workspace::keep).
 struct ChronGearStep {
   DeviceRz rho;
   int rho_old, sigma_old, sigma_new;
@@ -21,7 +21,7 @@ struct ChronGearStep {
   }
   KOKKOS_INLINE_FUNCTION double alpha() const { return rho.spent() ? 0.0 : rho() / sigma(); }
   KOKKOS_INLINE_FUNCTION void keep_sigma(int j, int i, int jb, int ib) const {
-    if (Workspace::writes_scalars(j, i, jb, ib)) rho.s(sigma_new) = sigma();
+    if (Workspace::keeps_scalar(j, i, jb, ib)) rho.s(sigma_new) = sigma();
   }
 };
 constexpr int sigma_slot = Workspace::first_free_slot;  // and the next: sigma of odd and even iterations
@@ -69,10 +69,14 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
     const bool spent = w.recurrence_spent(at, d ? std::optional<double>((*d)[0]) : std::nullopt);
     const ChronGearStep step{w.rz(at), rho_old, sigma_slot + (m + 1) % 2, sigma_slot + m % 2};
     rho_old = at;
+    w.keep(
+        step.sigma_new, KOKKOS_LAMBDA() { return step.sigma(); });
     if (fused) {
+      const auto beta_c = Workspace::coefficient(KOKKOS_LAMBDA() { return step.beta(); });
+      const auto alpha_c = Workspace::coefficient(KOKKOS_LAMBDA() { return step.alpha(); });
       w.vector(
           "pop::cg_update", 12, 9, KOKKOS_LAMBDA(int j, int i) {
-            const double beta = step.beta(), alpha = step.alpha();
+            const double beta = beta_c(), alpha = alpha_c();
             step.keep_sigma(j, i, jb, ib);
             const double sn = z(j, i) + beta * s(j, i), qn = az(j, i) + beta * q(j, i);
             s(j, i) = sn;
@@ -83,10 +87,11 @@ void solve_chrongear(Workspace& w, const View2D<double>& b, const View2D<double>
             z(j, i) = rn * rA0(j, i);
           });
     } else {
+      const auto beta = Workspace::coefficient(KOKKOS_LAMBDA() { return step.beta(); });
       w.vector(
           "pop::cg_update_s", 3, 2, KOKKOS_LAMBDA(int j, int i) {
             step.keep_sigma(j, i, jb, ib);
-            s(j, i) = z(j, i) + step.beta() * s(j, i);
+            s(j, i) = z(j, i) + beta() * s(j, i);
           });
       w.xpby(
           "pop::cg_update_q", q, az, KOKKOS_LAMBDA() { return step.beta(); });

@@ -81,18 +81,20 @@ void pcg_fused(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
   for (; m <= w.opt.max_iters; ++m) {
     const bool check = w.recurrence_spent(eta1, eta1_host) || w.is_check(m);
     const PcgStep step{w.rz(eta1), eta0, sq_slot};
+    const auto beta = Workspace::coefficient(KOKKOS_LAMBDA() { return step.beta(); });
     if (x_pending) {
       const PcgStep a = pending;
+      const auto alpha_pending = Workspace::coefficient(KOKKOS_LAMBDA() { return a.alpha(); });
       w.vector(
           "pop::pcg_direction_update_x", 6, 5, KOKKOS_LAMBDA(int j, int i) {
-            x(j, i) += a.alpha() * s(j, i);
-            s(j, i) = r(j, i) * rA0(j, i) + step.beta() * s(j, i);
+            x(j, i) += alpha_pending() * s(j, i);
+            s(j, i) = r(j, i) * rA0(j, i) + beta() * s(j, i);
           });
       x_pending = false;
     } else {
       w.vector(
           "pop::pcg_direction", 4, 3,
-          KOKKOS_LAMBDA(int j, int i) { s(j, i) = r(j, i) * rA0(j, i) + step.beta() * s(j, i); });
+          KOKKOS_LAMBDA(int j, int i) { s(j, i) = r(j, i) * rA0(j, i) + beta() * s(j, i); });
     }
     w.halo(s);
     w.sum_on_device<1>(
@@ -102,11 +104,12 @@ void pcg_fused(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
           c[0] = s(j, i) * v;
         });
     eta0 = eta1;
+    const auto alpha = Workspace::coefficient(KOKKOS_LAMBDA() { return step.alpha(); });
     if (!check) {  // X += alpha S waits for the next search direction
       eta1 = w.next_rz();
       eta1_host = words(w.sum_on_device<1>(
           "vector+reduction", "pop::pcg_update_r_dot", 4, 5, eta1, KOKKOS_LAMBDA(int j, int i, double* c) {
-            const double rn = r(j, i) - step.alpha() * q(j, i);
+            const double rn = r(j, i) - alpha() * q(j, i);
             r(j, i) = rn;
             c[0] = rn * rn * rA0(j, i);
           }));
@@ -116,9 +119,9 @@ void pcg_fused(Workspace& w, const View2D<double>& b, const View2D<double>& x) {
       eta1 = w.next_rz();
       eta1_host = words(w.sum_on_device<1>(
           "vector+reduction", "pop::pcg_update_dot", 7, 7, eta1, KOKKOS_LAMBDA(int j, int i, double* c) {
-            const double alpha = step.alpha();
-            x(j, i) += alpha * s(j, i);
-            const double rn = r(j, i) - alpha * q(j, i);
+            const double a = alpha();
+            x(j, i) += a * s(j, i);
+            const double rn = r(j, i) - a * q(j, i);
             r(j, i) = rn;
             c[0] = rn * rn * rA0(j, i);
           }));

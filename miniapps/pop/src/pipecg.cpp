@@ -12,7 +12,7 @@ namespace {
 
 // Pipelined CG's step as its kernels compute it from the step scalars: gamma = <r, u> and delta = <w, u> (the slot
 // after gamma's), the last iteration's gamma and alpha (slots gamma_old, alpha_old; none in the first iteration).
-// The iteration's alpha is written to slot alpha_new by one point of one kernel.
+// The iteration's alpha goes to slot alpha_new (Workspace::keep).
 struct PipeCgStep {
   Kokkos::View<double*> s;
   int gamma, gamma_old, alpha_old, alpha_new;
@@ -22,7 +22,7 @@ struct PipeCgStep {
     return first ? s(gamma) / s(gamma + 1) : s(gamma) / (s(gamma + 1) - beta() * s(gamma) / s(alpha_old));
   }
   KOKKOS_INLINE_FUNCTION void keep_alpha(int j, int i, int jb, int ib) const {
-    if (Workspace::writes_scalars(j, i, jb, ib)) s(alpha_new) = alpha();
+    if (Workspace::keeps_scalar(j, i, jb, ib)) s(alpha_new) = alpha();
   }
 };
 constexpr int alpha_slot = Workspace::first_free_slot;  // and the next: alpha of odd and even iterations
@@ -80,10 +80,13 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
     w.wait_on_device<2>();
     const PipeCgStep step{w.scalars, at, gamma_old, alpha_slot + (m + 1) % 2, alpha_slot + m % 2, m == 1};
     gamma_old = at;
+    const auto beta_c = Workspace::coefficient(KOKKOS_LAMBDA() { return step.beta(); });
+    const auto alpha_c = Workspace::coefficient(KOKKOS_LAMBDA() { return step.alpha(); });
+    w.keep(step.alpha_new, alpha_c);
     if (fused) {
       w.vector(
           "pop::pipecg_update", 17, 16, KOKKOS_LAMBDA(int j, int i) {
-            const double beta = step.beta(), alpha = step.alpha();
+            const double beta = beta_c(), alpha = alpha_c();
             step.keep_alpha(j, i, jb, ib);
             const double zn = n(j, i) + beta * z(j, i), qn = mv(j, i) + beta * q(j, i);
             const double sn = wv(j, i) + beta * s(j, i), pn = u(j, i) + beta * p(j, i);
@@ -97,18 +100,16 @@ void solve_pipecg(Workspace& w, const View2D<double>& b, const View2D<double>& x
             wv(j, i) -= alpha * zn;
           });
     } else {
-      auto beta = KOKKOS_LAMBDA() { return step.beta(); };
-      auto alpha = KOKKOS_LAMBDA() { return step.alpha(); };
-      auto minus_alpha = KOKKOS_LAMBDA() { return -step.alpha(); };
+      const auto minus_alpha = KOKKOS_LAMBDA() { return -alpha_c(); };
       w.vector(
           "pop::pipecg_update_z", 3, 2, KOKKOS_LAMBDA(int j, int i) {
             step.keep_alpha(j, i, jb, ib);
-            z(j, i) = n(j, i) + step.beta() * z(j, i);
+            z(j, i) = n(j, i) + beta_c() * z(j, i);
           });
-      w.xpby("pop::pipecg_update_q", q, mv, beta);
-      w.xpby("pop::pipecg_update_s", s, wv, beta);
-      w.xpby("pop::pipecg_update_p", p, u, beta);
-      w.axpy("pop::pipecg_update_x", x, alpha, p);
+      w.xpby("pop::pipecg_update_q", q, mv, beta_c);
+      w.xpby("pop::pipecg_update_s", s, wv, beta_c);
+      w.xpby("pop::pipecg_update_p", p, u, beta_c);
+      w.axpy("pop::pipecg_update_x", x, alpha_c, p);
       w.axpy("pop::pipecg_update_r", r, minus_alpha, s);
       w.axpy("pop::pipecg_update_u", u, minus_alpha, q);
       w.axpy("pop::pipecg_update_w", wv, minus_alpha, z);

@@ -62,6 +62,12 @@ struct DeviceRz {
   }
 };
 
+// A step coefficient's value, evaluated once by the host (Workspace::coefficient).
+struct HostCoefficient {
+  double v;
+  KOKKOS_INLINE_FUNCTION double operator()() const { return v; }
+};
+
 // Everything a solver touches, with its bookkeeping. All timed regions are nested under the
 // caller's current region: operator, vector, halo (communication), reduction (communication) with phase_timers, else
 // iterations (begin_iterations to end_iterations, checks included).
@@ -89,15 +95,39 @@ class Workspace {
     for_each_2d(name, opt.mapping, dom.jb(), dom.je(), dom.ib(), dom.ie(), f);
     count(arrays, flops);
   }
-  // The unfused CG updates, one array statement each (3 arrays moved): y = x + beta y, and y += alpha x, the
-  // coefficient a device function of the step scalars (beta(), alpha()), evaluated where the kernel runs.
+  // A CG step's coefficient (alpha, beta, ...): c() computes it from the step scalars. On a device the kernel that uses
+  // it evaluates it at every point (the scalars stay in device memory; a few loads and a division, nothing next to the
+  // bytes); on a host back end the host evaluates it once before the launch (the same memory, at no cost on a
+  // synchronous back end), so that the kernel's loop keeps its vectorisation. Evaluate it after the sums it reads.
+  static constexpr bool host_scalars = detail::on_host<Kokkos::DefaultExecutionSpace>;
   template <class C>
-  void xpby(const char* name, const View2D<double>& y, const View2D<double>& x, const C& beta) {
+  static auto coefficient(const C& c) {
+    if constexpr (host_scalars)
+      return HostCoefficient{c()};
+    else
+      return c;
+  }
+  // A scalar the recurrence carries to the next iteration: scalars(slot) = c(), written by the host before the
+  // launch on a host back end, else by one point of the kernel (keeps_scalar).
+  template <class C>
+  void keep(int slot, const C& c) {
+    if constexpr (host_scalars) scalars(slot) = c();
+  }
+  // Whether the point (j, i) of a kernel over the own points from (jb, ib) writes the carried scalars on a device.
+  KOKKOS_INLINE_FUNCTION static bool keeps_scalar(int j, int i, int jb, int ib) {
+    return !host_scalars && j == jb && i == ib;
+  }
+  // The unfused CG updates, one array statement each (3 arrays moved): y = x + beta y, and y += alpha x, the
+  // coefficient a function of the step scalars (coefficient).
+  template <class C>
+  void xpby(const char* name, const View2D<double>& y, const View2D<double>& x, const C& beta_of_scalars) {
+    const auto beta = coefficient(beta_of_scalars);
     vector(
         name, 3, 2, KOKKOS_LAMBDA(int j, int i) { y(j, i) = x(j, i) + beta() * y(j, i); });
   }
   template <class C>
-  void axpy(const char* name, const View2D<double>& y, const C& alpha, const View2D<double>& x) {
+  void axpy(const char* name, const View2D<double>& y, const C& alpha_of_scalars, const View2D<double>& x) {
+    const auto alpha = coefficient(alpha_of_scalars);
     vector(
         name, 3, 2, KOKKOS_LAMBDA(int j, int i) { y(j, i) += alpha() * x(j, i); });
   }
@@ -147,8 +177,6 @@ class Workspace {
   // true residual.
   int next_rz();
   DeviceRz rz(int at) const { return {scalars, at, rz_ref_}; }
-  // Whether the point (j, i) is the one that writes a carried scalar (one thread of a kernel over the own points).
-  KOKKOS_INLINE_FUNCTION static bool writes_scalars(int j, int i, int jb, int ib) { return j == jb && i == ib; }
   // The counts of one kernel over the own points: arrays of doubles moved, floating-point operations per point.
   void count(int arrays, int flops) {
     bytes_ += 8.0 * arrays * points();
