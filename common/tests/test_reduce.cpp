@@ -91,3 +91,35 @@ TEST_CASE("reduce: strategies agree; reproducible is bit-identical for any split
   }
   CHECK_THROWS_AS(proxylab::parse_reduce_strategy("tree"), proxylab::InputError);
 }
+
+TEST_CASE("reduce: sums into device memory equal the host's, and pass through the host only where they must",
+          "[reduce][mpi]") {
+  const int n = 10007, me = world_rank(), p = world_size();
+  const int cyclic = (n - me + p - 1) / p;
+  const Kokkos::View<double*> dest("test::dest", 4);
+  for (const auto& name : proxylab::reduce_strategy_names()) {
+    const auto strategy = proxylab::parse_reduce_strategy(name);
+    for (auto m : {proxylab::Mapping::flat, proxylab::Mapping::mdrange, proxylab::Mapping::team}) {
+      INFO("strategy " << name << ", mapping " << proxylab::to_string(m));
+      proxylab::GlobalSum gsum(strategy, MPI_COMM_WORLD);
+      auto f = KOKKOS_LAMBDA(int k, int, double* c) {
+        c[0] = datum(me + k * p);
+        c[1] = 1.0;
+      };
+      const auto host = gsum.sum_2d<2>("test::host", m, 0, cyclic, 0, 1, f);
+      gsum.start_2d_on_device<2>("test::device", m, 0, cyclic, 0, 1, f, dest, 1);
+      const auto passed = gsum.wait_on_device<2>();
+      const auto words = Kokkos::create_mirror_view_and_copy(Kokkos::HostSpace(), dest);
+      CHECK(words(1) == host[0]);
+      CHECK(words(2) == double(n));
+      CHECK(words(0) == 0.0);  // the words before and after are left alone
+      CHECK(words(3) == 0.0);
+      CHECK(gsum.stays_on_device() == (p == 1 && strategy != proxylab::ReduceStrategy::reproducible));
+      CHECK(passed.has_value() == !gsum.stays_on_device());
+      if (passed) CHECK((*passed)[0] == host[0]);
+      CHECK(gsum.reductions() == 2);
+      CHECK_THROWS(gsum.wait_on_device<2>());  // nothing started
+      Kokkos::deep_copy(dest, 0.0);
+    }
+  }
+}

@@ -95,14 +95,13 @@ KOKKOS_INLINE_FUNCTION void join_into(typename Reducer::value_type& dest, const 
   Reducer(scratch).join(dest, src);
 }
 // The 2-D team reduction: teams of shape.rows rows of the outer index [b0, e0), one row per thread;
-// row(t, i, ai) joins row i's contribution into ai (the contiguous loop is row's business).
+// row(t, i, ai) joins row i's contribution into ai (the contiguous loop is row's business). The result goes where
+// `into` points: a host value (Kokkos fences before it returns) or a View (no fence: it stays on the device).
 template <class Reducer, class ExecSpace, class Row>
-typename Reducer::value_type team_rows_reduce(const std::string& name, int b0, int e0, const Row& row,
-                                              TeamShape shape = team_shape<ExecSpace>()) {
+void team_rows_reduce_into(const std::string& name, int b0, int e0, const Row& row, const Reducer& into,
+                           TeamShape shape = team_shape<ExecSpace>()) {
   using V = typename Reducer::value_type;
   using Member = typename Kokkos::TeamPolicy<ExecSpace>::member_type;
-  V result;
-  Reducer(result).init(result);
   const int rows = shape.rows;
   Kokkos::parallel_reduce(
       name, team_rows_policy<ExecSpace>(e0 - b0, shape),
@@ -113,7 +112,14 @@ typename Reducer::value_type team_rows_reduce(const std::string& name, int b0, i
             Kokkos::TeamThreadRange(t, lo, hi), [&](int i, V& ai) { row(t, i, ai); }, Reducer(part));
         Kokkos::single(Kokkos::PerTeam(t), [&]() { join_into<Reducer>(acc, part); });
       },
-      Reducer(result));
+      into);
+}
+template <class Reducer, class ExecSpace, class Row>
+typename Reducer::value_type team_rows_reduce(const std::string& name, int b0, int e0, const Row& row,
+                                              TeamShape shape = team_shape<ExecSpace>()) {
+  typename Reducer::value_type result;
+  Reducer(result).init(result);
+  team_rows_reduce_into<Reducer, ExecSpace>(name, b0, e0, row, Reducer(result), shape);
   return result;
 }
 }  // namespace detail
@@ -252,13 +258,17 @@ typename Reducer::value_type reduce_1d(const std::string& name, Mapping m, int b
   return result;
 }
 
+// The 2-D reduction into where `into` points: a host value (Kokkos fences before it returns) or a View in the
+// execution space's memory (no fence: a global sum whose words the next kernels read there). An empty range gives the
+// reducer's identity.
 template <class Reducer, class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
-typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f,
-                                       TeamShape shape = team_shape<ExecSpace>()) {
+void reduce_2d_into(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f, const Reducer& into,
+                    TeamShape shape = team_shape<ExecSpace>()) {
   using V = typename Reducer::value_type;
-  V result;
-  Reducer(result).init(result);
-  if (e0 <= b0 || e1 <= b1) return result;
+  if (e0 <= b0 || e1 <= b1) {
+    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<ExecSpace>(0, 0), KOKKOS_LAMBDA(int, V&){}, into);
+    return;
+  }
   switch (m) {
     case Mapping::flat: {
       const int64_t n1 = e1 - b1, n = int64_t(e0 - b0) * n1;
@@ -266,21 +276,21 @@ typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b
         const int m1 = int(n1);
         Kokkos::parallel_reduce(
             name, Kokkos::RangePolicy<ExecSpace>(0, int(n)),
-            KOKKOS_LAMBDA(int idx, V& acc) { f(b0 + idx / m1, b1 + idx % m1, acc); }, Reducer(result));
+            KOKKOS_LAMBDA(int idx, V& acc) { f(b0 + idx / m1, b1 + idx % m1, acc); }, into);
       } else {
         Kokkos::parallel_reduce(
             name, Kokkos::RangePolicy<ExecSpace, Kokkos::IndexType<int64_t>>(0, n),
-            KOKKOS_LAMBDA(int64_t idx, V & acc) { f(b0 + int(idx / n1), b1 + int(idx % n1), acc); }, Reducer(result));
+            KOKKOS_LAMBDA(int64_t idx, V & acc) { f(b0 + int(idx / n1), b1 + int(idx % n1), acc); }, into);
       }
       break;
     }
     case Mapping::mdrange: {
       using Policy = Kokkos::MDRangePolicy<ExecSpace, Kokkos::Rank<2, Kokkos::Iterate::Right, Kokkos::Iterate::Right>>;
-      Kokkos::parallel_reduce(name, Policy({b0, b1}, {e0, e1}), f, Reducer(result));
+      Kokkos::parallel_reduce(name, Policy({b0, b1}, {e0, e1}), f, into);
       break;
     }
     case Mapping::team:
-      result = detail::team_rows_reduce<Reducer, ExecSpace>(
+      detail::team_rows_reduce_into<Reducer, ExecSpace>(
           name, b0, e0,
           KOKKOS_LAMBDA(const detail::team_member<ExecSpace>& t, int i, V& ai) {
             V row;
@@ -288,9 +298,17 @@ typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b
                 Kokkos::ThreadVectorRange(t, b1, e1), [&](int j, V& a) { f(i, j, a); }, Reducer(row));
             detail::join_into<Reducer>(ai, row);
           },
-          shape);
+          into, shape);
       break;
   }
+}
+template <class Reducer, class ExecSpace = Kokkos::DefaultExecutionSpace, class F>
+typename Reducer::value_type reduce_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f,
+                                       TeamShape shape = team_shape<ExecSpace>()) {
+  typename Reducer::value_type result;
+  Reducer(result).init(result);
+  if (e0 <= b0 || e1 <= b1) return result;
+  reduce_2d_into<Reducer, ExecSpace>(name, m, b0, e0, b1, e1, f, Reducer(result), shape);
   return result;
 }
 

@@ -43,7 +43,7 @@ void solve_pcsi(Workspace& w, const View2D<double>& b, const View2D<double>& x) 
     }
     w.halo(x);
     {
-      auto t = w.timers.scope("operator");
+      auto t = w.phase("operator");
       residual(w.op, w.dom, w.opt.mapping, b, x, r);
       w.count(7, 18);  // r = b - A x
     }

@@ -12,6 +12,7 @@ SolverOptions read_solver(const Config& cfg) {
   o.mapping = cfg.choice<Mapping>("solver.mapping");
   o.fused = cfg.boolean("solver.fused");
   o.replace = cfg.boolean("solver.replace");
+  o.phase_timers = cfg.boolean("solver.phase_timers");
   o.lanczos_steps = int(cfg.integer("pcsi.lanczos_steps"));
   o.mu_safety = cfg.real("pcsi.mu_safety");
   o.nu_safety = cfg.real("pcsi.nu_safety");

@@ -9,16 +9,18 @@
 namespace proxylab::pop {
 
 Workspace::Workspace(const Domain& d, const Operator& o, GlobalSum& g, Timers& t, const SolverOptions& opts)
-    : dom(d), op(o), gsum(g), timers(t), opt(opts) {}
+    : dom(d), op(o), gsum(g), timers(t), opt(opts), scalars("pop::step_scalars", scalar_slots) {
+  Kokkos::deep_copy(Kokkos::subview(scalars, one_slot), 1.0);
+}
 
 void Workspace::halo(const View2D<double>& f) {
-  auto t = timers.scope("halo", Category::communication);
+  auto t = phase("halo", Category::communication);
   dom.exchange(f);
   ++halo_count_;
 }
 
 void Workspace::apply(const View2D<double>& x, const View2D<double>& q) {
-  auto t = timers.scope("operator");
+  auto t = phase("operator");
   apply_operator(op, dom, opt.mapping, x, q);
   count(6, 17);  // 9 products, 8 sums
 }
@@ -27,7 +29,7 @@ bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, c
                       bool recompute) {
   if (recompute) {
     halo(x);
-    auto t = timers.scope("operator");
+    auto t = phase("operator");
     residual(op, dom, opt.mapping, b, x, r);
     count(7, 18);  // r = b - A x
   }
@@ -46,18 +48,28 @@ bool Workspace::check(int m, const View2D<double>& b, const View2D<double>& x, c
   return stats.converged || !go_on;
 }
 
-bool Workspace::recurrence_spent(double rz) {
-  if (rz_from_true_) {
-    rz_true_ = rz;
-    rz_from_true_ = false;
+int Workspace::next_rz() {
+  int at = 1;
+  while (at == rz_at_ || at == rz_prev_ || (at == rz_ref_ && !rz_from_true_)) at += 2;
+  rz_prev_ = rz_at_;
+  rz_at_ = at;
+  if (rz_from_true_) rz_ref_ = at;
+  rz_from_true_ = false;
+  return at;
+}
+
+bool Workspace::recurrence_spent(int at, const std::optional<double>& rz) {
+  if (!rz) return false;
+  if (at == rz_ref_) {
+    rz_true_ = *rz;
     return false;
   }
   constexpr double eps = std::numeric_limits<double>::epsilon();
-  return std::fabs(rz) < eps * eps * std::fabs(rz_true_);
+  return std::fabs(*rz) < eps * eps * std::fabs(rz_true_);
 }
 
 void Workspace::begin_iterations() {
-  rz_from_true_ = true;
+  if (!opt.phase_timers) iterations_.emplace(timers, "iterations", Category::compute);
   stats.setup_halo_updates = halo_count_;
   stats.setup_reductions = gsum.reductions() - red0_;
   halo0_ = halo_count_;
@@ -68,6 +80,7 @@ void Workspace::begin_iterations() {
 }
 
 void Workspace::end_iterations(int iterations) {
+  iterations_.reset();
   stats.iterations = iterations;
   stats.halo_updates = halo_count_ - halo0_;
   stats.reductions = gsum.reductions() - red0_;
@@ -78,9 +91,9 @@ void Workspace::end_iterations(int iterations) {
 
 SolveStats solve(const Domain& d, const Operator& op, GlobalSum& gsum, Timers& timers, const SolverOptions& o,
                  const View2D<double>& b, const View2D<double>& x, std::function<bool(int)> on_check) {
-  Workspace w(d, op, gsum, timers, o);
-  w.on_check = std::move(on_check);
   auto t = timers.scope("solve");
+  Workspace w(d, op, gsum, timers, o);  // its "iterations" region, if open, closes before "solve"
+  w.on_check = std::move(on_check);
   // crit^2 * sum(TAREA^2) over ocean points, and the initial true residual
   auto mask = op.mask, tarea = op.tarea;
   const View2D<double> r = w.field("pop::r0");

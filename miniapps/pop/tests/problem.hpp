@@ -26,9 +26,12 @@ struct Problem {
     exact_problem(op, dom, Mapping::flat, xstar, b);
   }
   SolveStats solve(const SolverOptions& o, ReduceStrategy r) {
+    Timers timers(nullptr, false);
+    return solve(o, r, timers);
+  }
+  SolveStats solve(const SolverOptions& o, ReduceStrategy r, Timers& timers) {
     Kokkos::deep_copy(x, 0.0);
     GlobalSum gsum(r, dom.comm());
-    Timers timers(nullptr, false);
     return pop::solve(dom, op, gsum, timers, o, b, x);
   }
 };

@@ -11,11 +11,16 @@
 //   pipecg fused           3      1      1    precondition+2 dots, operator, all updates
 //   pipecg unfused        11      1      1    2 dots, precondition, operator, 8 updates
 //
-// A global sum is one reduction kernel whose local result the host reads (one fence) before MPI combines it; a halo
-// update costs what the exchange itself is designed to (test_halo.cpp), measured here on the same domain. So per
-// iteration: launches = kernels + halos x (halo's launches), fences = sums + halos x (halo's fences). A change that
-// adds a kernel or a host round trip to an iteration fails here, on the host back end, where the count is the same as
-// on a GPU.
+// A global sum is one reduction kernel into device memory, where the next kernels read its words
+// (GlobalSum::start_2d_on_device). At one rank it is the global sum: no host wait. At more ranks (or with the
+// reproducible strategy) the host reads the local result (one fence) for MPI and a one-point kernel puts the words
+// back: one launch more. A halo update costs what the exchange itself is designed to (test_halo.cpp), measured here
+// on the same domain. So per iteration:
+//   launches = kernels + halos x (halo's launches) + (sums, where they pass through the host)
+//   fences   = halos x (halo's fences) + (sums, where they pass through the host)
+// and the app's per-phase timers, off where each of their fences would be a host wait (a device), add none. A change
+// that adds a kernel or a host round trip to an iteration fails here, on the host back end, where the count is the
+// same as on a GPU.
 #include "problem.hpp"
 #include "proxylab/launch_counter.hpp"
 #include "proxylab/testing.hpp"
@@ -40,18 +45,28 @@ const Design designs[] = {
 };
 
 struct Counts {
-  long long launches = 0, fences = 0;
+  double launches = 0, fences = 0;
 };
 
-// Launches and fences of a benchmark-mode solve of n iterations with its one convergence check at the end.
-Counts solve_counts(Problem& pb, SolverOptions o, int n) {
+// Launches and fences of a benchmark-mode solve of n iterations with its one convergence check at the end, timed by
+// `timers`.
+Counts solve_counts(Problem& pb, SolverOptions o, ReduceStrategy red, Timers& timers, int n) {
   o.crit = 0;
   o.max_iters = n;
   o.check_freq = 1000;
   LaunchCounter counter;
-  const SolveStats st = pb.solve(o, ReduceStrategy::allreduce);
+  const SolveStats st = pb.solve(o, red, timers);
   REQUIRE(st.iterations == n);
-  return {static_cast<long long>(counter.launches()), static_cast<long long>(counter.fences())};
+  return {double(counter.launches()), double(counter.fences())};
+}
+
+// Per iteration: the difference of two solves that differ only in their number of iterations (set-up and check
+// cancel).
+Counts per_iteration(Problem& pb, const SolverOptions& o, ReduceStrategy red, bool fenced_timers) {
+  Timers timers(nullptr, fenced_timers);
+  const int n1 = 4, n2 = 8;
+  const Counts a = solve_counts(pb, o, red, timers, n1), b = solve_counts(pb, o, red, timers, n2);
+  return {(b.launches - a.launches) / (n2 - n1), (b.fences - a.fences) / (n2 - n1)};
 }
 
 }  // namespace
@@ -65,23 +80,29 @@ TEST_CASE("pop: kernel launches and host waits per iteration as each solver vari
     const View2D<double> f = pb.dom.field("halo_probe");
     LaunchCounter counter;
     pb.dom.exchange(f);
-    halo = {static_cast<long long>(counter.launches()), static_cast<long long>(counter.fences())};
+    halo = {double(counter.launches()), double(counter.fences())};
   }
-  for (const Mapping mapping : {Mapping::flat, Mapping::mdrange, Mapping::team})
-    for (const Design& d : designs) {
-      SolverOptions o;
-      o.kind = d.kind;
-      o.fused = d.fused;
-      o.mapping = mapping;
-      o.lanczos_steps = 5;
-      // The difference of two solves that differ only in their number of iterations: set-up and check cancel.
-      const int n1 = 4, n2 = 8;
-      const Counts a = solve_counts(pb, o, n1), b = solve_counts(pb, o, n2);
-      const double launches = double(b.launches - a.launches) / (n2 - n1);
-      const double fences = double(b.fences - a.fences) / (n2 - n1);
-      INFO(to_string(d.kind) << (d.fused ? " fused" : " unfused") << ", mapping " << to_string(mapping) << ": halo "
-                             << halo.launches << " launches, " << halo.fences << " fences");
-      CHECK(launches == d.kernels + d.halos * halo.launches);
-      if (LaunchCounter::sees_internal_fences) CHECK(fences == d.sums + d.halos * halo.fences);
-    }
+  const bool one_rank = pb.dom.grid().size() == 1;
+  for (const ReduceStrategy red : {ReduceStrategy::allreduce, ReduceStrategy::reproducible})
+    for (const Mapping mapping : {Mapping::flat, Mapping::mdrange, Mapping::team})
+      for (const Design& d : designs) {
+        SolverOptions o;
+        o.kind = d.kind;
+        o.fused = d.fused;
+        o.mapping = mapping;
+        o.lanczos_steps = 5;
+        o.phase_timers = false;  // as on a device
+        const int via_host = one_rank && red != ReduceStrategy::reproducible ? 0 : d.sums;
+        const Counts c = per_iteration(pb, o, red, false);
+        INFO(to_string(d.kind) << (d.fused ? " fused" : " unfused") << ", mapping " << to_string(mapping) << ", "
+                               << to_string(red) << ", " << pb.dom.grid().size() << " ranks: halo " << halo.launches
+                               << " launches, " << halo.fences << " fences");
+        CHECK(c.launches == d.kernels + d.halos * halo.launches + via_host);
+        if (LaunchCounter::sees_internal_fences) {
+          CHECK(c.fences == d.halos * halo.fences + via_host);
+          // the app's timers (fenced) around the solve add no wait to an iteration when the phases are not timed
+          const Counts timed = per_iteration(pb, o, red, true);
+          CHECK(timed.fences == c.fences);
+        }
+      }
 }

@@ -18,6 +18,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -184,11 +185,16 @@ namespace detail {
 // vector loop (ThreadVectorRange's reduction) keeps GCC from vectorising the whole kernel. The
 // summation order is fixed by the row and chunk layout, so results are deterministic for a given
 // decomposition (they differ from the other mappings in the last bits, as any reduction order does).
-template <int N, class ExecSpace, class F>
-SumWords<N> team_host_sum_2d(const std::string& name, int b0, int e0, int b1, int e1, const F& f) {
-  if (e0 <= b0 || e1 <= b1) return SumWords<N>();
-  return team_rows_reduce<Kokkos::Sum<SumWords<N>>, ExecSpace>(
-      name, b0, e0, KOKKOS_LAMBDA(const team_member<ExecSpace>&, int i, SumWords<N>& ai) {
+// The result goes where `into` (a Kokkos::Sum of SumWords<N>) points.
+template <int N, class ExecSpace, class F, class Into>
+void team_host_sum_2d(const std::string& name, int b0, int e0, int b1, int e1, const F& f, const Into& into) {
+  if (e0 <= b0 || e1 <= b1) {  // the identity
+    Kokkos::parallel_reduce(name, Kokkos::RangePolicy<ExecSpace>(0, 0), KOKKOS_LAMBDA(int, SumWords<N>&){}, into);
+    return;
+  }
+  team_rows_reduce_into<Into, ExecSpace>(
+      name, b0, e0,
+      KOKKOS_LAMBDA(const team_member<ExecSpace>&, int i, SumWords<N>& ai) {
         constexpr int chunk = 128, lanes = 4;
         double lane[N][lanes] = {};
         double buf[N][chunk];
@@ -207,14 +213,31 @@ SumWords<N> team_host_sum_2d(const std::string& name, int b0, int e0, int b1, in
               for (int l = 0; l < lanes; ++l) lane[n][l] += buf[n][k + l];
         }
         for (int n = 0; n < N; ++n) ai.v[n] += (lane[n][0] + lane[n][1]) + (lane[n][2] + lane[n][3]);
-      });
+      },
+      into);
+}
+// This rank's N-word sum over a 2-D range into where `into` (a Kokkos::Sum of SumWords<N>) points.
+template <int N, class F, class Into>
+void local_words_2d(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f, const Into& into) {
+  if (m == Mapping::team && on_host<Kokkos::DefaultExecutionSpace>) {
+    team_host_sum_2d<N, Kokkos::DefaultExecutionSpace>(name, b0, e0, b1, e1, f, into);
+  } else {
+    reduce_2d_into<Into>(
+        name, m, b0, e0, b1, e1,
+        KOKKOS_LAMBDA(int i, int j, SumWords<N>& acc) {
+          double c[N] = {};
+          f(i, j, c);
+          for (int n = 0; n < N; ++n) acc.v[n] += c[n];
+        },
+        into);
+  }
 }
 }  // namespace detail
 
 class GlobalSum {
  public:
   static constexpr int max_words = 8;
-  GlobalSum(ReduceStrategy s, MPI_Comm comm) : strategy_(s), comm_(comm) {}
+  GlobalSum(ReduceStrategy s, MPI_Comm comm) : strategy_(s), comm_(comm) { MPI_Comm_size(comm, &ranks_); }
   GlobalSum(const GlobalSum&) = delete;
   GlobalSum& operator=(const GlobalSum&) = delete;
 
@@ -266,16 +289,9 @@ class GlobalSum {
             for (int n = 0; n < N; ++n) acc.s[n].add(c[n]);
           });
       start_exact(local.s, N);
-    } else if (m == Mapping::team && detail::on_host<Kokkos::DefaultExecutionSpace>) {
-      const auto local = detail::team_host_sum_2d<N, Kokkos::DefaultExecutionSpace>(name, b0, e0, b1, e1, f);
-      start_words(local.v, N);
     } else {
-      auto local = reduce_2d<Kokkos::Sum<SumWords<N>>>(
-          name, m, b0, e0, b1, e1, KOKKOS_LAMBDA(int i, int j, SumWords<N>& acc) {
-            double c[N] = {};
-            f(i, j, c);
-            for (int n = 0; n < N; ++n) acc.v[n] += c[n];
-          });
+      SumWords<N> local;
+      detail::local_words_2d<N>(name, m, b0, e0, b1, e1, f, Kokkos::Sum<SumWords<N>>(local));
       start_words(local.v, N);
     }
   }
@@ -285,6 +301,54 @@ class GlobalSum {
     finish(out.data(), N);
     return out;
   }
+
+  // Device-resident: the N words of the sum land in device memory, words [first, first + N) of `dest`, where the
+  // kernels that need them read them. At one rank (allreduce or iallreduce) the local reduction is the global sum
+  // and the words never visit the host: no fence. Otherwise the local result comes to the host (one wait), MPI
+  // combines it, and wait_on_device puts the words into dest with a one-point kernel (a launch, no wait); the
+  // reproducible strategy keeps this host path at one rank too (its exact accumulators are normalised and
+  // converted on the host, so its sums stay bit-identical across decompositions).
+  template <int N, class F>
+  void start_2d_on_device(const std::string& name, Mapping m, int b0, int e0, int b1, int e1, const F& f,
+                          const Kokkos::View<double*>& dest, int first) {
+    static_assert(N >= 1 && N <= max_words, "GlobalSum: 1..8 words");
+    if (stays_on_device()) {
+      if (pending_) throw std::logic_error("GlobalSum: start without wait for the previous sum");
+      using Space = Kokkos::DefaultExecutionSpace::memory_space;
+      const Kokkos::View<SumWords<N>, Space, Kokkos::MemoryUnmanaged> words(
+          reinterpret_cast<SumWords<N>*>(dest.data() + first));
+      detail::local_words_2d<N>(name, m, b0, e0, b1, e1, f, Kokkos::Sum<SumWords<N>, Space>(words));
+      pending_ = N;
+      reductions_ += 1;
+      words_ += N;
+    } else {
+      start_2d<N>(name, m, b0, e0, b1, e1, f);
+    }
+    dest_ = dest;
+    dest_first_ = first;
+  }
+  // Completes a start_2d_on_device: the words are in dest when the next kernel runs. Returns the words when they went
+  // through the host (more than one rank, or reproducible), for a caller that can use them there at no cost.
+  template <int N>
+  std::optional<std::array<double, N>> wait_on_device() {
+    if (stays_on_device()) {
+      if (pending_ != N) throw std::logic_error("GlobalSum: wait<N> does not match the started sum");
+      pending_ = 0;
+      return std::nullopt;
+    }
+    const std::array<double, N> w = wait<N>();
+    SumWords<N> words;
+    for (int n = 0; n < N; ++n) words.v[n] = w[n];
+    const auto dest = dest_;
+    const int first = dest_first_;
+    Kokkos::parallel_for(
+        "proxylab::global_sum_words", Kokkos::RangePolicy<>(0, 1), KOKKOS_LAMBDA(int) {
+          for (int n = 0; n < N; ++n) dest(first + n) = words.v[n];
+        });
+    return w;
+  }
+  // Whether start_2d_on_device keeps the words on the device (one rank, strategy allreduce or iallreduce).
+  bool stays_on_device() const { return ranks_ == 1 && strategy_ != ReduceStrategy::reproducible; }
 
   // Blocking sum of n values already reduced locally (any strategy; `reproducible` then only fixes
   // the order across ranks, not the local partial sums).
@@ -309,6 +373,9 @@ class GlobalSum {
 
   ReduceStrategy strategy_;
   MPI_Comm comm_;
+  int ranks_ = 1;
+  Kokkos::View<double*> dest_;  // start_2d_on_device's destination
+  int dest_first_ = 0;
   MPI_Request request_ = MPI_REQUEST_NULL;
   int pending_ = 0;  // words pending, 0 = nothing started
   double words_buf_[max_words] = {};
