@@ -7,6 +7,7 @@
 
 #include <cmath>
 
+#include "backend.hpp"
 #include "bench_check.hpp"
 #include "convergence_hint.hpp"
 #include "error_bound.hpp"
@@ -47,7 +48,7 @@ void declare(Schema& s) {
   s.choice("solver.mapping", Mapping::flat, "loop mapping of the operator and vector kernels");
   s.boolean("solver.fused", true, "fused vector updates (one pass per iteration phase) or one kernel per statement");
   s.boolean("solver.replace", true, "pipecg: residual replacement at each convergence check");
-  s.boolean("solver.phase_timers", detail::on_host<Kokkos::DefaultExecutionSpace>,
+  s.boolean("solver.phase_timers", backend::synchronous_kernels,
             "time each phase of the iteration in its own (fenced) timer region; false: the iterations as one region "
             "(no host wait per kernel: the default on a device)");
   s.integer("pcsi.lanczos_steps", 40, 2, 1000, "pcsi: Lanczos steps for the eigenvalue bounds");

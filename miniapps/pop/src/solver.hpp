@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "backend.hpp"
 #include "btrop_operator.hpp"
 #include "proxylab/comm/reduce.hpp"
 #include "proxylab/named_choice.hpp"
@@ -33,7 +34,7 @@ struct SolverOptions {
   // The iteration's phases (operator, vector, halo, reduction, ...) each timed in a region of its own. A timer region
   // fences on entry and exit, a host wait per kernel on a device: there the iterations are timed as a whole (one
   // region, "iterations"); on a host back end a fence costs nothing and the phases are timed.
-  bool phase_timers = detail::on_host<Kokkos::DefaultExecutionSpace>;
+  bool phase_timers = backend::synchronous_kernels;
 };
 
 struct SolveStats {
@@ -99,7 +100,7 @@ class Workspace {
   // it evaluates it at every point (the scalars stay in device memory; a few loads and a division, nothing next to the
   // bytes); on a host back end the host evaluates it once before the launch (the same memory, at no cost on a
   // synchronous back end), so that the kernel's loop keeps its vectorisation. Evaluate it after the sums it reads.
-  static constexpr bool host_scalars = detail::on_host<Kokkos::DefaultExecutionSpace>;
+  static constexpr bool host_scalars = backend::host_step_scalars;
   template <class C>
   static auto coefficient(const C& c) {
     if constexpr (host_scalars)

@@ -8,6 +8,7 @@
 #include <utility>
 #include <vector>
 
+#include "backend.hpp"
 #include "problem.hpp"
 #include "proxylab/testing.hpp"
 
@@ -216,7 +217,7 @@ TEST_CASE("pop operator: coefficients from stored depths equal the point-wise gr
         for (size_t i = 0; i < v.extent(1); ++i) m = std::max(m, std::fabs(v(j, i)));
       return m;
     };
-    const double tol = mem_space_on_host ? 0.0 : 1e-12;  // the set-up ran on the host, or on a GPU
+    const double tol = pop::backend::setup_on_host ? 0.0 : 1e-12;  // the set-up ran on the host, or on a GPU
     const double s0 = tol * largest(a0), sn = tol * largest(an), se = tol * largest(ae), sne = tol * largest(ane),
                  sr = tol * largest(ra0);
     auto differs = [](double got, double want, double slack) { return !(std::fabs(got - want) <= slack); };
