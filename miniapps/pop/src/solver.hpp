@@ -11,6 +11,7 @@
 #include "backend.hpp"
 #include "btrop_operator.hpp"
 #include "proxylab/comm/reduce.hpp"
+#include "proxylab/kmath.hpp"
 #include "proxylab/named_choice.hpp"
 #include "proxylab/timers.hpp"
 
@@ -59,7 +60,7 @@ struct DeviceRz {
   int at = 0, ref = 0;
   KOKKOS_INLINE_FUNCTION double operator()() const { return s(at); }
   KOKKOS_INLINE_FUNCTION bool spent() const {
-    return at != ref && Kokkos::fabs(s(at)) < DBL_EPSILON * DBL_EPSILON * Kokkos::fabs(s(ref));
+    return at != ref && kmath::fabs(s(at)) < DBL_EPSILON * DBL_EPSILON * kmath::fabs(s(ref));
   }
 };
 
