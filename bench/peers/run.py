@@ -62,6 +62,7 @@ class Case:
     target: float       # the ratio (proxy speed / peer speed) the proxy must reach
     tuned: bool         # a size the proxies were tuned on (the first peers table's), or one nobody tuned for
     proxies: dict = field(default_factory=dict)  # extra proxy variants compared with the main one: name -> sets
+    contract: str = ""  # where the output is left, where proxy and peer could differ (fft3d: natural or transposed)
 
 
 # The peers run bound to cores, as the front end binds the proxies (one core per rank).
@@ -103,9 +104,9 @@ def evh1_cases(ranks, sizes):
 
 
 def fftw_mpi_patient():
-    """FFTW-MPI's in-place 3-D benchmark planned with FFTW_PATIENT: the peers' fftw_mpi_3d knows ESTIMATE and MEASURE
-    only, so the PATIENT rows run the same FFTW-MPI call (bench/fft3d/fftw_mpi_contracts.c, mode inplace), built
-    here once with the peers' MPI."""
+    """FFTW-MPI's 3-D benchmark planned with FFTW_PATIENT: the peers' fftw_mpi_3d knows ESTIMATE and MEASURE
+    only, so the PATIENT rows run the same FFTW-MPI calls (bench/fft3d/fftw_mpi_contracts.c, the mode of each
+    contract), built here once with the peers' MPI."""
     folder = tempfile.mkdtemp(prefix="proxylab-peers-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     exe = Path(folder) / "fftw_mpi_contracts"
@@ -114,7 +115,11 @@ def fftw_mpi_patient():
     return str(exe)
 
 
-def fft3d_cases(ranks, sizes, plannings):
+def fft3d_cases(ranks, sizes, plannings, contracts):
+    """fft3d against FFTW-MPI under each contract: `natural` is FFTW-MPI's own in-place benchmark (the spectrum
+    transposed back to the input's order, which fft3d does not do: the proxy out of place, and at one rank in place);
+    `transposed` leaves FFTW-MPI's spectrum in (y, x, z) as fft3d leaves its own, out of place and in place on both
+    sides (FFTW_MPI_TRANSPOSED_OUT / _IN)."""
     out = []
     patient_peer = fftw_mpi_patient() if "patient" in plannings else None
     for n in sizes:
@@ -123,19 +128,27 @@ def fft3d_cases(ranks, sizes, plannings):
                 for decomp in (["slab", "pencil"] if p > 1 else ["slab"]):
                     # the same work at every size (10 transforms of 128^3): small sizes get enough repetitions
                     reps = max(10, 10 * (128 // n) ** 3)
-
-                    def peer_cmd(d, p=p, n=n, planning=planning, reps=reps):
-                        if planning == "patient":
-                            return (openmpi(p) + [patient_peer, str(n), "patient", str(reps), "inplace"], d, {})
-                        return (openmpi(p) + ["./fftw_mpi_3d", str(n), str(n), str(n), str(reps), planning], d, {})
                     sets = [f"fft3d.nx={n}", f"fft3d.ny={n}", f"fft3d.nz={n}", f"fft3d.planning={planning}",
                             f"fft3d.decomposition={decomp}", f"fft3d.iterations={reps}"]
-                    # at one rank also in place (fft3d.in_place), the contract of FFTW-MPI's benchmark
-                    for how, extra in [("", [])] + ([(" in place", ["fft3d.in_place=true"])] if p == 1 else []):
-                        out.append(Case("fft3d", f"{n}^3 c2c fwd+inv, {decomp}{how}, {planning}", p, "fft3d",
-                                        "inputs/fft3d/128cube.yaml", sets + extra, fom, peer_cmd,
-                                        lambda s: grab(r"([0-9.]+) GFLOP/s", s, "fftw-mpi"), "GFLOP/s", True, 1.0,
-                                        n in TUNED["fft3d"]))
+                    for contract in contracts:
+                        if contract == "natural":
+                            modes = [("", False, "inplace")] + ([(" in place", True, "inplace")] if p == 1 else [])
+                        else:
+                            modes = [("", False, "outofplace"), (" in place", True, "inplace")]
+                        for how, in_place, peer_mode in modes:
+                            def peer_cmd(d, p=p, n=n, planning=planning, reps=reps, mode=peer_mode,
+                                         contract=contract):
+                                if planning == "patient":  # fftw_mpi_contracts.c's names for the same calls
+                                    name = {("natural", "inplace"): "inplace", ("transposed", "inplace"): "inplace_t",
+                                            ("transposed", "outofplace"): "oop_t"}[contract, mode]
+                                    return (openmpi(p) + [patient_peer, str(n), "patient", str(reps), name], d, {})
+                                return (openmpi(p) + ["./fftw_mpi_3d", str(n), str(n), str(n), str(reps), planning,
+                                                      mode, contract], d, {})
+                            out.append(Case("fft3d", f"{n}^3 c2c fwd+inv, {decomp}{how}, {planning}", p, "fft3d",
+                                            "inputs/fft3d/128cube.yaml",
+                                            sets + (["fft3d.in_place=true"] if in_place else []), fom, peer_cmd,
+                                            lambda s: grab(r"([0-9.]+) GFLOP/s", s, "fftw-mpi"), "GFLOP/s", True,
+                                            1.0, n in TUNED["fft3d"], contract=contract))
     return out
 
 
@@ -280,7 +293,7 @@ def summary(values):
 
 
 # The columns of results.csv: one line per table row, so that a run's lines append to bench/peers/results-<machine>.csv.
-CSV_COLUMNS = ["run", "date", "proxy", "case", "size", "ranks", "unit", "proxy_median", "peer_median", "ratio_median",
+CSV_COLUMNS = ["run", "date", "proxy", "case", "contract", "size", "ranks", "unit", "proxy_median", "peer_median", "ratio_median",
                "ratio_min", "ratio_max", "rounds", "target", "met"]
 
 
@@ -289,7 +302,8 @@ def table_rows(rows):
     out = []
     for row in rows:
         c = row["case"]
-        common = {"proxy": c.group, "size": "tuned" if c.tuned else "untuned", "ranks": c.ranks, "unit": c.unit}
+        common = {"proxy": c.group, "contract": c.contract, "size": "tuned" if c.tuned else "untuned",
+                  "ranks": c.ranks, "unit": c.unit}
         r = stats.summarize(row["ratio"])
         out.append({**common, "case": c.label, "proxy_median": f"{stats.median(row['proxy']):.4g}",
                     "peer_median": f"{stats.median(row['peer']):.4g}" if c.peer_command else "",
@@ -306,12 +320,12 @@ def table_rows(rows):
 
 def table(lines_of_rows):
     """The markdown table of table_rows (a ceiling case's peer column says so)."""
-    lines = ["| proxy | case | size | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) "
+    lines = ["| proxy | case | contract | size | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) "
              "| target | met |",
-             "|---|---|---|---|---|---|---|---|---|---|"]
+             "|---|---|---|---|---|---|---|---|---|---|---|"]
     for t in lines_of_rows:
         variant = not t["target"]
-        cells = [t["proxy"], t["case"], t["size"], t["ranks"], t["proxy_median"],
+        cells = [t["proxy"], t["case"], t["contract"], t["size"], t["ranks"], t["proxy_median"],
                  t["peer_median"] or ("" if variant else "(ceiling)"), t["unit"],
                  f"{t['ratio_median']}x ({t['ratio_min']}-{t['ratio_max']})", "" if variant else f">= {t['target']}x",
                  t["met"]]
@@ -373,6 +387,8 @@ def main(argv=None):
     ap.add_argument("--fft3d-sizes", default="48,64,96,128,192")
     ap.add_argument("--fft3d-planning", default="estimate,measure",
                     help="comma-separated: estimate, measure, patient (FFTW_PATIENT: minutes of planning per size)")
+    ap.add_argument("--fft3d-contract", default="natural",
+                    help="comma-separated: natural, transposed (where FFTW-MPI leaves its spectrum: fft3d_cases)")
     ap.add_argument("--pstswm-truncations", default="85,106,170,213,340")
     ap.add_argument("--pstswm-peer-fields", default="1,90",
                     help="SHTns runs on this many distinct fields per round (90: pstswm's 5 fields x 18 levels)")
@@ -393,7 +409,8 @@ def main(argv=None):
     ranks = [int(x) for x in a.ranks.split(",")]
     ints = lambda s: [int(x) for x in s.split(",") if x]
     builders = {"evh1": lambda: evh1_cases(ranks, ints(a.evh1_sizes)),
-                "fft3d": lambda: fft3d_cases(ranks, ints(a.fft3d_sizes), a.fft3d_planning.split(",")),
+                "fft3d": lambda: fft3d_cases(ranks, ints(a.fft3d_sizes), a.fft3d_planning.split(","),
+                                                 a.fft3d_contract.split(",")),
                 "pstswm": lambda: pstswm_cases(ints(a.pstswm_truncations), ints(a.pstswm_peer_fields), ints(a.pstswm_levels),
                                                    [v for v in a.pstswm_lt.split(",") if v]),
                 "pop": lambda: pop_cases(ranks, [tuple(int(v) for v in s.split("x")) for s in a.pop_sizes.split(",")]),

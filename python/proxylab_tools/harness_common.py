@@ -312,14 +312,16 @@ def write_results(path: Path, tool: str, args, runs: list[dict], status: str, su
     return doc
 
 
-def write_variant_results(path: Path, tool: str, args, runs: list[dict], status: str, labels: list[str],
-                          summary) -> str:
-    """write_results for a tool that compares variants (compare, perturbation): their labels, the repeats, the FOM's
-    name (the first run's that has one) and the per-configuration summary. Returns the FOM's name."""
+def run_variants(tool: str, args, plan: list[Planned], labels: list[str], summarize, path: Path):
+    """run_plan for a tool that compares variants (compare, perturbation), then write_results with their labels, the
+    repeats, the FOM's name (the first run's that has one) and summarize(runs), the per-configuration summary.
+    Returns (runs, status, summary, FOM name)."""
+    runs, status = run_plan(tool, args, plan)
+    summary = summarize(runs)
     fom_name = next((r["fom_name"] for r in runs if r["fom_name"]), "")
     write_results(path, tool, args, runs, status,
                   {"labels": labels, "repeat": args.repeat, "fom_name": fom_name, "configs": summary})
-    return fom_name
+    return runs, status, summary, fom_name
 
 
 def strict_json(x):

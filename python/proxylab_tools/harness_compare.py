@@ -174,10 +174,9 @@ def main(args) -> int:
     m = hc.machine()
     hc.log(TOOL, f"{args.app}: {len(labels)} variant(s) x {len(args.ranks) * len(args.threads)} rank/thread count(s) "
                  f"x {args.repeat} repeat(s) = {len(todo)} runs on {hc.machine_line(m)}")
-    runs, status = hc.run_plan(TOOL, args, todo)
-    summary = summarize(runs, labels, args.regions)
     results = folder / "records.json"
-    fom_name = hc.write_variant_results(results, TOOL, args, runs, status, labels, summary)
+    runs, status, summary, fom_name = hc.run_variants(TOOL, args, todo, labels,
+                                                      lambda done: summarize(done, labels, args.regions), results)
     if status == "bad input":
         return hc.stop_after_bad_input(TOOL, results, runs)
     print()

@@ -80,10 +80,9 @@ def main(args) -> int:
     todo = plan(args.ranks, args.threads, args.repeat, folder)
     hc.log(TOOL, f"{args.app}: timers off / on / on + trace x {args.repeat} repeat(s) = {len(todo)} runs on "
                  f"{hc.machine_line(hc.machine())}")
-    runs, status = hc.run_plan(TOOL, args, todo)
-    summary = summarize(runs, labels)
     results = folder / "records.json"
-    fom_name = hc.write_variant_results(results, TOOL, args, runs, status, labels, summary)
+    runs, status, summary, fom_name = hc.run_variants(TOOL, args, todo, labels, lambda done: summarize(done, labels),
+                                                      results)
     if status == "bad input":
         return hc.stop_after_bad_input(TOOL, results, runs)
     print()

@@ -195,22 +195,22 @@ void run(RunContext& ctx) {
   r.energy_rel_change = std::fabs(d.energy - d0.energy) / std::fabs(d0.energy);
   const double days = model.time() / 86400.0;
   if (s.model.test_case == 2) {
-    const double tol = s.case2_tolerance;
+    const double tol = s.verify.case2;
     const std::string after = text_printf("after %.3g days vs the exact steady solution", days);
     ctx.report.check_le("case 2 normalized l1 height error", d.l1, tol, after);
     ctx.report.check_le("case 2 normalized l2 height error", d.l2, tol, after);
     ctx.report.check_le("case 2 normalized linf height error", d.linf, tol, after);
   }
-  ctx.report.check_le("mass conservation (relative change)", r.mass_rel_change, s.mass_tolerance,
+  ctx.report.check_le("mass conservation (relative change)", r.mass_rel_change, s.verify.mass,
                       "spectral: the global mean of Phi has no tendency; round-off only");
   if (s.model.test_case == 6) {
-    ctx.report.check_le("total energy conservation (relative change)", r.energy_rel_change, s.energy_tolerance,
+    ctx.report.check_le("total energy conservation (relative change)", r.energy_rel_change, s.verify.energy,
                         "time truncation and Asselin filter");
     const double nu = rossby_haurwitz_speed(), nu_num = -(phase - std::arg(c0)) / (4.0 * model.time());
     const double rel = std::fabs(nu_num / nu - 1.0);
     if (days >= 0.5)
       ctx.report.check_le(
-          "Rossby-Haurwitz drift speed (relative difference)", rel, s.drift_tolerance,
+          "Rossby-Haurwitz drift speed (relative difference)", rel, s.verify.drift,
           text_printf("measured %.5e rad/s vs analytic nu %.5e rad/s (non-divergent theory)", nu_num, nu));
     r.drift_measured = true;
     r.drift_speed = nu_num;

@@ -101,10 +101,8 @@ RunOptions read_options(const Config& cfg, CommOptions comm) {
   if (automatic_dt) m.dt = 3600.0 / std::ceil(3600.0 / (0.6 * stable_dt));  // 60% of the limit, a divisor of one hour
   s.steps = cfg.integer("time.steps");
   if (s.steps == 0) s.steps = steps_of_days(cfg, m.dt, automatic_dt);
-  s.case2_tolerance = cfg.real("verify.case2_tolerance");
-  s.mass_tolerance = cfg.real("verify.mass_tolerance");
-  s.energy_tolerance = cfg.real("verify.energy_tolerance");
-  s.drift_tolerance = cfg.real("verify.drift_tolerance");
+  s.verify = {cfg.real("verify.case2_tolerance"), cfg.real("verify.mass_tolerance"),
+              cfg.real("verify.energy_tolerance"), cfg.real("verify.drift_tolerance")};
   s.measure_dgemm = cfg.boolean("perf.measure_dgemm");
   s.measure_fft = cfg.boolean("perf.measure_fft");
   s.fft_wisdom = cfg.text("transform.fft_wisdom");

@@ -12,12 +12,18 @@ namespace proxylab::pstswm {
 enum class TestCase { case2, case6 };  // ModelOptions::test_case 2 or 6
 PROXYLAB_CHOICE_NAMES(TestCase, "test case", "case2", "case6");
 
+// The run's verification limits (verify.*): case 2's normalized height errors, the relative change of mass and
+// (case 6) of total energy, case 6's relative drift-speed difference.
+struct VerifyLimits {
+  double case2 = 0, mass = 0, energy = 0, drift = 0;
+};
+
 struct RunOptions {
   TransformOptions tr;
   ModelOptions model;
   long long steps = 0;
-  double case2_tolerance = 0, mass_tolerance = 0, energy_tolerance = 0, drift_tolerance = 0;  // verify.*
-  bool measure_dgemm = false, measure_fft = false;                                            // perf.*
+  VerifyLimits verify;
+  bool measure_dgemm = false, measure_fft = false;  // perf.*
   std::string fft_wisdom;  // transform.fft_wisdom: FFTW wisdom file read before planning, written after ("": none)
 };
 

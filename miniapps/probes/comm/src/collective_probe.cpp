@@ -31,7 +31,6 @@ struct Group {
 }  // namespace
 
 void probe_alltoall(RunContext& ctx, const Settings& s) {
-  auto region = ctx.timers.scope("alltoall", Category::communication);
   ResultTable table(ctx, "alltoall",
                     "alltoall: ranks in blocks of `group`, all blocks at once; bytes = per rank pair; GB/s = bytes "
                     "sent to other ranks per rank / time",
@@ -70,7 +69,6 @@ void probe_alltoall(RunContext& ctx, const Settings& s) {
 }
 
 void probe_allreduce(RunContext& ctx, const Settings& s) {
-  auto region = ctx.timers.scope("allreduce", Category::communication);
   ResultTable table(ctx, "allreduce",
                     "allreduce / barrier: latency per call vs group size (SYNCH1); sums of (rank+1)*(word+1)+1/8 "
                     "checked exactly",

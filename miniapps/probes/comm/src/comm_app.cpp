@@ -211,12 +211,15 @@ void run(RunContext& ctx) {
   try {
     for (size_t i = 0; i < s.tests.size(); ++i) {
       const std::string& t = s.tests[i];
-      if (t == "pingpong" || t == "echo" || t == "swap") probe_pairs(ctx, s, t);
-      if (t == "ring") probe_ring(ctx, s);
-      if (t == "halo") probe_halo(ctx, s);
-      if (t == "halo3d") probe_halo3d(ctx, s);
-      if (t == "alltoall") probe_alltoall(ctx, s);
-      if (t == "allreduce") probe_allreduce(ctx, s);
+      {
+        auto region = ctx.timers.scope(t, Category::communication);  // each sub-test in its own timer region
+        if (t == "pingpong" || t == "echo" || t == "swap") probe_pairs(ctx, s, t);
+        if (t == "ring") probe_ring(ctx, s);
+        if (t == "halo") probe_halo(ctx, s);
+        if (t == "halo3d") probe_halo3d(ctx, s);
+        if (t == "alltoall") probe_alltoall(ctx, s);
+        if (t == "allreduce") probe_allreduce(ctx, s);
+      }
       if (!progress.update(static_cast<long long>(i + 1))) break;  // Ctrl-C between sub-tests
     }
   } catch (const Interrupted&) {

@@ -157,7 +157,6 @@ class Swap3D {
 }  // namespace
 
 void probe_halo3d(RunContext& ctx, const Settings& s) {
-  auto region = ctx.timers.scope("halo3d", Category::communication);
   std::string grid;
   {
     Swap3D probe(ctx.comm, 1, false);

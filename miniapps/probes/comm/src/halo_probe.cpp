@@ -66,7 +66,6 @@ long long wrong_ghosts(const View3D<double>& v, int w, int x0, int y0, int NX, i
 }  // namespace
 
 void probe_halo(RunContext& ctx, const Settings& s) {
-  auto region = ctx.timers.scope("halo", Category::communication);
   const auto grid = ProcessGrid::make_2d(ctx.comm, 0, 0, true, true);
   ResultTable table(ctx, "halo",
                     "halo: 2-D ghost update, edges + corners, " + std::to_string(grid.px()) + " x " +

@@ -40,7 +40,6 @@ void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test) {
   const int partner = partner_of(ctx.rank, ctx.size, s.distance, max_pairs, &pair);
   const int npairs = count_pairs(ctx.size, s.distance, max_pairs);
   const bool low = partner > ctx.rank;
-  auto region = ctx.timers.scope(test, Category::communication);
   const std::string what = swap ? "bidirectional MPI_Sendrecv" : "ping-pong, time = half round trip";
   ResultTable table(ctx, test,
                     test + ": " + std::to_string(npairs) + " pair(s) i-(i+" + std::to_string(s.distance) + "), " +
@@ -83,7 +82,6 @@ void probe_pairs(RunContext& ctx, const Settings& s, const std::string& test) {
 }
 
 void probe_ring(RunContext& ctx, const Settings& s) {
-  auto region = ctx.timers.scope("ring", Category::communication);
   ResultTable table(ctx, "ring",
                     "ring: every rank exchanges with its X nearest ring neighbours at once (X = 2: HPCC natural / "
                     "random ring; X > 2: the coarray benchmark's LX / RX); GB/s per rank = X x bytes / time",
