@@ -27,7 +27,7 @@
 
 namespace proxylab {
 
-// Every proxy's deck accepts an `imbalance` section (the seed's "process 24" on demand, workshop lesson 10), the
+// Every proxy's deck accepts an `imbalance` section (seed 000's slow "process 24" on demand, workshop lesson 10), the
 // comm.* keys (comm/options.hpp) and perf.limits (perf_limits.hpp).
 void declare_common_keys(Schema& schema) {
   declare_comm_keys(schema);

@@ -111,7 +111,7 @@ class NonblockingTranspose : public Transpose {
   std::vector<MPI_Request> req_;
 };
 
-// Node-aware (the seed's CASTEP "SHM" all-to-all): the ranks of a node hand their data to the node
+// Node-aware (CASTEP's "SHM" all-to-all, seed 002: docs/references.md): the ranks of a node hand their data to the node
 // leader, the leaders run one MPI_Alltoallv among themselves (fewer, larger messages between nodes)
 // and hand the received data back. The hand-over goes through an MPI shared-memory window
 // (MPI_Win_allocate_shared on the node communicator): every rank writes its counts and packed data

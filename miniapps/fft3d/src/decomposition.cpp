@@ -12,7 +12,7 @@ namespace {
 std::string str(int v) { return std::to_string(v); }
 
 // Every rank must own at least one line in every stage (empty pieces would make empty FFT batches
-// and, for slab, ranks without planes: the seed's "more processes than planes" limit).
+// and, for slab, ranks without planes: NAS FT's drop when it runs out of "planes" in seed 001).
 std::string pencil_violation(const int g[3], int p_row, int p_col) {
   if (p_row > g[0] || p_row > g[1])
     return "p_row = " + str(p_row) + " exceeds nx = " + str(g[0]) + " or ny = " + str(g[1]);

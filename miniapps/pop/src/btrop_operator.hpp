@@ -13,7 +13,7 @@ namespace proxylab::pop {
 
 struct Stencil {
   View2D<double> a0, an, ae, ane;
-  // (A x)(j, i) with x's ghosts current. // POP: btropOperator (NINEPT_4 in the seed's POP 1.4)
+  // (A x)(j, i) with x's ghosts current. // POP: btropOperator (NINEPT_4 in POP 1.4, seed 000: docs/references.md)
   KOKKOS_INLINE_FUNCTION double apply(const View2D<double>& x, int j, int i) const {
     return a0(j, i) * x(j, i) + an(j, i) * x(j + 1, i) + an(j - 1, i) * x(j - 1, i) + ae(j, i) * x(j, i + 1) +
            ae(j, i - 1) * x(j, i - 1) + ane(j, i) * x(j + 1, i + 1) + ane(j - 1, i) * x(j - 1, i + 1) +

@@ -8,7 +8,7 @@
 // extended SpectralLayout. All on the default execution space.
 // Variants: `gemm` (two DGEMMs per m, one batch through common/blas.hpp: OpenBLAS per product on a host, one grouped
 // cuBLAS call on a GPU), `loop` (Kokkos kernels in one of two shapes, LTLoopShape; the level
-// count either a run-time value or a compile-time constant: 1, 18 or 96, the seed's "compile-time
+// count either a run-time value or a compile-time constant: 1, 18 or 96, seed 000's "compile-time
 // specification of number of vertical levels"; the loop variants give the same bits for either), and `recurrence`
 // (host back ends: gemm's products per m, each from a tile of P̄ recomputed for that m by legendre_recurrence.hpp
 // instead of from the stored table, SHTns's trade of arithmetic for memory; the same P̄ bit for bit).

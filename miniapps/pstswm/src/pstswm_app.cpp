@@ -29,14 +29,14 @@ namespace {
 
 void declare(Schema& s) {
   s.integer("model.truncation", 42, 1, 4000,
-            "triangular truncation N (TN); the seed's table: 5 10 21 42 85 170 340 680");
+            "triangular truncation N (TN); PSTSWM's table (seed 000): 5 10 21 42 85 170 340 680");
   s.integer("model.levels", 18, 1, 96, "independent vertical levels L (the vectorisable dimension)");
   s.choice("model.case", TestCase::case2,
            "Williamson test case: case2 steady zonal flow (exact), case6 Rossby-Haurwitz wave");
   s.real("model.alpha", 0.0, -4.0, 4.0, "case 2 rotation angle alpha [rad] (0, 0.05, pi/2-0.05, pi/2 in Williamson)");
   s.real("model.asselin", 0.01, 0.0, 0.5, "Robert-Asselin filter coefficient");
-  s.integer("grid.nlat", 0, 0, 100000, "Gaussian latitudes (even); 0 = the seed's table / 3N+1 rule");
-  s.integer("grid.nlon", 0, 0, 200000, "longitudes; 0 = the seed's table / 3N+1 rule");
+  s.integer("grid.nlat", 0, 0, 100000, "Gaussian latitudes (even); 0 = PSTSWM's table / 3N+1 rule");
+  s.integer("grid.nlon", 0, 0, 200000, "longitudes; 0 = PSTSWM's table / 3N+1 rule");
   s.real("time.dt", 0.0, 0.0, 1e5,
          "time step [s], at most the explicit leapfrog's stability limit for the case and truncation; 0 = automatic "
          "(60% of that limit)");

@@ -1,4 +1,4 @@
-// The choices of a spectral transform run (PSTSWM's FTOPT / LTOPT and the seed's variants) and what the transform
+// The choices of a spectral transform run (PSTSWM's FTOPT / LTOPT and seed 000's variants) and what the transform
 // counts for the model and the record.
 #pragma once
 #include "backend.hpp"

@@ -1,7 +1,8 @@
 // Triangular truncation TN: spectral coefficients (m, n) with 0 <= m <= n <= N, stored m-major with
 // one extra row n = N+1 per wavenumber (the "extended" layout: the vector transforms need P̄_{N+1}^m,
 // as in STSWM's and ectrans' derivative recurrences; the model keeps that row zero).
-// Grid sizes of the seed's table and a rule for other N (alias-free for quadratic terms: nlon >= 3N+1).
+// Grid sizes of PSTSWM's resolution table (seed 000: docs/references.md) and a rule for other N (alias-free for
+// quadratic terms: nlon >= 3N+1).
 #pragma once
 #include <cmath>
 #include <vector>
@@ -21,7 +22,7 @@ inline double epsilon(int n, int m) {
 struct GridSize {
   int nlat = 0, nlon = 0;
 };
-// The seed's table (T5 8x16 ... T680 1024x2048) and, for other N, the smallest nlon >= 3N+1 with
+// PSTSWM's table (T5 8x16 ... T680 1024x2048) and, for other N, the smallest nlon >= 3N+1 with
 // factors 2, 3, 5 only (even), nlat = nlon / 2.
 GridSize default_grid(int truncation);
 

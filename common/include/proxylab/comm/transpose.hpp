@@ -6,7 +6,7 @@
 //   pairwise     size-1 rounds of MPI_Sendrecv with partner rank ^ round (or (rank + round) % size)
 //   nonblocking  MPI_Irecv / MPI_Isend to every rank, one MPI_Waitall
 //   node_aware   gather to the node leader (shared memory), one alltoallv among leaders, scatter back
-//                (the seed's CASTEP "SHM" optimisation)
+//                (CASTEP's "SHM" optimisation, seed 002)
 //
 // Buffers are contiguous doubles (pass complex data as 2 doubles per value), in the layout of
 // MPI_Alltoallv: counts and displacements in elements, per rank of `comm`.
