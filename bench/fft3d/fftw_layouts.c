@@ -6,6 +6,8 @@
  *   D  in place, axes reversed
  *   E  out of place, fft3d's Z-stage layout: memory order (y, x, z), z contiguous (= fft3d.local=whole)
  *   F  in place, fft3d's Z-stage layout                 (= fft3d.in_place=true)
+ *   G  E with the inverse into a third array: fft3d's timed loop (u -> spectrum -> back, u kept for the round-trip
+ *      check), where E cycles through two arrays as FFTW-MPI's benchmark loop does
  * (C and D are not fft3d's layout: until 2026-11-27 they were taken for it. Both keep z contiguous; the Z stage
  * keeps y slowest, so that a slab's ranks own contiguous blocks of y.)
  * Build: cc -O2 -march=native -o fftw_layouts fftw_layouts.c -lfftw3 -lm
@@ -60,20 +62,22 @@ int main(int argc, char** argv) {
                          : !strcmp(argv[2], "patient") ? FFTW_PATIENT
                                                        : FFTW_ESTIMATE;
   const char* which = argc > 4 ? argv[4] : "ABCDEF";
-  enum { plans = 6 };
+  enum { plans = 7 };
   const char* names[plans] = {"A in place, input's order", "B out of place, input's order",
                               "C out of place, axes reversed", "D in place, axes reversed",
-                              "E out of place, Z-stage layout", "F in place, Z-stage layout"};
-  const enum layout spectrum[plans] = {natural, natural, reversed, reversed, z_stage, z_stage};
-  const int in_place[plans] = {1, 0, 0, 1, 0, 1};
+                              "E out of place, Z-stage layout", "F in place, Z-stage layout",
+                              "G out of place, Z-stage layout, inverse into a third array"};
+  const enum layout spectrum[plans] = {natural, natural, reversed, reversed, z_stage, z_stage, z_stage};
+  const int in_place[plans] = {1, 0, 0, 1, 0, 1, 0};
   const size_t points = (size_t)n * n * n;
   fftw_complex *a = fftw_alloc_complex(points), *b = fftw_alloc_complex(points);
+  fftw_complex* back = strchr(which, 'G') ? fftw_alloc_complex(points) : a;  /* G's third array */
   fftw_plan forward[plans] = {0}, inverse[plans] = {0};
   for (int c = 0; c < plans; c++) {
     if (!strchr(which, 'A' + c)) continue;
     fftw_complex* out = in_place[c] ? a : b;
     forward[c] = plan(n, a, out, natural, spectrum[c], FFTW_FORWARD, flags);
-    inverse[c] = plan(n, out, a, spectrum[c], natural, FFTW_BACKWARD, flags);
+    inverse[c] = plan(n, out, c == 6 ? back : a, spectrum[c], natural, FFTW_BACKWARD, flags);
   }
   double* t = malloc(sizeof(double) * plans * reps);
   for (int r = 0; r < reps; r++)

@@ -105,14 +105,13 @@ double stream_copy_gbs(long long n) {
   return 2.0 * n * sizeof(Complex) / best * 1e-9;
 }
 
-// What the forward transform reads: a copy of u in `back`, which the inverse then overwrites, so that a round trip
-// cycles through two arrays as FFTW-MPI's benchmark does (its inverse writes its forward's input; with a third array
-// the same FFTW plan ran 64^3 at 0.78-0.90x: bench/fft3d/README.md) while u stays the reference of the round-trip
-// checks. With fft3d.in_place `back` is `spectrum` (which holds either stage:
-// DistributedFFT::in_place_size): u is copied to its start and the transform overwrites it.
-const Field& forward_input(const Field& u, const Field& back) {
-  Kokkos::deep_copy(Kokkos::subview(back, std::make_pair(size_t(0), u.extent(0))), u);
-  return back;
+// What the forward transform reads: u, or with fft3d.in_place a copy of u at the start of `spectrum` (which holds
+// either stage: DistributedFFT::in_place_size), which the transform then overwrites (spectrum and back are then one
+// array).
+const Field& forward_input(const RunOptions& o, const Field& u, const Field& spectrum) {
+  if (!o.fft.in_place) return u;
+  Kokkos::deep_copy(Kokkos::subview(spectrum, std::make_pair(size_t(0), u.extent(0))), u);
+  return spectrum;
 }
 
 // Untimed forward (and inverse) of u with every per-run check.
@@ -122,7 +121,7 @@ void verify_transform(RunContext& ctx, const RunOptions& o, DistributedFFT& fft,
   const double tol = o.tolerance;
   const Decomposition& d = fft.decomposition();
   const double n = double(d.points());
-  fft.forward(forward_input(u, back), spectrum);
+  fft.forward(forward_input(o, u, spectrum), spectrum);
   const double e_u = global_energy(u, fft.x_stage().size(), ctx.comm);
   const double e_f = global_energy(spectrum, fft.z_stage().size(), ctx.comm);
   ctx.require_finite(e_f, "spectrum energy");
@@ -166,7 +165,7 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
                   const Field& back) {
   const int iterations = o.iterations, warmup = o.warmup;
   for (int i = 0; i < warmup; ++i) {
-    fft.forward(forward_input(u, back), spectrum);
+    fft.forward(forward_input(o, u, spectrum), spectrum);
     fft.inverse(spectrum, back);
     ctx.check_stop();
   }
@@ -177,7 +176,7 @@ void run_fft_mode(RunContext& ctx, const RunOptions& o, DistributedFFT& fft, con
   {
     LaunchCounter launches;
     for (int it = 0; it < iterations; ++it) {
-      const Field& in = forward_input(u, back);
+      const Field& in = forward_input(o, u, spectrum);
       MPI_Barrier(ctx.comm);
       double t0 = MPI_Wtime();
       {
