@@ -293,8 +293,8 @@ def summary(values):
 
 
 # The columns of results.csv: one line per table row, so that a run's lines append to bench/peers/results-<machine>.csv.
-CSV_COLUMNS = ["run", "date", "proxy", "case", "contract", "size", "ranks", "unit", "proxy_median", "peer_median", "ratio_median",
-               "ratio_min", "ratio_max", "rounds", "target", "met"]
+CSV_COLUMNS = ["run", "date", "proxy", "case", "contract", "size", "ranks", "unit", "proxy_median", "peer_median",
+               "ratio_median", "ratio_min", "ratio_max", "rounds", "target", "met"]
 
 
 def table_rows(rows):
@@ -320,8 +320,8 @@ def table_rows(rows):
 
 def table(lines_of_rows):
     """The markdown table of table_rows (a ceiling case's peer column says so)."""
-    lines = ["| proxy | case | contract | size | ranks | proxy (median) | peer (median) | unit | proxy/peer speed: median (min-max) "
-             "| target | met |",
+    lines = ["| proxy | case | contract | size | ranks | proxy (median) | peer (median) | unit "
+             "| proxy/peer speed: median (min-max) | target | met |",
              "|---|---|---|---|---|---|---|---|---|---|---|"]
     for t in lines_of_rows:
         variant = not t["target"]
@@ -415,6 +415,9 @@ def main(argv=None):
                                                    [v for v in a.pstswm_lt.split(",") if v]),
                 "pop": lambda: pop_cases(ranks, [tuple(int(v) for v in s.split("x")) for s in a.pop_sizes.split(",")]),
                 "stream": stream_cases}
+    bad_contracts = [c for c in a.fft3d_contract.split(",") if c not in ("natural", "transposed")]
+    if bad_contracts:
+        ap.error(f"--fft3d-contract {','.join(bad_contracts)}: allowed: natural, transposed")
     unknown = [g for g in a.only.split(",") if g not in builders]
     if unknown:
         ap.error(f"--only {','.join(unknown)}: allowed: {', '.join(builders)}")
