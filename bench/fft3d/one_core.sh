@@ -18,7 +18,7 @@ proxy() {  # N ITERATIONS [--set KEY=VALUE ...]
 }
 layout() {  # N ITERATIONS PLAN (fftw_layouts.c: A, E, F, ...)
   taskset -c "$core" "$work/fftw_layouts" "$1" "${layout_planning:-$planning}" "$(($2 + 1))" "$3" |
-    sed -n 's/.*(\([0-9.]*\) GFLOP\/s)$/\1/p'
+    sed -n 's/.*(\([0-9.]*\) GFLOP\/s), round trip ok.*/\1/p'
 }
 # Per size of a log of lines "ROUND N NAME=GFLOPS ...": the medians, and the medians (min-max) of the per-round
 # ratios A/B named.

@@ -77,21 +77,24 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
   z_ = zs(r, c);
   long long scratch = std::max(x_.size(), z_.size());
   if (FFTOptions::whole_planes(d_)) {
+    // host only: FFTW's 2-D and z FFTs write the blocks in the receiver's order
+    const SendLayout planes_send = sends ? SendLayout::receivers_order : SendLayout::packed;
     x_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, xs), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, planes_send);
     z_to_x_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, xs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, planes_send);
   }
   if (FFTOptions::pencil_path(d_.kind)) {
     scratch = std::max(scratch, y_.size());
+    const SendLayout pencil_send = sends ? SendLayout::senders_order : SendLayout::packed;
     x_to_y_ = std::make_unique<Reshape>(along_row(d.p_row, c, xs), along_row(d.p_row, c, ys), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, pencil_send);
     y_to_x_ = std::make_unique<Reshape>(along_row(d.p_row, c, inverse_ys), along_row(d.p_row, c, xs), grid_->row_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, pencil_send);
     y_to_z_ = std::make_unique<Reshape>(along_col(r, d.p_col, ys), along_col(r, d.p_col, zs), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, pencil_send);
     z_to_y_ = std::make_unique<Reshape>(along_col(r, d.p_col, zs), along_col(r, d.p_col, inverse_ys), grid_->col_comm(),
-                                        opt.strategy, opt.mapping, opt.ranks_per_node, sends);
+                                        opt.strategy, opt.mapping, opt.ranks_per_node, pencil_send);
   }
   long long send = 0, recv = 0;
   for (const auto* rs : {x_to_y_.get(), y_to_z_.get(), z_to_y_.get(), y_to_x_.get(), x_to_z_.get(), z_to_x_.get()})
@@ -107,7 +110,7 @@ DistributedFFT::DistributedFFT(const Decomposition& d, MPI_Comm comm, const FFTO
 }
 
 // The local plans that can run here: planes where the X stage holds whole planes (slabs, pencils of one row; host
-// FFTW's 2-D plans), whole at one rank (FFTW's 3-D plan on the host, three strided 1-D stages on a device). In place
+// FFTW's 2-D plans), whole at one rank (two FFTW stages on the host, three strided 1-D stages on a device). In place
 // every one of them runs: whole is FFTW's in-place 3-D plan (or the stages through the work array), the others
 // stage through the work arrays the transform keeps anyway.
 std::vector<LocalPlan> DistributedFFT::local_candidates() const {
@@ -258,12 +261,21 @@ void DistributedFFT::fft_then_reshape(const Reshape& r, int axis, bool forward, 
   r.apply(s.data(), dst.data(), send_, recv_, timers);
 }
 
-// One rank's whole grid: one FFTW 3-D plan on the host, three strided 1-D stages on a device (its library plans one
-// transform dimension; strided_stages.hpp).
+// One rank's whole grid. Host, out of place, as FFTW-MPI runs its transposed plan at one rank: the first stage out of
+// place, the rest in place in the output (bench/fft3d/fftw_layouts.c, plan K against E): forward the 2-D FFTs of the
+// (y, x) planes written straight into the Z-stage layout (their strides do the transpose), then the z FFTs; inverse
+// the z FFTs written into the X-stage layout, then the planes (the input is kept). Host, in place: FFTW's in-place
+// 3-D plan. A device: three strided 1-D stages (its library plans one transform dimension; strided_stages.hpp).
 void DistributedFFT::whole(bool forward, const Field& in, const Field& out, Timers* timers) {
   if constexpr (backend::host_fft_plans) {
-    if (forward) return fft_axes({0, 1, 2}, true, x_, in, z_, out, timers);
-    return fft_axes({0, 1, 2}, false, z_, in, x_, out, timers);
+    if (in.data() == out.data())
+      return fft_axes({0, 1, 2}, forward, forward ? x_ : z_, in, forward ? z_ : x_, out, timers);
+    if (forward) {
+      fft_axes({0, 1}, true, x_, in, z_, out, timers);
+      return fft_along(2, true, z_, out, z_, out, timers);
+    }
+    fft_along(2, false, z_, in, x_, out, timers);
+    return fft_axes({0, 1}, false, x_, out, x_, out, timers);
   }
   const TimedStage t(timers, "local_fft");
   fft3d_by_stages(forward, x_, z_, in, work_, out, opt_.planning);

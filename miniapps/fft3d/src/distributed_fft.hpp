@@ -9,17 +9,18 @@
 // Unfused (fuse_transpose false; always on a device, the default execution space a GPU's, where a library writes
 // whole lines) the FFTs before a transpose among several ranks write its send buffer themselves, laid out so that
 // each peer's block is one contiguous range of it (Reshape's sending in place: their strides do the local transpose,
-// as heFFTe's strided 1-D FFTs): no pack pass (forward, and inverse on the pencil path); the copies left (own block and
-// unpack) run along the blocks' contiguous axis on both sides, and forward a transpose within one rank is no copy (the
-// FFT before it writes the next stage). On a device slabs take the pencil path with p_row = 1 instead of the strided y
-// FFT, and one rank's whole grid runs as three strided 1-D stages (strided_stages.hpp).
-// Nothing fences except a timer's scope (a device queues the work) and the MPI exchanges.
-// How the local work is planned (fft3d.local), FFTW-MPI's and heFFTe's way:
+// as heFFTe's strided 1-D FFTs): no pack pass; the copies left (own block and unpack) run along the blocks' contiguous
+// axis on both sides (a slab's planes on the host: FFTW writes the blocks in the receiver's order, so these copies move
+// contiguous runs), and forward a transpose within one rank is no copy (the FFT before it writes the next stage). On a
+// device slabs take the pencil path with p_row = 1 instead of the strided y FFT, and one rank's whole grid runs as
+// three strided 1-D stages (strided_stages.hpp). Nothing fences except a timer's scope (a device queues the work) and
+// the MPI exchanges. How the local work is planned (fft3d.local), FFTW-MPI's and heFFTe's way:
 //   staged  three sets of batched 1-D FFTs (with the fused transposes): every decomposition
 //   planes  slabs, and pencil grids of one row (whose X and Z stages are a slab's): one FFTW 2-D plan over each
 //           rank's (y, x) planes, then the one transpose and the z FFTs
-//   whole   one rank: one FFTW 3-D plan straight from the X-stage layout into the Z-stage layout (and back); on a
-//           device three strided 1-D stages between the same layouts
+//   whole   one rank: the 2-D plan of the planes straight from the X-stage layout into the Z-stage layout, then the
+//           z FFTs in place there (and back the same way; in place one FFTW 3-D plan), FFTW-MPI's plan at one rank; on
+//           a device three strided 1-D stages between the same layouts
 // auto: with planning=measure or patient the candidates are timed here and the fastest kept (the record names the
 // choice and the times), with estimate planes where it can run, else on a device whole at one rank, else staged. The
 // layouts of the input and the result are the same whichever runs; in place (any rank count) planes and staged pass

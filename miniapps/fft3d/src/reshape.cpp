@@ -102,13 +102,13 @@ int split_axis(const std::vector<Pencil>& pieces) {
   return axis;
 }
 
-// p laid out with `axis` slowest, the other two in p's order.
-Pencil with_slowest(const Pencil& p, int axis) {
+// p laid out with `axis` slowest, the other two as in `order`.
+Pencil with_slowest(const Pencil& p, int axis, const int order[3]) {
   Pencil q = p;
   int k = 0;
   q.order[k++] = axis;
   for (int d = 0; d < 3; ++d)
-    if (p.order[d] != axis) q.order[k++] = p.order[d];
+    if (order[d] != axis) q.order[k++] = order[d];
   return q;
 }
 
@@ -172,7 +172,7 @@ void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const 
 }
 
 Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy,
-                 Mapping mapping, int ranks_per_node, bool send_in_place)
+                 Mapping mapping, int ranks_per_node, SendLayout send)
     : in_(std::move(in)), out_(std::move(out)), mapping_(mapping) {
   int size = 1;
   MPI_Comm_rank(comm, &me_);
@@ -186,16 +186,20 @@ Reshape::Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm,
   // Sending in place: every block of every rank one contiguous range of its input piece laid out with the axis the
   // output pieces split slowest (the same on every rank: the pieces are known to all).
   const int split = split_axis(out_);
-  sends_in_place_ = send_in_place && size > 1 && split >= 0;
+  sends_in_place_ = send != SendLayout::packed && size > 1 && split >= 0;
   for (int p = 0; p < size && sends_in_place_; ++p)
     for (int q = 0; q < size; ++q)
       if (intersect(in_[p], out_[q]).size() > 0 && !spans_but(intersect(in_[p], out_[q]), in_[p], split))
         sends_in_place_ = false;
+  auto send_layout = [&](const Pencil& p) {
+    if (!sends_in_place_) return p;
+    return with_slowest(p, split, send == SendLayout::receivers_order ? out_[me_].order : p.order);
+  };
   for (const Pencil& p : in_) {
-    const Pencil layout = sends_in_place_ ? with_slowest(p, split) : p;
+    const Pencil layout = send_layout(p);
     wire_order_.push_back({layout.order[0], layout.order[1], layout.order[2]});
   }
-  in_layout_ = sends_in_place_ ? with_slowest(in_[me_], split) : in_[me_];
+  in_layout_ = send_layout(in_[me_]);
   const Pencil& mine_out = out_[me_];
   // This rank's own block is copied directly from the input to the output array (no buffer, no message).
   own_ = array_copy(in_layout_, mine_out, intersect(in_layout_, mine_out));

@@ -5,10 +5,12 @@
 // Blocks travel in the input memory order; pack and unpack are one strided 3-D copy kernel (unpack
 // loops in the output's order: contiguous writes) on the default execution space. The own block is copied
 // directly, in to out. MPI gets the buffers as MPIBuffer says (host memory, staged, or device memory).
-// Sending in place (send_in_place, several ranks): the input array is the send buffer itself, laid out as
-// input_layout(): the axis the output pieces split slowest, the other two in the input stage's order, so that each
-// block to send is one contiguous range of it and travels in that order. The FFT before the reshape writes that
-// layout (its strides do the local transpose: strided_stages.hpp), and there is no pack pass.
+// Sending in place (SendLayout other than packed, several ranks): the input array is the send buffer itself, laid out
+// as input_layout(): the axis the output pieces split slowest, so that each block to send is one contiguous range of
+// it and travels in that order, the other two in the input stage's order (senders_order: a device library writes its
+// lines whole) or in the output stage's (receivers_order: FFTW's strided writes do the whole local transpose, as in
+// FFTW-MPI's transposed plans, and the copies after the exchange move contiguous runs). The FFT before the reshape
+// writes that layout (its strides do the local transpose: strided_stages.hpp), and there is no pack pass.
 #pragma once
 #include <mpi.h>
 
@@ -33,13 +35,15 @@ struct BoxCopy {
 };
 void copy_box(const char* kernel_name, Mapping mapping, const BoxCopy& c, const Complex* src, Complex* dst);
 
+enum class SendLayout { packed, senders_order, receivers_order };
+
 class Reshape {
  public:
   // in[q], out[q]: the pieces of rank q of comm in the input and output stage.
   // ranks_per_node > 0 (node_aware only): emulate nodes as blocks of that many consecutive ranks of comm.
-  // send_in_place: send from the input array (laid out as input_layout()) where comm has several ranks.
+  // send: other than packed, send from the input array (laid out as input_layout()) where comm has several ranks.
   Reshape(std::vector<Pencil> in, std::vector<Pencil> out, MPI_Comm comm, TransposeStrategy strategy, Mapping mapping,
-          int ranks_per_node = 0, bool send_in_place = false);
+          int ranks_per_node = 0, SendLayout send = SendLayout::packed);
   // Whether the input array is the send buffer (no pack), and the layout the input array has: the input stage's
   // piece of this rank, in its stage's order or (sending in place) with the output pieces' split axis slowest.
   bool sends_in_place() const { return sends_in_place_; }

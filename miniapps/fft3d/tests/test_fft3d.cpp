@@ -62,8 +62,8 @@ std::vector<Variant> all_variants(int ranks) {
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::node_aware, Mapping::mdrange, 2});
     v.push_back({DecompKind::pencil, 1, ranks, TransposeStrategy::node_aware, Mapping::mdrange, 1});
   }
-  // the other local plans (fft3d.local): 2-D plans over the slabs' planes (fused and not), one 3-D plan at 1 rank;
-  // host FFTW's 2-D plans
+  // the other local plans (fft3d.local): 2-D plans over the slabs' planes (fused and not), whole at 1 rank; host
+  // FFTW's 2-D plans
   if (backend::host_fft_plans) {
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::pairwise, Mapping::mdrange, 0, false, LocalPlan::planes});
@@ -71,7 +71,7 @@ std::vector<Variant> all_variants(int ranks) {
     v.push_back(
         {DecompKind::pencil, 1, ranks, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::planes});
   }
-  // one 3-D plan (host) or three strided 1-D stages (device)
+  // two FFTW stages (host) or three strided 1-D stages (device)
   if (ranks == 1)
     v.push_back({DecompKind::slab, 0, 0, TransposeStrategy::alltoallv, Mapping::mdrange, 0, true, LocalPlan::whole});
   // in place (fft3d.in_place), at every rank count: one 3-D plan (host) or the strided stages (device) at 1 rank;
@@ -430,10 +430,10 @@ TEST_CASE("fft3d: the copies left on a device's path read and write whole sector
     yi_col.push_back(laid_out(cols.y_pencil(0, q), 1, 2, 0));
   }
   const auto strategy = TransposeStrategy::alltoallv;
-  const Reshape x_to_y(x_row, y_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
-  const Reshape y_to_z(y_col, z_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
-  const Reshape z_to_y(z_col, yi_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
-  const Reshape y_to_x(yi_row, x_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, true);
+  const Reshape x_to_y(x_row, y_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, SendLayout::senders_order);
+  const Reshape y_to_z(y_col, z_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, SendLayout::senders_order);
+  const Reshape z_to_y(z_col, yi_col, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, SendLayout::senders_order);
+  const Reshape y_to_x(yi_row, x_row, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, SendLayout::senders_order);
   for (const Reshape* r : {&x_to_y, &y_to_z, &z_to_y, &y_to_x}) {
     CHECK(r->sends_in_place());
     CHECK(r->send_size() == r->input_layout().size());
@@ -444,6 +444,37 @@ TEST_CASE("fft3d: the copies left on a device's path read and write whole sector
       const auto [reads, writes] = worst_sectors(c);
       CHECK(reads <= 17);
       CHECK(writes <= 17);
+    }
+  }
+}
+
+TEST_CASE("fft3d: sending in the receiver's order leaves copies of contiguous runs after the exchange",
+          "[fft3d][mpi]") {
+  const int ranks = world_size();
+  if (ranks == 1) return;
+  // a slab's X -> Z and Z -> X (the host's planes path): FFTW writes the blocks in the output stage's order, so the
+  // own block's copy and every unpack move runs contiguous in both arrays (the host's row copies, at a copy's speed)
+  const auto d = Decomposition::make(DecompKind::slab, 12, 6 * ranks, 5 * ranks, ranks, 0, 0);
+  std::vector<Pencil> x, z;
+  for (int q = 0; q < ranks; ++q) {
+    x.push_back(d.x_pencil(0, q));
+    z.push_back(d.z_pencil(0, q));
+  }
+  const auto strategy = TransposeStrategy::alltoallv;
+  const Reshape x_to_z(x, z, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, SendLayout::receivers_order);
+  const Reshape z_to_x(z, x, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, SendLayout::receivers_order);
+  const Reshape packed(x, z, MPI_COMM_WORLD, strategy, Mapping::mdrange, 0, SendLayout::packed);
+  CHECK_FALSE(packed.sends_in_place());
+  CHECK(packed.own_copy().sa[2] != 1);  // packed, the own block's copy transposes (the case the layout avoids)
+  for (const Reshape* r : {&x_to_z, &z_to_x}) {
+    CHECK(r->sends_in_place());
+    std::vector<BoxCopy> copies{r->own_copy()};
+    for (const BoxCopy& c : r->unpack_copies())
+      if (c.n[0] * c.n[1] * c.n[2] > 0) copies.push_back(c);
+    CHECK(copies.size() == size_t(ranks));
+    for (const BoxCopy& c : copies) {
+      CHECK(c.sa[2] == 1);
+      CHECK(c.da[2] == 1);
     }
   }
 }
