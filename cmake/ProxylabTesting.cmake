@@ -103,8 +103,30 @@ function(proxylab_regression_test)
     if(np GREATER 1)
       list(APPEND labels mpi)
     endif()
+    if(ARG_EXPECT_EXIT EQUAL 2)  # exit 2 is bad input's (ctest -L bad-input runs them all)
+      list(APPEND labels bad-input)
+    endif()
     set_tests_properties(${t} PROPERTIES LABELS "${labels}" TIMEOUT ${ARG_TIMEOUT} PROCESSORS ${np} ENVIRONMENT "${env}")
   endforeach()
+endfunction()
+
+# Bad input through one deck value (SET key=value, after ARGS): every rank exits 2 with a message that names the key and
+# the value, then says what is allowed (ALLOWED, a regex): "key 'K' has value 'V'.*ALLOWED", built here so that every
+# such test checks the same form.
+function(proxylab_bad_value_test)
+  cmake_parse_arguments(ARG "" "NAME;APP;DECK;SET;ALLOWED;TIMEOUT" "ARGS;RANKS" ${ARGN})
+  string(FIND "${ARG_SET}" "=" eq)
+  string(SUBSTRING "${ARG_SET}" 0 ${eq} key)
+  math(EXPR value_at "${eq} + 1")
+  string(SUBSTRING "${ARG_SET}" ${value_at} -1 value)
+  string(REGEX REPLACE "([][+.*?()^$|\\\\])" "\\\\\\1" value_regex "${value}")
+  set(timeout)
+  if(ARG_TIMEOUT)
+    set(timeout TIMEOUT ${ARG_TIMEOUT})
+  endif()
+  proxylab_regression_test(NAME ${ARG_NAME} APP ${ARG_APP} RANKS ${ARG_RANKS} EXPECT_EXIT 2 ${timeout}
+                           EXPECT_REGEX "key '${key}' has value '${value_regex}'.*${ARG_ALLOWED}"
+                           ARGS --deck ${ARG_DECK} ${ARG_ARGS} --set ${ARG_SET})
 endfunction()
 
 function(proxylab_label_by_space)
