@@ -323,7 +323,8 @@ void DistributedFFT::inverse(const Field& in, const Field& out, Timers* timers) 
   if (local_ == LocalPlan::whole) return whole(false, in, out, timers);
   if (local_ == LocalPlan::planes || !FFTOptions::pencil_path(d_.kind)) {
     // The z FFTs and the transpose into the X stage: into `out`, or in place (in == out) into the work array, since
-    // the fused FFT writes the X stage while it reads the Z stage (unfused, the z FFTs then run in place in `in`).
+    // the fused FFT writes the X stage while it reads the Z stage (unfused, the z FFTs then write the send buffer
+    // among several ranks, else run in place in `in`).
     const bool in_place = in.data() == out.data();
     const Field& x_stage = in_place ? work_ : out;
     fft_then_reshape(*z_to_x_, 2, false, z_, in, in_place ? in : work_, x_stage, timers);
