@@ -114,17 +114,16 @@ endfunction()
 # the value, then says what is allowed (ALLOWED, a regex): "key 'K' has value 'V'.*ALLOWED", built here so that every
 # such test checks the same form.
 function(proxylab_bad_value_test)
-  cmake_parse_arguments(ARG "" "NAME;APP;DECK;SET;ALLOWED;TIMEOUT" "ARGS;RANKS" ${ARGN})
+  cmake_parse_arguments(ARG "" "NAME;APP;DECK;SET;ALLOWED" "ARGS;RANKS" ${ARGN})
   string(FIND "${ARG_SET}" "=" eq)
+  if(eq LESS 1)
+    message(FATAL_ERROR "proxylab_bad_value_test ${ARG_NAME}: SET '${ARG_SET}' is not key=value")
+  endif()
   string(SUBSTRING "${ARG_SET}" 0 ${eq} key)
   math(EXPR value_at "${eq} + 1")
   string(SUBSTRING "${ARG_SET}" ${value_at} -1 value)
   string(REGEX REPLACE "([][+.*?()^$|\\\\])" "\\\\\\1" value_regex "${value}")
-  set(timeout)
-  if(ARG_TIMEOUT)
-    set(timeout TIMEOUT ${ARG_TIMEOUT})
-  endif()
-  proxylab_regression_test(NAME ${ARG_NAME} APP ${ARG_APP} RANKS ${ARG_RANKS} EXPECT_EXIT 2 ${timeout}
+  proxylab_regression_test(NAME ${ARG_NAME} APP ${ARG_APP} RANKS ${ARG_RANKS} EXPECT_EXIT 2
                            EXPECT_REGEX "key '${key}' has value '${value_regex}'.*${ARG_ALLOWED}"
                            ARGS --deck ${ARG_DECK} ${ARG_ARGS} --set ${ARG_SET})
 endfunction()
