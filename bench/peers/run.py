@@ -62,7 +62,7 @@ class Case:
     target: float       # the ratio (proxy speed / peer speed) the proxy must reach
     tuned: bool         # a size the proxies were tuned on (the first peers table's), or one nobody tuned for
     proxies: dict = field(default_factory=dict)  # extra proxy variants compared with the main one: name -> sets
-    contract: str = ""  # where the output is left, where proxy and peer could differ (fft3d: natural or transposed)
+    contract: str = ""  # where the output is left, where proxy and peer could differ (fft3d: fft3d_cases)
 
 
 # The peers run bound to cores, as the front end binds the proxies (one core per rank).
@@ -103,10 +103,10 @@ def evh1_cases(ranks, sizes):
     return out
 
 
-def fftw_mpi_patient():
-    """FFTW-MPI's 3-D benchmark planned with FFTW_PATIENT: the peers' fftw_mpi_3d knows ESTIMATE and MEASURE
-    only, so the PATIENT rows run the same FFTW-MPI calls (bench/fft3d/fftw_mpi_contracts.c, the mode of each
-    contract), built here once with the peers' MPI."""
+def fftw_mpi_contracts():
+    """FFTW-MPI's 3-D transform under each contract (bench/fft3d/fftw_mpi_contracts.c), built here once with the
+    peers' MPI: the peers' fftw_mpi_3d knows ESTIMATE and MEASURE only and FFTW's local order only, so the PATIENT
+    rows and the z_contiguous rows run it."""
     folder = tempfile.mkdtemp(prefix="proxylab-peers-")
     atexit.register(shutil.rmtree, folder, ignore_errors=True)
     exe = Path(folder) / "fftw_mpi_contracts"
@@ -118,10 +118,12 @@ def fftw_mpi_patient():
 def fft3d_cases(ranks, sizes, plannings, contracts):
     """fft3d against FFTW-MPI under each contract: `natural` is FFTW-MPI's own in-place benchmark (the spectrum
     transposed back to the input's order, which fft3d does not do: the proxy out of place, and at one rank in place);
-    `transposed` leaves FFTW-MPI's spectrum in (y, x, z) as fft3d leaves its own, out of place and in place on both
-    sides (FFTW_MPI_TRANSPOSED_OUT / _IN)."""
+    `transposed` leaves FFTW-MPI's spectrum distributed over y as fft3d leaves its own (FFTW_MPI_TRANSPOSED_OUT /
+    _IN), out of place and in place on both sides, but in FFTW's local order, x contiguous; `z_contiguous` is all of
+    fft3d's contract: the transposed spectrum put into fft3d's z-contiguous Z stage by FFTW's own local transpose
+    (fftw_mpi_contracts.c's oop_tz / inplace_tz, timed back to back as fftw_mpi_3d and the proxy time theirs)."""
     out = []
-    patient_peer = fftw_mpi_patient() if "patient" in plannings else None
+    contracts_peer = fftw_mpi_contracts() if "patient" in plannings or "z_contiguous" in contracts else None
     for n in sizes:
         for planning in plannings:
             for p in ranks:
@@ -138,10 +140,14 @@ def fft3d_cases(ranks, sizes, plannings, contracts):
                         for how, in_place, peer_mode in modes:
                             def peer_cmd(d, p=p, n=n, planning=planning, reps=reps, mode=peer_mode,
                                          contract=contract):
+                                if contract == "z_contiguous":
+                                    name = {"inplace": "inplace_tz", "outofplace": "oop_tz"}[mode]
+                                    return (openmpi(p) + [contracts_peer, str(n), planning, str(reps), name,
+                                                          "back_to_back"], d, {})
                                 if planning == "patient":  # fftw_mpi_contracts.c's names for the same calls
                                     name = {("natural", "inplace"): "inplace", ("transposed", "inplace"): "inplace_t",
                                             ("transposed", "outofplace"): "oop_t"}[contract, mode]
-                                    return (openmpi(p) + [patient_peer, str(n), "patient", str(reps), name], d, {})
+                                    return (openmpi(p) + [contracts_peer, str(n), "patient", str(reps), name], d, {})
                                 return (openmpi(p) + ["./fftw_mpi_3d", str(n), str(n), str(n), str(reps), planning,
                                                       mode, contract], d, {})
                             out.append(Case("fft3d", f"{n}^3 c2c fwd+inv, {decomp}{how}, {planning}", p, "fft3d",
@@ -388,7 +394,8 @@ def main(argv=None):
     ap.add_argument("--fft3d-planning", default="estimate,measure",
                     help="comma-separated: estimate, measure, patient (FFTW_PATIENT: minutes of planning per size)")
     ap.add_argument("--fft3d-contract", default="natural",
-                    help="comma-separated: natural, transposed (where FFTW-MPI leaves its spectrum: fft3d_cases)")
+                    help="comma-separated: natural, transposed, z_contiguous (where FFTW-MPI leaves its spectrum: "
+                         "fft3d_cases)")
     ap.add_argument("--pstswm-truncations", default="85,106,170,213,340")
     ap.add_argument("--pstswm-peer-fields", default="1,90",
                     help="SHTns runs on this many distinct fields per round (90: pstswm's 5 fields x 18 levels)")
@@ -415,9 +422,9 @@ def main(argv=None):
                                                    [v for v in a.pstswm_lt.split(",") if v]),
                 "pop": lambda: pop_cases(ranks, [tuple(int(v) for v in s.split("x")) for s in a.pop_sizes.split(",")]),
                 "stream": stream_cases}
-    bad_contracts = [c for c in a.fft3d_contract.split(",") if c not in ("natural", "transposed")]
+    bad_contracts = [c for c in a.fft3d_contract.split(",") if c not in ("natural", "transposed", "z_contiguous")]
     if bad_contracts:
-        ap.error(f"--fft3d-contract {','.join(bad_contracts)}: allowed: natural, transposed")
+        ap.error(f"--fft3d-contract {','.join(bad_contracts)}: allowed: natural, transposed, z_contiguous")
     unknown = [g for g in a.only.split(",") if g not in builders]
     if unknown:
         ap.error(f"--only {','.join(unknown)}: allowed: {', '.join(builders)}")
