@@ -17,7 +17,10 @@
  *      FFTs of each y plane of the spectrum into the input, the transpose back, 1-D FFTs along y
  *   K  the same shape for fft3d's Z-stage layout: 2-D FFTs of each z plane written into the (y, x, z) layout, 1-D FFTs
  *      along z in place (contiguous); the inverse 1-D FFTs along z written into the input's order, 2-D FFTs in place
- * (J and K keep their input, as every plan here does)
+ * (J and K keep their input, as every plan here does), and two in place made of an FFT and a layout change in place:
+ *   L  A, then FFTW's in-place transpose of the input's order into the Z-stage layout (and back before the inverse)
+ *   M  I, then FFTW's in-place square transposes of each y plane into the Z-stage layout: FFTW-MPI's in-place
+ *      transposed plan at one rank followed by the local transpose the peers' z_contiguous contract adds
  * (C and D are not fft3d's layout: until 2026-11-27 they were taken for it. Both keep z contiguous; the Z stage
  * keeps y slowest, so that a slab's ranks own contiguous blocks of y.)
  * Build: cc -O2 -march=native -o fftw_layouts fftw_layouts.c -lfftw3 -lm
@@ -77,18 +80,20 @@ int main(int argc, char** argv) {
                          : !strcmp(argv[2], "patient") ? FFTW_PATIENT
                                                        : FFTW_ESTIMATE;
   const char* which = argc > 4 ? argv[4] : "ABCDEF";
-  enum { plans = 11, steps = 3 };
+  enum { plans = 13, steps = 3 };
   const char* names[plans] = {"A in place, input's order", "B out of place, input's order",
                               "C out of place, axes reversed", "D in place, axes reversed",
                               "E out of place, Z-stage layout", "F in place, Z-stage layout",
                               "G out of place, Z-stage layout, inverse into a third array",
                               "H out of place, FFTW-MPI's transposed layout", "I in place, FFTW-MPI's transposed layout",
                               "J out of place, FFTW-MPI's transposed layout in its stages",
-                              "K out of place, Z-stage layout in stages"};
+                              "K out of place, Z-stage layout in stages",
+                              "L in place, input's order then a transpose into the Z-stage layout",
+                              "M in place, FFTW-MPI's transposed layout then square transposes into the Z-stage layout"};
   const enum layout spectrum[plans] = {natural, natural, reversed, reversed, z_stage,
                                        z_stage, z_stage,  mpi_transposed, mpi_transposed,
-                                       mpi_transposed, z_stage};
-  const int in_place[plans] = {1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0};
+                                       mpi_transposed, z_stage, z_stage, z_stage};
+  const int in_place[plans] = {1, 0, 0, 1, 0, 1, 0, 0, 1, 0, 0, 1, 1};
   const size_t points = (size_t)n * n * n;
   fftw_complex *a = fftw_alloc_complex(points), *b = fftw_alloc_complex(points);
   fftw_complex* back = strchr(which, 'G') ? fftw_alloc_complex(points) : a;  /* G's third array */
@@ -109,6 +114,12 @@ int main(int argc, char** argv) {
       forward[c][1] = stage(n, b, b, to, to, z, FFTW_FORWARD, flags);
       inverse[c][0] = stage(n, b, a, to, natural, z, FFTW_BACKWARD, flags);
       inverse[c][1] = stage(n, a, a, natural, natural, y | x, FFTW_BACKWARD, flags);
+    } else if (c >= 11) {
+      const enum layout first = c == 11 ? natural : mpi_transposed;
+      forward[c][0] = stage(n, a, a, natural, first, all, FFTW_FORWARD, flags);
+      forward[c][1] = stage(n, a, a, first, to, 0, FFTW_FORWARD, flags);
+      inverse[c][0] = stage(n, a, a, to, first, 0, FFTW_BACKWARD, flags);
+      inverse[c][1] = stage(n, a, a, first, natural, all, FFTW_BACKWARD, flags);
     } else {
       forward[c][0] = stage(n, a, out, natural, to, all, FFTW_FORWARD, flags);
       inverse[c][0] = stage(n, out, c == 6 ? back : a, to, natural, all, FFTW_BACKWARD, flags);
