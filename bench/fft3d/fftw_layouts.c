@@ -102,27 +102,27 @@ int main(int argc, char** argv) {
     if (!strchr(which, 'A' + c)) continue;
     fftw_complex* out = in_place[c] ? a : b;
     const enum layout to = spectrum[c];
-    if (c == 9) {
+    if (c == 'J' - 'A') {
       forward[c][0] = stage(n, a, b, natural, natural, y | x, FFTW_FORWARD, flags);
       forward[c][1] = stage(n, b, b, natural, to, 0, FFTW_FORWARD, flags);
       forward[c][2] = stage(n, b, b, to, to, z, FFTW_FORWARD, flags);
       inverse[c][0] = stage(n, b, a, to, to, z | x, FFTW_BACKWARD, flags);
       inverse[c][1] = stage(n, a, a, to, natural, 0, FFTW_BACKWARD, flags);
       inverse[c][2] = stage(n, a, a, natural, natural, y, FFTW_BACKWARD, flags);
-    } else if (c == 10) {
+    } else if (c == 'K' - 'A') {
       forward[c][0] = stage(n, a, b, natural, to, y | x, FFTW_FORWARD, flags);
       forward[c][1] = stage(n, b, b, to, to, z, FFTW_FORWARD, flags);
       inverse[c][0] = stage(n, b, a, to, natural, z, FFTW_BACKWARD, flags);
       inverse[c][1] = stage(n, a, a, natural, natural, y | x, FFTW_BACKWARD, flags);
-    } else if (c >= 11) {
-      const enum layout first = c == 11 ? natural : mpi_transposed;
+    } else if (c >= 'L' - 'A') {  /* L, M */
+      const enum layout first = c == 'L' - 'A' ? natural : mpi_transposed;
       forward[c][0] = stage(n, a, a, natural, first, all, FFTW_FORWARD, flags);
       forward[c][1] = stage(n, a, a, first, to, 0, FFTW_FORWARD, flags);
       inverse[c][0] = stage(n, a, a, to, first, 0, FFTW_BACKWARD, flags);
       inverse[c][1] = stage(n, a, a, first, natural, all, FFTW_BACKWARD, flags);
     } else {
       forward[c][0] = stage(n, a, out, natural, to, all, FFTW_FORWARD, flags);
-      inverse[c][0] = stage(n, out, c == 6 ? back : a, to, natural, all, FFTW_BACKWARD, flags);
+      inverse[c][0] = stage(n, out, c == 'G' - 'A' ? back : a, to, natural, all, FFTW_BACKWARD, flags);
     }
     for (int k = 0; k < steps; k++)
       if (getenv("PRINT_PLANS") && forward[c][k]) fftw_print_plan(forward[c][k]), printf("  %c\n", 'A' + c);
@@ -143,7 +143,7 @@ int main(int argc, char** argv) {
     qsort(t + c * reps, reps, sizeof(double), by_value);
     const double median = t[c * reps + reps / 2];
     /* the round trip of the last pair returns N times the input (G's into its third array) */
-    const fftw_complex* r = c == 6 ? back : a;
+    const fftw_complex* r = c == 'G' - 'A' ? back : a;
     double err = 0;
     for (size_t i = 0; i < points; i++)
       err = fmax(err, fmax(fabs(r[i][0] / points - (double)(i % 7)), fabs(r[i][1] / points - 0.5)));

@@ -47,8 +47,7 @@ void declare(Schema& s) {
       "fft3d.local", LocalPlan::automatic,
       "how the local FFTs are planned: staged (batched 1-D FFTs per axis, every decomposition), planes (slabs: one "
       "2-D plan per rank's planes; host), whole (1 rank: the planes' 2-D FFTs straight into the spectral layout, then "
-      "the "
-      "z FFTs in place there, as FFTW-MPI at one rank; on a device three strided 1-D stages); auto: "
+      "the z FFTs in place there, as FFTW-MPI at one rank; on a device three strided 1-D stages); auto: "
       "planning=measure or patient times the ones that can run and keeps the fastest, estimate runs planes where it "
       "can (slabs, pencil grids of one row; in place too), on a device whole at 1 rank, and staged elsewhere");
   s.choice("fft3d.mapping", Mapping::mdrange, "loop mapping of the pack/unpack kernels");
