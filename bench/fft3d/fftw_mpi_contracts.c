@@ -39,7 +39,8 @@ int main(int argc, char** argv) {
     MPI_Abort(MPI_COMM_WORLD, 2);
   }
   ptrdiff_t ln0, l0s, ln1, l1s;
-  ptrdiff_t alloc = tr ? fftw_mpi_local_size_3d_transposed(n, n, n, MPI_COMM_WORLD, &ln0, &l0s, &ln1, &l1s)
+  /* transposed (and the transpose alone): room for either side's block */
+  ptrdiff_t alloc = tr || tp ? fftw_mpi_local_size_3d_transposed(n, n, n, MPI_COMM_WORLD, &ln0, &l0s, &ln1, &l1s)
                        : fftw_mpi_local_size_3d(n, n, n, MPI_COMM_WORLD, &ln0, &l0s);
   fftw_complex* a = fftw_alloc_complex(alloc); fftw_complex* b = oop ? fftw_alloc_complex(alloc) : a;
   fftw_plan f = tp ? fftw_mpi_plan_many_transpose(n, n, 2 * n, FFTW_MPI_DEFAULT_BLOCK, FFTW_MPI_DEFAULT_BLOCK,
